@@ -1,0 +1,39 @@
+# Paige — one binary, four capabilities. `make run` and `make test` are the
+# two commands a fresh machine needs (see README.md).
+
+GO          ?= go
+BIN         ?= bin/paige
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOBIN       := $(shell $(GO) env GOPATH)/bin
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -s -w -X github.com/paige-dev/paige/internal/cli.Version=$(VERSION)
+
+.PHONY: run build test test-go test-web lint bench generate
+
+## run: start Paige on examples/demo-project (offline when no ANTHROPIC_API_KEY is set)
+run: build
+	@PROJECT_DIR="$${PROJECT_DIR:-$(CURDIR)/examples/demo-project}" \
+	 PAIGE_OFFLINE="$${PAIGE_OFFLINE:-$$( [ -n "$$ANTHROPIC_API_KEY" ] || grep -qs '^ANTHROPIC_API_KEY=.' .env || echo 1)}" \
+	 ./$(BIN) serve
+
+## build: compile the binary into bin/paige
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/paige
+
+## test: lint, then every Go test with the race detector
+test: lint test-go
+
+test-go:
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+## lint: gofmt, go vet, staticcheck
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	@test -x $(GOBIN)/staticcheck || $(GO) install $(STATICCHECK)
+	$(GOBIN)/staticcheck ./...
+
+## bench: run the Go benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...

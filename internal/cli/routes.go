@@ -1,0 +1,15 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/paige-dev/paige/internal/server"
+)
+
+// wire opens every capability's services and lists the whole HTTP surface.
+// Each capability registers its shutdown steps on a.
+func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
+	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	return nil
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/server"
+)
+
+func newServeCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run the Paige server on HOST:PORT (default 127.0.0.1:3000)",
+		Long: `Run the Paige server: MCP for Claude Code on /mcp, WebSocket for the editor on /ws,
+GhostPath on /ghostpath/, and GET /health.
+
+Required: PROJECT_DIR (the project being coached), ANTHROPIC_API_KEY (or PAIGE_OFFLINE=1).
+See docs/configuration.md for every variable.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd.Context(), e)
+		},
+	}
+}
+
+// app collects what serve opens, so shutdown can close it in reverse order.
+type app struct {
+	cfg        config.Config
+	log        *slog.Logger
+	start      time.Time
+	closers    []server.Closer
+	onShutdown []func()
+}
+
+func (a *app) onClose(name string, f func(context.Context) error) {
+	a.closers = append(a.closers, server.Closer{Name: name, Close: f})
+}
+
+// serve follows parse, open, wire, run, close. Configuration errors exit 1
+// before anything is opened (FR-005, FR-006).
+func serve(ctx context.Context, e *env) error {
+	start := time.Now()
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	if err := cfg.ValidateServe(); err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	log := newLogger(e.stdout, cfg.LogFormat, cfg.LogLevel)
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil { // FR-007
+		return &ExitError{Code: 1, Err: fmt.Errorf("create DATA_DIR %s: %w", cfg.DataDir, err)}
+	}
+	if !cfg.HasModel() {
+		log.Warn("no ANTHROPIC_API_KEY: running offline, model features answer \"no model configured\"")
+	}
+	a := &app{cfg: cfg, log: log, start: start}
+	mux := http.NewServeMux()
+	err = wire(ctx, a, mux)
+	if err == nil {
+		err = server.Serve(ctx, cfg.Addr(), mux, &server.Options{
+			Logger:     log,
+			Closers:    a.closers,
+			OnShutdown: a.onShutdown,
+			Ready: func(addr net.Addr) {
+				log.Info("paige ready", "addr", addr.String(), "project", cfg.ProjectDir,
+					"data", cfg.DataDir, "startup", time.Since(start).String())
+				base := "http://" + addr.String()
+				fmt.Fprintf(e.stdout, "Paige is ready on %s\n  MCP (Claude Code): %s/mcp\n  WebSocket (editor): ws://%s/ws\n  GhostPath:          %s/ghostpath/\n  Health:             %s/health\n",
+					base, base, addr.String(), base, base)
+			},
+		})
+	} else {
+		// Close what wiring opened before it failed.
+		server.RunClosers(ctx, log, a.closers, server.DefaultShutdownTimeout)
+	}
+	if err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	log.Info("paige stopped")
+	return nil
+}

@@ -1,0 +1,196 @@
+// Package config turns the environment (and an optional .env file) into a
+// typed [Config].
+//
+// Environment variables always win over the .env file, as with dotenv. Names
+// from the specs are kept (PORT, PROJECT_DIR, CHROMADB_URL, ANTHROPIC_API_KEY,
+// DATA_DIR, DATABASE_URL, LOG_LEVEL, LOG_FORMAT); names added by Paige start
+// with PAIGE_. Zero values in a Config mean the documented defaults.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/joho/godotenv"
+)
+
+// Defaults used when a variable is unset or empty.
+const (
+	DefaultPort        = 3000
+	DefaultHost        = "127.0.0.1"
+	DefaultChromaDBURL = "http://localhost:8000"
+	DefaultModelHaiku  = "claude-haiku-4-5-20251001"
+	DefaultModelSonnet = "claude-sonnet-4-5-20250929"
+	DefaultModelOpus   = "claude-opus-4-6"
+)
+
+// Config is Paige's whole configuration. It is a plain value: safe to copy.
+type Config struct {
+	Port            int    // PORT; default 3000
+	Host            string // HOST; default 127.0.0.1
+	ProjectDir      string // PROJECT_DIR; absolute after Load when set
+	DataDir         string // DATA_DIR; default ~/.paige
+	AnthropicAPIKey string // ANTHROPIC_API_KEY
+	AnthropicURL    string // ANTHROPIC_BASE_URL; empty means the SDK default
+	ChromaDBURL     string // CHROMADB_URL; empty means unset (see [Config.ChromaURL])
+	DatabaseURL     string // DATABASE_URL; empty means SQLite in DataDir (ideate)
+	LogLevel        string // LOG_LEVEL: debug, info, warn, error; default info
+	LogFormat       string // LOG_FORMAT: text or json; default text on a TTY, json otherwise
+
+	Offline     bool   // PAIGE_OFFLINE=1: no Claude key needed; model features answer ErrNoModel
+	ModelHaiku  string // PAIGE_MODEL_HAIKU
+	ModelSonnet string // PAIGE_MODEL_SONNET
+	ModelOpus   string // PAIGE_MODEL_OPUS
+	Embedder    string // PAIGE_EMBEDDER: lexical (default), ollama, openai
+	Memory      string // PAIGE_MEMORY: embedded (default) or chroma
+	OllamaURL   string // OLLAMA_HOST / PAIGE_OLLAMA_URL; default http://localhost:11434
+
+	// Env is the lookup the Config was loaded from (environment over .env),
+	// kept so capabilities can read their own PAIGE_* settings.
+	Env func(string) string `json:"-"`
+}
+
+// ErrNoModel is returned by model-driven features when no Claude key is
+// configured (PAIGE_OFFLINE=1 without ANTHROPIC_API_KEY).
+var ErrNoModel = errors.New("no model configured: set ANTHROPIC_API_KEY (PAIGE_OFFLINE=1 is set)")
+
+// Lookup returns a getenv that answers from getenv first and, for names it
+// leaves empty, from the .env file at dotenvPath (missing file: ignored, EC-04).
+func Lookup(getenv func(string) string, dotenvPath string) func(string) string {
+	file, err := godotenv.Read(dotenvPath)
+	if err != nil {
+		file = nil
+	}
+	return func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return file[name]
+	}
+}
+
+// Load reads the configuration from env. It fails only on values that cannot
+// be parsed (PORT); missing required values are reported by [Config.ValidateServe].
+func Load(env func(string) string) (Config, error) {
+	c := Config{
+		Host:            env("HOST"),
+		ProjectDir:      env("PROJECT_DIR"),
+		DataDir:         env("DATA_DIR"),
+		AnthropicAPIKey: strings.TrimSpace(env("ANTHROPIC_API_KEY")),
+		AnthropicURL:    env("ANTHROPIC_BASE_URL"),
+		ChromaDBURL:     env("CHROMADB_URL"),
+		DatabaseURL:     env("DATABASE_URL"),
+		LogLevel:        env("LOG_LEVEL"),
+		LogFormat:       env("LOG_FORMAT"),
+		Offline:         truthy(env("PAIGE_OFFLINE")),
+		ModelHaiku:      or(env("PAIGE_MODEL_HAIKU"), DefaultModelHaiku),
+		ModelSonnet:     or(env("PAIGE_MODEL_SONNET"), DefaultModelSonnet),
+		ModelOpus:       or(env("PAIGE_MODEL_OPUS"), DefaultModelOpus),
+		Embedder:        or(env("PAIGE_EMBEDDER"), "lexical"),
+		Memory:          env("PAIGE_MEMORY"),
+		OllamaURL:       or(env("PAIGE_OLLAMA_URL"), or(env("OLLAMA_HOST"), "http://localhost:11434")),
+		Env:             env,
+	}
+	if c.Host == "" {
+		c.Host = DefaultHost
+	}
+	c.Port = DefaultPort
+	if p := strings.TrimSpace(env("PORT")); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 65535 {
+			return c, fmt.Errorf("PORT must be a number between 0 and 65535, got %q", p)
+		}
+		c.Port = n
+	}
+	if c.DataDir == "" {
+		home := env("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		c.DataDir = filepath.Join(home, ".paige")
+	}
+	c.DataDir = expandHome(c.DataDir, env("HOME"))
+	if c.ProjectDir != "" {
+		c.ProjectDir = expandHome(c.ProjectDir, env("HOME"))
+		if abs, err := filepath.Abs(c.ProjectDir); err == nil {
+			c.ProjectDir = abs
+		}
+	}
+	if c.Memory == "" {
+		c.Memory = "embedded"
+		if c.ChromaDBURL != "" {
+			c.Memory = "chroma"
+		}
+	}
+	return c, nil
+}
+
+// ChromaURL returns the ChromaDB URL to use, the spec default when unset.
+func (c Config) ChromaURL() string { return or(c.ChromaDBURL, DefaultChromaDBURL) }
+
+// HasModel reports whether a Claude key is configured.
+func (c Config) HasModel() bool { return c.AnthropicAPIKey != "" }
+
+// Addr returns the listen address host:port.
+func (c Config) Addr() string { return fmt.Sprintf("%s:%d", c.Host, c.Port) }
+
+// ValidateServe checks what `paige serve` needs: PROJECT_DIR and
+// ANTHROPIC_API_KEY set and non-empty (the key is not needed when Offline),
+// and PROJECT_DIR existing as a directory. The error names every missing
+// variable (FR-005, FR-006).
+func (c Config) ValidateServe() error {
+	var missing []string
+	if strings.TrimSpace(c.ProjectDir) == "" {
+		missing = append(missing, "PROJECT_DIR")
+	}
+	if c.AnthropicAPIKey == "" && !c.Offline {
+		missing = append(missing, "ANTHROPIC_API_KEY")
+	}
+	if len(missing) > 0 {
+		msg := fmt.Sprintf("missing required environment variable(s): %s", strings.Join(missing, ", "))
+		if c.AnthropicAPIKey == "" && !c.Offline {
+			msg += " (set PAIGE_OFFLINE=1 to run without a Claude key)"
+		}
+		return errors.New(msg)
+	}
+	fi, err := os.Stat(c.ProjectDir)
+	if err != nil {
+		return fmt.Errorf("PROJECT_DIR does not exist: %s", c.ProjectDir)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("PROJECT_DIR is not a directory: %s", c.ProjectDir)
+	}
+	return nil
+}
+
+func truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+func or(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+func expandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}

@@ -1,0 +1,154 @@
+// Package sqlite opens SQLite databases the way every Paige store needs them
+// (WAL journal, foreign keys on, a busy timeout so concurrent writers wait
+// instead of failing) and applies embedded, versioned migrations.
+//
+// Migrations are files named NNN_description.sql in an [fs.FS]. Each runs in
+// its own transaction and is recorded in schema_migrations under a namespace,
+// so several capabilities can keep their schemas in one file without
+// colliding. Applying them twice is a no-op.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// BusyTimeout is how long a writer waits for a lock before SQLITE_BUSY.
+const BusyTimeout = 10 * time.Second
+
+// ErrCorrupt is returned by [Open] when the file is not a usable SQLite database (EC-06).
+var ErrCorrupt = errors.New("sqlite: database file is corrupt or not a SQLite database")
+
+// Open opens (creating if needed) the database at path, with its parent
+// directory. The returned *sql.DB is safe for concurrent use.
+func Open(ctx context.Context, path string) (*sql.DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create database directory: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	// Reading the schema touches the file header: a corrupt file fails here.
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+		db.Close()
+		if isCorrupt(err) {
+			return nil, fmt.Errorf("open database %s: %w (%v); move it aside to start fresh", path, ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func isCorrupt(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "not a database") || strings.Contains(s, "malformed") || strings.Contains(s, "corrupt")
+}
+
+// Migrate applies, in version order, every migration in fsys not yet
+// recorded for namespace.
+func Migrate(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		namespace  TEXT NOT NULL,
+		version    INTEGER NOT NULL,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL,
+		PRIMARY KEY (namespace, version))`); err != nil {
+		return fmt.Errorf("migrate %s: %w", namespace, err)
+	}
+	migs, err := list(fsys)
+	if err != nil {
+		return fmt.Errorf("migrate %s: %w", namespace, err)
+	}
+	for _, m := range migs {
+		if err := apply(ctx, db, namespace, fsys, m); err != nil {
+			return fmt.Errorf("migrate %s %s: %w", namespace, m.name, err)
+		}
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+}
+
+func list(fsys fs.FS) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	seen := map[int]string{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
+		num, _, _ := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if err != nil {
+			return nil, fmt.Errorf("migration %q: name must start with a number", e.Name())
+		}
+		if prev, dup := seen[v]; dup {
+			return nil, fmt.Errorf("migrations %q and %q share version %d", prev, e.Name(), v)
+		}
+		seen[v] = e.Name()
+		out = append(out, migration{v, e.Name()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out, nil
+}
+
+func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE namespace = ? AND version = ?`,
+		namespace, m.version).Scan(&done); err != nil {
+		return err
+	}
+	if done > 0 {
+		return nil
+	}
+	body, err := fs.ReadFile(fsys, m.name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
+		namespace, m.version, m.name, Now()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Now returns the current time as the ISO 8601 UTC text every Paige table
+// stores (millisecond precision, "Z" suffix).
+func Now() string { return FormatTime(time.Now()) }
+
+// FormatTime formats t as ISO 8601 UTC with milliseconds, e.g. 2026-02-10T12:00:00.000Z.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

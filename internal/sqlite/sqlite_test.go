@@ -1,0 +1,76 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+)
+
+func TestOpenPragmasAndMigrate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nested", "dir", "test.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	var fk int
+	if err := db.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+		t.Fatalf("foreign_keys = %d, %v; want 1", fk, err)
+	}
+	var busy int
+	if err := db.QueryRow("PRAGMA busy_timeout").Scan(&busy); err != nil || busy != int(BusyTimeout.Milliseconds()) {
+		t.Fatalf("busy_timeout = %d, %v", busy, err)
+	}
+	fsys := fstest.MapFS{
+		"001_a.sql": {Data: []byte("CREATE TABLE a (id TEXT PRIMARY KEY);")},
+		"002_b.sql": {Data: []byte("CREATE TABLE b (id TEXT PRIMARY KEY, a_id TEXT REFERENCES a(id) ON DELETE CASCADE);")},
+	}
+	for i := 0; i < 2; i++ { // idempotent
+		if err := Migrate(ctx, db, "test", fsys); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	var n int
+	db.QueryRow("SELECT count(*) FROM schema_migrations WHERE namespace='test'").Scan(&n)
+	if n != 2 {
+		t.Fatalf("recorded %d migrations, want 2", n)
+	}
+	if _, err := db.Exec("INSERT INTO b VALUES ('x', 'missing')"); err == nil {
+		t.Fatal("foreign key not enforced")
+	}
+}
+
+func TestMigrateBadName(t *testing.T) {
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = Migrate(context.Background(), db, "x", fstest.MapFS{"abc.sql": {Data: []byte("SELECT 1")}})
+	if err == nil {
+		t.Fatal("want error for a migration without a version")
+	}
+}
+
+func TestOpenCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "paige.db")
+	junk := make([]byte, 8192)
+	for i := range junk {
+		junk[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(path, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open(corrupt) = %v, want ErrCorrupt", err)
+	}
+}
