@@ -1,0 +1,183 @@
+// Package session owns the live coaching state that the WebSocket and MCP
+// sides share: the current active session (D27), the open-files set (D29),
+// the accumulated editor highlights and explorer hints (D28, never
+// persisted), and the start / resume / end lifecycle of the sessions row.
+//
+// # Invariants
+//
+//   - At most one session is active. Starting a session while another is
+//     active abandons the other one first (its row becomes "abandoned" and
+//     session_ended is logged for it).
+//   - The active session is cached in memory; the cache is loaded from the
+//     database by [New] and changed only by this package, so tools read it
+//     without a query.
+//   - Paths in the open-files set and the highlights are normalised with the
+//     Normalize function given to [New], the same one the buffer cache uses,
+//     so "src/a.ts" and "/abs/project/src/a.ts" are one entry.
+//   - Actions are logged against the active session; with none active they
+//     are discarded with a warning (EC-17).
+//
+// A Service is safe for concurrent use.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/store"
+)
+
+// Errors returned by Service methods.
+var (
+	// ErrNoActiveSession is returned by operations that need an active session.
+	ErrNoActiveSession = errors.New("No active session")
+	// ErrNotFound is returned when a session to resume does not exist.
+	ErrNotFound = errors.New("session: not found")
+)
+
+// Store is what the Service needs from the coaching database;
+// *store.Store satisfies it.
+type Store interface {
+	CreateSession(ctx context.Context, in store.NewSession) (coach.Session, error)
+	Session(ctx context.Context, id string) (coach.Session, error)
+	ActiveSession(ctx context.Context) (coach.Session, error)
+	SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (coach.Session, error)
+}
+
+// ActionLogger writes one action_log row; the action log satisfies it.
+type ActionLogger interface {
+	LogAction(ctx context.Context, sessionID string, t coach.ActionType, data any) error
+}
+
+// EventKind says what happened to a session.
+type EventKind string
+
+// Session lifecycle events delivered to subscribers.
+const (
+	Started EventKind = "started"
+	Resumed EventKind = "resumed"
+	Ended   EventKind = "ended"
+)
+
+// Event is one lifecycle change. For Ended, Session has its final status.
+type Event struct {
+	Kind    EventKind
+	Session coach.Session
+}
+
+// Options configure [New]. A zero Options is valid.
+type Options struct {
+	// ProjectDir is stored in new sessions rows.
+	ProjectDir string
+	// Normalize maps any path form to the one key used for open files and
+	// highlights. If nil, paths are used as given.
+	Normalize func(path string) (string, error)
+	// Log receives warnings; nil discards.
+	Log *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service is the live coaching state. Create it with [New].
+type Service struct {
+	store   Store
+	actions ActionLogger
+	opts    Options
+	log     *slog.Logger
+
+	mu          sync.Mutex
+	active      *coach.Session                 // guarded by mu
+	openFiles   []string                       // guarded by mu; insertion order
+	highlights  map[string][]Highlight         // guarded by mu
+	hints       []Hint                         // guarded by mu
+	muted       bool                           // guarded by mu
+	subscribers []func(context.Context, Event) // guarded by mu
+}
+
+// New returns a Service whose active session is the database's current
+// active session, if any.
+func New(ctx context.Context, st Store, actions ActionLogger, opts *Options) (*Service, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Normalize == nil {
+		o.Normalize = func(p string) (string, error) { return p, nil }
+	}
+	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{}}
+	sess, err := st.ActiveSession(ctx)
+	switch {
+	case err == nil:
+		s.active = &sess
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("load active session: %w", err)
+	}
+	return s, nil
+}
+
+// Subscribe registers f to be called after every lifecycle change, in
+// registration order, outside the Service's lock. Subscribe while wiring.
+func (s *Service) Subscribe(f func(context.Context, Event)) {
+	s.mu.Lock()
+	s.subscribers = append(s.subscribers, f)
+	s.mu.Unlock()
+}
+
+func (s *Service) notify(ctx context.Context, e Event) {
+	s.mu.Lock()
+	subs := append([]func(context.Context, Event){}, s.subscribers...)
+	s.mu.Unlock()
+	for _, f := range subs {
+		f(ctx, e)
+	}
+}
+
+// Active returns the active session and whether there is one.
+func (s *Service) Active() (coach.Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active == nil {
+		return coach.Session{}, false
+	}
+	return *s.active, true
+}
+
+// ActiveID returns the active session's id, or "" when there is none.
+func (s *Service) ActiveID() string {
+	sess, _ := s.Active()
+	return sess.ID
+}
+
+// Require returns the active session or [ErrNoActiveSession].
+func (s *Service) Require() (coach.Session, error) {
+	sess, ok := s.Active()
+	if !ok {
+		return sess, ErrNoActiveSession
+	}
+	return sess, nil
+}
+
+// Log logs an action against the active session. With no active session
+// the action is discarded and a warning logged (EC-17); that is not an error.
+func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
+	id := s.ActiveID()
+	if id == "" {
+		s.log.Warn("no active session; action not logged", "action", string(t))
+		return nil
+	}
+	if err := s.actions.LogAction(ctx, id, t, data); err != nil {
+		return fmt.Errorf("log %s: %w", t, err)
+	}
+	return nil
+}
