@@ -1,0 +1,146 @@
+// Package learn holds the domain types of Paige's shadow learning (the
+// Galatea plan): transcript turns, signal classifications, knowledge entries
+// and extraction statistics. It has no I/O; its subpackages do the work:
+//
+//   - transcript reads Claude Code JSONL session files into [Turn]s,
+//   - classify decides which user turns carry a learnable signal,
+//   - extract turns signal turns into [Entry]s (Claude, Ollama or heuristics),
+//   - knowledge keeps entries in an append-only JSONL store and renders knowledge.md,
+//   - pipeline runs read → classify → extract → dedup → store over transcripts,
+//   - contextasm assembles a system prompt from preprompts and knowledge,
+//   - chat talks to a model with that prompt, httpapi serves it all over HTTP.
+package learn
+
+// KnowledgeType is the kind of a knowledge entry.
+type KnowledgeType string
+
+// The knowledge types of the plan.
+const (
+	Preference KnowledgeType = "preference"
+	Fact       KnowledgeType = "fact"
+	Rule       KnowledgeType = "rule"
+	Procedure  KnowledgeType = "procedure"
+	Correction KnowledgeType = "correction"
+	Decision   KnowledgeType = "decision"
+)
+
+// KnowledgeTypes lists every valid KnowledgeType in rendering order.
+var KnowledgeTypes = []KnowledgeType{Preference, Fact, Rule, Procedure, Correction, Decision}
+
+// Valid reports whether t is one of [KnowledgeTypes].
+func (t KnowledgeType) Valid() bool {
+	for _, k := range KnowledgeTypes {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Entry is one piece of learned knowledge. ID is unique within a store;
+// SupersededBy, when set, names the entry that replaces this one; Forgotten
+// marks an entry the user asked to forget. Superseded and forgotten entries
+// stay in the store's history but are never shown or injected.
+type Entry struct {
+	ID           string        `json:"id"`
+	Type         KnowledgeType `json:"type"`
+	Content      string        `json:"content"`
+	Confidence   float64       `json:"confidence"`
+	Entities     []string      `json:"entities"`
+	Evidence     string        `json:"evidence,omitempty"`
+	Source       string        `json:"source"`      // e.g. "session:8be0af56" or "manual"
+	ExtractedAt  string        `json:"extractedAt"` // ISO 8601 UTC
+	SupersededBy string        `json:"supersededBy,omitempty"`
+	Forgotten    bool          `json:"forgotten,omitempty"`
+}
+
+// Active reports whether e is neither superseded nor forgotten.
+func (e Entry) Active() bool { return e.SupersededBy == "" && !e.Forgotten }
+
+// Role is who spoke a turn.
+type Role string
+
+// Turn roles.
+const (
+	User      Role = "user"
+	Assistant Role = "assistant"
+)
+
+// ToolUse is one tool call made in an assistant turn; Input is the call's
+// arguments as compact JSON.
+type ToolUse struct {
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name"`
+	Input string `json:"input"`
+}
+
+// ToolResult is the (shortened) result of a tool call.
+type ToolResult struct {
+	ToolUseID string `json:"toolUseId,omitempty"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"isError"`
+}
+
+// Turn is one conversational turn: a user message or one whole assistant
+// message (all its content blocks merged). Content holds only human-readable
+// text, harness wrappers removed. Sidechain is set for subagent turns.
+type Turn struct {
+	Role        Role         `json:"role"`
+	Content     string       `json:"content"`
+	ToolUse     []ToolUse    `json:"toolUse,omitempty"`
+	ToolResults []ToolResult `json:"toolResults,omitempty"`
+	MessageID   string       `json:"messageId,omitempty"`
+	Sidechain   bool         `json:"sidechain,omitempty"`
+}
+
+// SignalType is what the classifier found in a turn.
+type SignalType string
+
+// Signal types: the plan's six plus procedure and the explicit @remember /
+// @forget commands.
+const (
+	SignalPreference SignalType = "preference"
+	SignalCorrection SignalType = "correction"
+	SignalPolicy     SignalType = "policy"
+	SignalDecision   SignalType = "decision"
+	SignalProcedure  SignalType = "procedure"
+	SignalFactual    SignalType = "factual"
+	SignalRemember   SignalType = "remember"
+	SignalForget     SignalType = "forget"
+	SignalNoise      SignalType = "noise"
+)
+
+// Classification is the classifier's verdict on one turn. Pattern names the
+// rule that matched; Match is the sentence it matched in (empty for noise).
+type Classification struct {
+	Type       SignalType `json:"type"`
+	Pattern    string     `json:"pattern,omitempty"`
+	Confidence float64    `json:"confidence"`
+	Match      string     `json:"match,omitempty"`
+}
+
+// Stats are the plan's extraction statistics for one run.
+type Stats struct {
+	TurnsProcessed    int `json:"turnsProcessed"`
+	SignalTurns       int `json:"signalTurns"`
+	NoiseTurns        int `json:"noiseTurns"`
+	EntriesExtracted  int `json:"entriesExtracted"`
+	DuplicatesSkipped int `json:"duplicatesSkipped"`
+	// Beyond the plan: lines the reader could not parse, entries forgotten
+	// through @forget, and whether the transcript was skipped as already
+	// extracted.
+	MalformedLines   int  `json:"malformedLines"`
+	EntriesForgotten int  `json:"entriesForgotten,omitempty"`
+	AlreadyExtracted bool `json:"alreadyExtracted,omitempty"`
+}
+
+// Add accumulates o into s (AlreadyExtracted is left as is).
+func (s *Stats) Add(o Stats) {
+	s.TurnsProcessed += o.TurnsProcessed
+	s.SignalTurns += o.SignalTurns
+	s.NoiseTurns += o.NoiseTurns
+	s.EntriesExtracted += o.EntriesExtracted
+	s.DuplicatesSkipped += o.DuplicatesSkipped
+	s.MalformedLines += o.MalformedLines
+	s.EntriesForgotten += o.EntriesForgotten
+}

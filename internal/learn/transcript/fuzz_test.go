@@ -1,0 +1,69 @@
+package transcript
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// FuzzScan feeds arbitrary bytes to the reader: it must never panic, never
+// count more lines than the input has, and never let a system reminder or a
+// slash-command tag reach a user turn.
+func FuzzScan(f *testing.F) {
+	for _, name := range []string{sample, "testdata/cc-2.1.38-short.jsonl", "testdata/cc-2.1.38-tool_heavy.jsonl"} {
+		file, err := os.Open(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(file)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			f.Add(sc.Text())
+		}
+		file.Close()
+	}
+	f.Add(`{"type":"user","message":{"role":"user","content":"<system-reminder>x</system-reminder>keep"}}`)
+	f.Add(`{"type":"assistant","message":{"id":"a","content":[{"type":"tool_use"},{"type":"text","text":1}]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var turns []learn.Turn
+		st, err := Scan(strings.NewReader(in), &Options{IncludeSidechain: len(in)%2 == 0}, func(tr learn.Turn) error {
+			turns = append(turns, tr)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("Scan: %v", err)
+		}
+		if max := strings.Count(in, "\n") + 1; st.Lines > max {
+			t.Errorf("counted %d lines in %d", st.Lines, max)
+		}
+		for _, tr := range turns {
+			if tr.Role == learn.User && (strings.Contains(tr.Content, "<system-reminder>") || strings.Contains(tr.Content, "<command-name>")) {
+				t.Errorf("wrapper leaked: %q", tr.Content)
+			}
+			for _, r := range tr.ToolResults {
+				if utf8.RuneCountInString(r.Content) > DefaultMaxResultChars {
+					t.Errorf("result too long: %d", len(r.Content))
+				}
+			}
+		}
+	})
+}
+
+// FuzzClean checks that no dropped wrapper survives cleaning.
+func FuzzClean(f *testing.F) {
+	f.Add("a<system-reminder>b</system-reminder>c")
+	f.Add("<system-re<system-reminder>x</system-reminder>minder>y")
+	f.Add("<command-args><command-name>x</command-name></command-args>")
+	f.Fuzz(func(t *testing.T, in string) {
+		out := Clean(in)
+		for _, tag := range dropTags {
+			if strings.Contains(out, "<"+tag+">") {
+				t.Errorf("Clean(%q) = %q keeps <%s>", in, out, tag)
+			}
+		}
+	})
+}

@@ -1,0 +1,176 @@
+package transcript
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// message handles one user or assistant message of the chain key.
+func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) error {
+	if !msg.IsObject() {
+		s.stats.Skipped++
+		return nil
+	}
+	role := msg.Get("role").Str
+	if role == "" {
+		role = typ
+	}
+	content := msg.Get("content")
+	c := s.chain(key)
+	switch role {
+	case "assistant":
+		return s.assistant(c, strings.Clone(msg.Get("id").Str), content, sidechain)
+	case "user":
+		return s.user(c, content, sidechain)
+	}
+	s.stats.Skipped++
+	return nil
+}
+
+// assistant merges one assistant line into the chain's open turn (same
+// message id) or starts a new turn.
+func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain bool) error {
+	if c.open == nil || id == "" || c.open.MessageID != id {
+		if _, dup := c.seen[id]; dup && id != "" {
+			s.stats.Duplicates++
+			return nil
+		}
+		if err := s.flush(c); err != nil {
+			return err
+		}
+		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain}
+	}
+	t := c.open
+	if content.Type == gjson.String {
+		s.addText(c, t, strings.TrimSpace(content.String()))
+		return nil
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			s.addText(c, t, strings.TrimSpace(b.Get("text").String()))
+		case "tool_use":
+			u := learn.ToolUse{
+				ID:    strings.Clone(b.Get("id").Str),
+				Name:  strings.Clone(b.Get("name").String()),
+				Input: strings.Clone(truncateBytes(b.Get("input").Raw, DefaultMaxInputBytes)),
+			}
+			if u.Input == "" {
+				u.Input = "{}"
+			}
+			if s.fresh(c, "u\x00"+u.ID+"\x00"+u.Name+"\x00"+u.Input) {
+				t.ToolUse = append(t.ToolUse, u)
+			}
+		}
+		return true
+	})
+	return nil
+}
+
+// addText appends a text block to t unless it is empty or a repeat.
+func (s *scanner) addText(c *chain, t *learn.Turn, text string) {
+	if text == "" || !s.fresh(c, "t\x00"+text) {
+		return
+	}
+	text = strings.Clone(text)
+	if t.Content == "" {
+		t.Content = text
+	} else {
+		t.Content += "\n" + text
+	}
+}
+
+// fresh records the block signature sig for the open turn and reports
+// whether it was new; repeats count as streaming duplicates.
+func (s *scanner) fresh(c *chain, sig string) bool {
+	if _, ok := c.sigs[sig]; ok {
+		s.stats.Duplicates++
+		return false
+	}
+	c.sigs[strings.Clone(sig)] = struct{}{}
+	return true
+}
+
+// user handles a user line: tool results go to the open assistant turn,
+// remaining text (after cleaning) becomes a user turn.
+func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
+	var texts []string
+	if content.Type == gjson.String {
+		texts = append(texts, content.String())
+	} else {
+		content.ForEach(func(_, b gjson.Result) bool {
+			switch b.Get("type").Str {
+			case "text":
+				texts = append(texts, b.Get("text").String())
+			case "tool_result":
+				s.toolResult(c, b)
+			}
+			return true
+		})
+	}
+	text := Clean(strings.Join(texts, "\n"))
+	if text == "" {
+		return nil
+	}
+	if err := s.flush(c); err != nil {
+		return err
+	}
+	return s.emit(learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain})
+}
+
+// toolResult attaches a shortened tool result to the open assistant turn.
+// Results with no open turn to attach to are dropped.
+func (s *scanner) toolResult(c *chain, b gjson.Result) {
+	if c.open == nil {
+		return
+	}
+	budget := s.maxResult*4 + 4096 // room for wrappers stripped before the cut
+	var text string
+	switch v := b.Get("content"); {
+	case v.Type == gjson.String:
+		text = prefixString(v.Raw, budget)
+	case v.IsArray():
+		var parts []string
+		v.ForEach(func(_, blk gjson.Result) bool {
+			if blk.Get("type").Str == "text" {
+				parts = append(parts, prefixString(blk.Get("text").Raw, budget))
+			}
+			return len(strings.Join(parts, " ")) < budget
+		})
+		text = strings.Join(parts, " ")
+	}
+	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
+		ToolUseID: strings.Clone(b.Get("tool_use_id").Str),
+		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
+		IsError:   b.Get("is_error").Type == gjson.True,
+	})
+}
+
+// prefixString decodes at most about n bytes of the JSON string literal raw,
+// so a multi-megabyte tool result costs no more than a short one.
+func prefixString(raw string, n int) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if len(raw) <= n+2 {
+		return gjson.Parse(raw).String()
+	}
+	i := 1
+	for i < n {
+		if raw[i] == '\\' {
+			i += 2
+			if i-1 < len(raw) && raw[i-1] == 'u' {
+				i += 4
+			}
+			continue
+		}
+		i++
+	}
+	if i > len(raw)-1 {
+		return gjson.Parse(raw).String()
+	}
+	return gjson.Parse(raw[:i] + `"`).String()
+}
