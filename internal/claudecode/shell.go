@@ -6,9 +6,9 @@ import "strings"
 type tokKind int
 
 const (
-	tokWord tokKind = iota
-	tokOp           // control operator: && || ; & | |& ( ) newline
-	tokRedir        // redirection operator, fd prefix included: > >> 2> &> <<
+	tokWord  tokKind = iota
+	tokOp            // control operator: && || ; & | |& ( ) newline
+	tokRedir         // redirection operator, fd prefix included: > >> 2> &> <<
 )
 
 // token is one lexed shell token. For words, val is the value after quote
