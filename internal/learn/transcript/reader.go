@@ -122,11 +122,11 @@ type chain struct {
 }
 
 type scanner struct {
-	include    bool
-	maxResult  int
-	emit       func(learn.Turn) error
-	chains     map[string]*chain
-	stats      Stats
+	include   bool
+	maxResult int
+	emit      func(learn.Turn) error
+	chains    map[string]*chain
+	stats     Stats
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {

@@ -1,0 +1,152 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/transcript"
+)
+
+func user(s string) learn.Turn      { return learn.Turn{Role: learn.User, Content: s} }
+func assistant(s string) learn.Turn { return learn.Turn{Role: learn.Assistant, Content: s} }
+
+type tc struct {
+	in   string
+	want learn.SignalType
+}
+
+func run(t *testing.T, tests []tc) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := Classify(user(tt.in)); got.Type != tt.want {
+				t.Errorf("Classify(%q): got %s (%s), want %s", tt.in, got.Type, got.Pattern, tt.want)
+			}
+		})
+	}
+}
+
+// The plan's task 3 tests.
+func TestPlanTask3(t *testing.T) {
+	t.Run("greetings are noise", func(t *testing.T) {
+		run(t, []tc{{"hi", "noise"}, {"Hello", "noise"}, {"hey", "noise"}, {"good morning", "noise"}})
+	})
+	t.Run("confirmations are noise", func(t *testing.T) {
+		run(t, []tc{{"ok", "noise"}, {"thanks", "noise"}, {"got it", "noise"}, {"sure", "noise"}, {"yes", "noise"}})
+	})
+	t.Run("assistant turns are noise", func(t *testing.T) {
+		if got := Classify(assistant("Here's the code...")).Type; got != learn.SignalNoise {
+			t.Errorf("got %s, want noise", got)
+		}
+	})
+	t.Run("empty and short content is noise", func(t *testing.T) {
+		run(t, []tc{{"", "noise"}, {"do it", "noise"}})
+	})
+	t.Run("preferences", func(t *testing.T) {
+		run(t, []tc{{"I prefer using pnpm", "preference"}, {"I always use TypeScript", "preference"},
+			{"I never use var", "preference"}, {"I hate default exports", "preference"}})
+	})
+	t.Run("corrections", func(t *testing.T) {
+		run(t, []tc{{"No, that's wrong", "correction"}, {"No, I meant the other file", "correction"}, {"That's incorrect", "correction"}})
+	})
+	t.Run("policies", func(t *testing.T) {
+		run(t, []tc{{"We always run tests before pushing", "policy"}, {"Our standard is to use ESLint", "policy"},
+			{"We never push to main directly", "policy"}})
+	})
+	t.Run("decisions", func(t *testing.T) {
+		run(t, []tc{{"Let's go with Clerk for auth", "decision"}, {"I've decided to use OTEL", "decision"}, {"We'll use pnpm", "decision"}})
+	})
+	t.Run("substantial messages are factual", func(t *testing.T) {
+		run(t, []tc{{"The project uses TanStack Start with a PostgreSQL database running on port 15432", "factual"}})
+	})
+	t.Run("signal beats greeting in longer messages", func(t *testing.T) {
+		run(t, []tc{{"Hi, I prefer using pnpm for everything", "preference"}})
+	})
+	t.Run("filterSignalTurns", func(t *testing.T) {
+		got := FilterSignal([]learn.Turn{user("hi"), user("I prefer pnpm"), assistant("OK, using pnpm"), user("thanks"), user("We always write tests first")})
+		want := []learn.Turn{user("I prefer pnpm"), user("We always write tests first")}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
+
+// Where the plan's patterns misfire, and the commands it lacks.
+func TestImprovements(t *testing.T) {
+	run(t, []tc{
+		{"What am I doing wrong?", "noise"},
+		{"What am I doing wrong", "noise"},
+		{"Why is the wrong file open?", "noise"},
+		{"The test prints the wrong output when the cache is cold and I cannot tell why", "factual"},
+		{"If I want to deploy, which command do I run?", "noise"},
+		{"If I always use pnpm here, the lockfile breaks, so keep npm for the docs site", "factual"},
+		{"I want you to add a login page", "noise"},
+		{"Never push to main", "policy"},
+		{"Always run go vet before committing.", "policy"},
+		{"Do not commit the .env file", "policy"},
+		{"Please make sure to run the migrations first", "policy"},
+		{"You edited the wrong file, it is config/prod.yaml", "correction"},
+		{"To release:\n1. bump the version\n2. tag it\n3. push the tag", "procedure"},
+		{"@remember the staging DB is on port 5433", "remember"},
+		{"@forget the staging DB port", "forget"},
+		{"We decided to keep Postgres for analytics", "decision"},
+		{"It’s wrong, use the other tsconfig", "correction"},
+	})
+}
+
+func TestCommandMatch(t *testing.T) {
+	got := Classify(user("@remember: deploys go through fly.io"))
+	want := learn.Classification{Type: learn.SignalRemember, Pattern: "@remember", Confidence: 1, Match: "deploys go through fly.io"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestSignals(t *testing.T) {
+	got := Signals("Thanks for the fix. I prefer tabs over spaces! Never push to main.\nWhat else?")
+	var names, sents []string
+	for _, s := range got {
+		names = append(names, s.Rule.Name)
+		sents = append(sents, s.Sentence)
+	}
+	if diff := cmp.Diff([]string{"preference", "imperative"}, names); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"I prefer tabs over spaces!", "Never push to main."}, sents); diff != "" {
+		t.Errorf("sentences (-want +got):\n%s", diff)
+	}
+}
+
+// The plan's task 7 classifier-accuracy checks on the sample fixture.
+func TestQualityClassifier(t *testing.T) {
+	turns, _, err := transcript.ReadFile("../transcript/testdata/sample-session.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]learn.SignalType{}
+	for _, tr := range turns {
+		if tr.Role == learn.User {
+			got[tr.Content] = Classify(tr).Type
+		}
+	}
+	want := map[string]learn.SignalType{
+		"I prefer using pnpm for package management":                     learn.SignalPreference,
+		"Let's set up the TypeScript project with strict checks enabled": learn.SignalFactual,
+		"hi": learn.SignalNoise,
+		"No, that's wrong — use the other tsconfig": learn.SignalCorrection,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	signal := FilterSignal(turns)
+	if len(signal) >= len(turns) {
+		t.Errorf("filter kept %d of %d turns", len(signal), len(turns))
+	}
+	for _, s := range signal {
+		if s.Role != learn.User || s.Content == "hi" {
+			t.Errorf("unexpected signal turn %+v", s)
+		}
+	}
+}
