@@ -11,5 +11,8 @@ import (
 // Each capability registers its shutdown steps on a.
 func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	if err := wireGhostPathUI(ctx, a, mux); err != nil {
+		return err
+	}
 	return nil
 }

@@ -1,0 +1,117 @@
+// REST client for /api/v1 (relative to the page's origin).
+
+import type { SessionDetail, SessionSummary, StreamEvent, UserInput } from "../types";
+import { readEventStream } from "./sse";
+
+const API = "/api/v1";
+
+/** ApiError carries the REST error envelope's code and field details. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON: keep the status line
+  }
+  const env = (body as { error?: { code?: string; message?: string; context?: unknown; details?: unknown } })?.error;
+  if (env && typeof env === "object") {
+    return new ApiError(
+      env.message || `HTTP ${res.status}`,
+      res.status,
+      env.code || "HTTP_ERROR",
+      env.details ?? env.context,
+    );
+  }
+  const detail = (body as { detail?: unknown })?.detail;
+  return new ApiError(typeof detail === "string" ? detail : `HTTP ${res.status}`, res.status, "HTTP_ERROR");
+}
+
+async function json<T>(res: Response): Promise<T> {
+  if (!res.ok) throw await toError(res);
+  return (await res.json()) as T;
+}
+
+/** specURL is where the final spec of a session is downloaded. */
+export function specURL(id: string): string {
+  return `${API}/sessions/${encodeURIComponent(id)}/spec`;
+}
+
+export async function createSession(problem: string): Promise<SessionSummary> {
+  const res = await fetch(`${API}/sessions`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ problem }),
+  });
+  return json<SessionSummary>(res);
+}
+
+export async function listSessions(limit = 20): Promise<SessionSummary[]> {
+  const res = await fetch(`${API}/sessions?limit=${limit}`);
+  const body = await json<{ sessions?: SessionSummary[] }>(res);
+  return Array.isArray(body.sessions) ? body.sessions : [];
+}
+
+export async function getSession(id: string): Promise<SessionDetail> {
+  return json<SessionDetail>(await fetch(`${API}/sessions/${encodeURIComponent(id)}`));
+}
+
+export async function deleteSession(id: string): Promise<void> {
+  const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+  if (!res.ok) throw await toError(res);
+}
+
+export async function cancelSession(id: string): Promise<void> {
+  const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}/cancel`, { method: "POST" });
+  if (!res.ok) throw await toError(res);
+}
+
+/** fetchSpec returns the stored Markdown spec, or null when none exists yet (404). */
+export async function fetchSpec(id: string): Promise<string | null> {
+  const res = await fetch(specURL(id));
+  if (res.status === 404) return null;
+  if (!res.ok) throw await toError(res);
+  return res.text();
+}
+
+async function stream(res: Response, onEvent: (ev: StreamEvent) => void, signal?: AbortSignal) {
+  if (!res.ok) throw await toError(res);
+  if (!res.body) throw new ApiError("empty stream", res.status, "HTTP_ERROR");
+  await readEventStream(res.body, onEvent, signal);
+}
+
+/** openStream runs GET /sessions/{id}/stream until the server ends the turn. */
+export async function openStream(id: string, onEvent: (ev: StreamEvent) => void, signal?: AbortSignal) {
+  const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}/stream`, {
+    headers: { Accept: "text/event-stream" },
+    signal,
+  });
+  await stream(res, onEvent, signal);
+}
+
+/** sendUserInput posts one input and reads the turn it starts (an SSE body). */
+export async function sendUserInput(
+  id: string,
+  input: UserInput,
+  onEvent: (ev: StreamEvent) => void,
+  signal?: AbortSignal,
+) {
+  const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}/user-input`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify(input),
+    signal,
+  });
+  await stream(res, onEvent, signal);
+}

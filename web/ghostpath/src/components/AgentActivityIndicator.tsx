@@ -1,0 +1,82 @@
+import type { ActivityItem, Phase } from "../state/session";
+
+const LABELS: Record<string, string> = {
+  decompose_problem: "Decomposing the problem",
+  map_conventional_approaches: "Mapping the obvious approaches",
+  extract_hidden_axioms: "Extracting hidden axioms",
+  generate_premise: "Generating a premise",
+  mutate_premise: "Mutating a premise",
+  cross_pollinate: "Cross-pollinating premises",
+  challenge_axiom: "Challenging an axiom",
+  import_foreign_domain: "Importing a foreign domain",
+  obviousness_test: "Testing obviousness",
+  invert_problem: "Inverting the problem",
+  ask_user: "Preparing a question",
+  present_round: "Presenting the round",
+  generate_final_spec: "Writing the final spec",
+  store_premise: "Storing a premise",
+  query_premises: "Querying past premises",
+  get_negative_context: "Reviewing low-scored premises",
+  get_context_usage: "Checking context usage",
+  web_search: "Searching the web",
+};
+
+/** toolLabel returns the human label of a tool name. */
+export function toolLabel(tool: string): string {
+  return LABELS[tool] ?? tool;
+}
+
+interface Props {
+  phase: Phase;
+  agentText: string[];
+  activity: ActivityItem[];
+}
+
+/** AgentActivityIndicator shows the streaming agent text, recent tool calls and tool errors. */
+export function AgentActivityIndicator({ phase, agentText, activity }: Props) {
+  const working = phase === "streaming";
+  const errors = activity.filter((a) => a.kind === "error");
+  return (
+    <section aria-label="Agent activity" className="space-y-3 rounded-2xl border border-gray-200 bg-white p-4">
+      <p role="status" className="flex items-center gap-2 text-sm font-medium text-gray-700">
+        {working && <span aria-hidden="true" className="inline-block h-3 w-3 animate-pulse rounded-full bg-blue-500" />}
+        {working ? "GhostPath is working…" : phase === "awaiting" ? "Waiting for you" : phase === "failed" ? "Stopped" : "Idle"}
+      </p>
+      <div aria-live="polite" aria-label="Agent messages" className="space-y-2">
+        {agentText.map((t, i) => (
+          <p key={i} className="whitespace-pre-line text-gray-800">
+            {t}
+          </p>
+        ))}
+      </div>
+      {activity.length > 0 && (
+        <details open={working} className="text-sm">
+          <summary className="cursor-pointer text-gray-600">Recent tool calls ({activity.length})</summary>
+          <ol className="mt-2 space-y-1" aria-label="Recent tool calls">
+            {activity.map((a) => (
+              <li key={a.seq} className={a.kind === "error" ? "text-red-700" : "text-gray-600"}>
+                {a.kind === "call" && (
+                  <>
+                    <span className="font-medium">{toolLabel(a.tool)}</span>
+                    <span className="ml-1 font-mono text-xs text-gray-400">{a.tool}</span>
+                  </>
+                )}
+                {a.kind === "result" && <span className="text-gray-500">↳ {a.text}</span>}
+                {a.kind === "error" && (
+                  <span>
+                    ⚠ {a.tool && <span className="font-mono text-xs">{a.tool}</span>} <span className="font-mono">{a.code}</span>: {a.text}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+      {errors.length > 0 && (
+        <p className="text-xs text-gray-500">
+          {errors.length} tool error{errors.length === 1 ? "" : "s"} this session; the agent sees them and corrects course.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useId } from "react";
+import type { Premise } from "../types";
+import { ScoreSlider } from "./ScoreSlider";
+
+interface Props {
+  premise: Premise;
+  index: number;
+  score: number | undefined;
+  comment: string;
+  onScore: (score: number) => void;
+  onComment: (comment: string) => void;
+  disabled?: boolean;
+}
+
+/** PremiseCard shows one premise with its score slider and comment box. */
+export function PremiseCard({ premise, index, score, comment, onScore, onComment, disabled }: Props) {
+  const id = useId();
+  return (
+    <article aria-labelledby={`${id}-title`} className="space-y-3 rounded-2xl border border-gray-200 bg-white p-4 shadow-sm sm:p-5">
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`${id}-title`} className="text-lg font-semibold">
+          <span className="text-gray-400">{index + 1}. </span>
+          {premise.title}
+        </h3>
+        {premise.premise_type && (
+          <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-medium text-purple-800">
+            {premise.premise_type}
+          </span>
+        )}
+      </header>
+      <p className="whitespace-pre-line text-gray-700">{premise.body}</p>
+      {premise.violated_axiom && (
+        <p className="text-sm text-gray-600">
+          <span className="font-medium">Violated axiom:</span> {premise.violated_axiom}
+        </p>
+      )}
+      <ScoreSlider label={`Score for “${premise.title}”`} value={score} onChange={onScore} disabled={disabled} />
+      <div>
+        <label htmlFor={`${id}-comment`} className="text-sm font-medium text-gray-700">
+          Comment (optional)
+        </label>
+        <textarea
+          id={`${id}-comment`}
+          value={comment}
+          maxLength={2000}
+          rows={2}
+          disabled={disabled}
+          onChange={(e) => onComment(e.target.value)}
+          className="mt-1 w-full rounded-lg border border-gray-300 p-2 text-sm"
+        />
+      </div>
+    </article>
+  );
+}

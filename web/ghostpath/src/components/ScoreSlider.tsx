@@ -1,0 +1,56 @@
+import { useId } from "react";
+
+/** roundScore clamps v to 0–10 and rounds it to one decimal, as the API does. */
+export function roundScore(v: number): number {
+  if (!Number.isFinite(v)) return 0;
+  return Math.round(Math.min(10, Math.max(0, v)) * 10) / 10;
+}
+
+interface Props {
+  label: string;
+  value: number | undefined;
+  onChange: (score: number) => void;
+  disabled?: boolean;
+}
+
+/** ScoreSlider scores a premise from 0 to 10 in steps of 0.1: a range input and a number box. */
+export function ScoreSlider({ label, value, onChange, disabled }: Props) {
+  const id = useId();
+  const scored = value !== undefined;
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={`${id}-range`} className="text-sm font-medium text-gray-700">
+          {label}
+        </label>
+        <input
+          type="number"
+          min={0}
+          max={10}
+          step={0.1}
+          aria-label={`${label} (number)`}
+          value={scored ? String(value) : ""}
+          placeholder="–"
+          disabled={disabled}
+          onChange={(e) => {
+            if (e.target.value !== "") onChange(roundScore(Number(e.target.value)));
+          }}
+          className="w-20 rounded-lg border border-gray-300 px-2 py-1 text-right text-sm"
+        />
+      </div>
+      <input
+        id={`${id}-range`}
+        type="range"
+        min={0}
+        max={10}
+        step={0.1}
+        value={scored ? value : 5}
+        disabled={disabled}
+        aria-valuetext={scored ? `${value.toFixed(1)} out of 10` : "not scored yet"}
+        onChange={(e) => onChange(roundScore(Number(e.target.value)))}
+        className={`w-full accent-blue-600 ${scored ? "" : "opacity-50"}`}
+      />
+      {!scored && <p className="text-xs text-gray-500">Not scored yet</p>}
+    </div>
+  );
+}

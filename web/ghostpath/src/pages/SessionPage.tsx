@@ -1,0 +1,91 @@
+import { specURL } from "../api/client";
+import { AgentActivityIndicator } from "../components/AgentActivityIndicator";
+import { AskUser } from "../components/AskUser";
+import { ContextMeter } from "../components/ContextMeter";
+import { RoundView } from "../components/RoundView";
+import { SpecView } from "../components/SpecView";
+import { Link } from "../router";
+import { currentRound } from "../state/session";
+import { useSessionRun } from "../state/useSessionRun";
+
+/** SessionPage runs one session: activity, questions, rounds and the final spec. */
+export function SessionPage({ id }: { id: string }) {
+  const { view, detail, loadError, submitScores, answer, resolve, resume, cancel } = useSessionRun(id);
+  const round = currentRound(view);
+  const busy = view.phase === "streaming";
+  const showPrompt = !busy && view.spec === null;
+
+  if (loadError) {
+    return (
+      <div role="alert" className="space-y-3">
+        <p className="text-red-700">Could not open this session: {loadError}</p>
+        <Link to="" className="text-blue-700 underline">
+          Back to sessions
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <Link to="" className="text-blue-700 underline">
+            ← Sessions
+          </Link>
+          <div className="flex items-center gap-3">
+            <Link to={`sessions/${encodeURIComponent(id)}/report`} className="text-blue-700 underline">
+              Evolution report
+            </Link>
+            {busy && (
+              <button type="button" onClick={() => void cancel()} className="text-red-700 underline">
+                Cancel run
+              </button>
+            )}
+          </div>
+        </div>
+        <h1 className="text-xl font-bold">Session</h1>
+        {detail && <p className="line-clamp-4 whitespace-pre-line break-words text-gray-700">{detail.problem}</p>}
+        <ContextMeter usage={view.context} />
+      </header>
+
+      <AgentActivityIndicator phase={view.phase} agentText={view.agentText} activity={view.activity} />
+
+      {view.error && (
+        <div role="alert" className="space-y-2 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
+          <p>
+            <span className="font-mono">{view.error.code}</span>: {view.error.message}
+          </p>
+          {view.error.code !== "CANCELLED" && !busy && (
+            <button type="button" onClick={resume} className="rounded-lg bg-red-700 px-3 py-1.5 text-white">
+              Resume
+            </button>
+          )}
+        </div>
+      )}
+
+      {showPrompt && view.pending === "ask_user" && view.askUser && <AskUser data={view.askUser} onRespond={answer} />}
+
+      {showPrompt && view.pending === "scores" && round && (
+        <RoundView
+          key={round.number}
+          premises={round.premises}
+          roundNumber={round.number}
+          onSubmitScores={submitScores}
+          onResolve={resolve}
+        />
+      )}
+
+      {view.spec !== null && <SpecView spec={view.spec} downloadUrl={view.specUrl ?? specURL(id)} sessionId={id} />}
+
+      {view.phase === "idle" && !view.pending && view.spec === null && !view.error && view.agentText.length > 0 && (
+        <div className="text-sm text-gray-600">
+          The agent ended its turn without a question.{" "}
+          <button type="button" onClick={resume} className="text-blue-700 underline">
+            Continue
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+// The session page's state: a pure reducer over stream events and user actions.
+
+import type { AskUserData, ContextUsage, Premise, PremiseScore, RoundRecord, StreamEvent } from "../types";
+
+/** ActivityItem is one line of the activity indicator. */
+export interface ActivityItem {
+  seq: number;
+  kind: "call" | "result" | "error";
+  tool: string;
+  text: string;
+  code?: string;
+}
+
+/** Round is one presented round with what the user answered. */
+export interface Round {
+  number: number;
+  premises: Premise[];
+  /** Scores and comments by premise id, once sent. */
+  scores: Record<string, { score: number; comment?: string }>;
+  winnerId?: string;
+}
+
+export type Phase = "idle" | "streaming" | "awaiting" | "finished" | "failed";
+
+export interface SessionView {
+  phase: Phase;
+  /** Agent text of the current turn, oldest first. */
+  agentText: string[];
+  /** The most recent tool calls, results and errors, oldest first. */
+  activity: ActivityItem[];
+  rounds: Round[];
+  /** What the agent waits for; null while it works or when nothing is pending. */
+  pending: "scores" | "ask_user" | null;
+  askUser: AskUserData | null;
+  spec: string | null;
+  specUrl: string | null;
+  context: ContextUsage | null;
+  error: { code: string; message: string } | null;
+  seq: number;
+}
+
+export type Action =
+  | { kind: "event"; event: StreamEvent }
+  | { kind: "turn_started" }
+  | { kind: "scores_sent"; scores: PremiseScore[] }
+  | { kind: "resolved_sent"; index: number }
+  | { kind: "stream_failed"; message: string; code?: string }
+  | { kind: "loaded"; rounds: RoundRecord[]; spec: string | null; specUrl: string | null };
+
+/** MAX_ACTIVITY bounds the activity list (the indicator shows recent calls only). */
+export const MAX_ACTIVITY = 12;
+const MAX_TEXT = 50;
+
+export const initialView: SessionView = {
+  phase: "idle",
+  agentText: [],
+  activity: [],
+  rounds: [],
+  pending: null,
+  askUser: null,
+  spec: null,
+  specUrl: null,
+  context: null,
+  error: null,
+  seq: 0,
+};
+
+/** currentRound returns the last presented round, or null. */
+export function currentRound(v: SessionView): Round | null {
+  return v.rounds.length > 0 ? v.rounds[v.rounds.length - 1]! : null;
+}
+
+function str(v: unknown, max = 300): string {
+  const s = typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v);
+  return s.length > max ? s.slice(0, max) + "…" : s;
+}
+
+function pushActivity(v: SessionView, item: Omit<ActivityItem, "seq">): SessionView {
+  const seq = v.seq + 1;
+  const activity = [...v.activity, { ...item, seq }].slice(-MAX_ACTIVITY);
+  return { ...v, seq, activity };
+}
+
+/** normalizePremises keeps well-formed premises and gives each a stable id. */
+export function normalizePremises(data: unknown, round: number): Premise[] {
+  if (!Array.isArray(data)) return [];
+  return data
+    .filter((p): p is Record<string, unknown> => p !== null && typeof p === "object")
+    .map((p, i) => ({
+      ...(p as Partial<Premise>),
+      id: typeof p.id === "string" && p.id !== "" ? p.id : `r${round}-p${i}`,
+      title: typeof p.title === "string" ? p.title : `Premise ${i + 1}`,
+      body: typeof p.body === "string" ? p.body : "",
+    }));
+}
+
+function samePremises(a: Premise[], b: Premise[]): boolean {
+  return a.length === b.length && a.every((p, i) => p.id === b[i]!.id);
+}
+
+function onPremises(v: SessionView, data: unknown): SessionView {
+  const last = currentRound(v);
+  const first = Array.isArray(data) ? (data[0] as { round_number?: unknown } | undefined) : undefined;
+  const number =
+    typeof first?.round_number === "number" ? first.round_number : (last?.number ?? 0) + 1;
+  const premises = normalizePremises(data, number);
+  if (premises.length === 0) return v;
+  const base = { ...v, pending: "scores" as const, askUser: null };
+  if (last && samePremises(last.premises, premises)) return base; // a resumed stream re-sent it
+  return { ...base, rounds: [...v.rounds, { number, premises, scores: {} }] };
+}
+
+function onEvent(v: SessionView, ev: StreamEvent): SessionView {
+  switch (ev.type) {
+    case "agent_text":
+      return { ...v, agentText: [...v.agentText, str(ev.data, 20000)].slice(-MAX_TEXT) };
+    case "tool_call":
+      return pushActivity(v, { kind: "call", tool: str(ev.data?.tool, 80), text: str(ev.data?.input_preview) });
+    case "tool_result":
+      return pushActivity(v, { kind: "result", tool: "", text: str(ev.data) });
+    case "tool_error":
+      return pushActivity(v, {
+        kind: "error",
+        tool: str(ev.data?.tool, 80),
+        code: str(ev.data?.error_code, 80) || "TOOL_ERROR",
+        text: str(ev.data?.message, 1000),
+      });
+    case "premises":
+      return onPremises(v, ev.data);
+    case "ask_user":
+      if (!ev.data || typeof ev.data.question !== "string") return v;
+      return {
+        ...v,
+        pending: "ask_user",
+        askUser: { ...ev.data, options: Array.isArray(ev.data.options) ? ev.data.options : [] },
+      };
+    case "final_spec":
+      return { ...v, spec: str(ev.data, Number.MAX_SAFE_INTEGER), pending: null, askUser: null };
+    case "context_usage":
+      return ev.data && typeof ev.data.tokens_used === "number" ? { ...v, context: ev.data } : v;
+    case "spec_file_ready":
+      return typeof ev.data?.download_url === "string" ? { ...v, specUrl: ev.data.download_url } : v;
+    case "error":
+      return {
+        ...v,
+        error: { code: str(ev.data?.code, 80) || "ERROR", message: str(ev.data?.message, 1000) || "Unknown error" },
+      };
+    case "done": {
+      if (ev.data?.error) return { ...v, phase: "failed" };
+      if (ev.data?.awaiting_input && v.pending) return { ...v, phase: "awaiting" };
+      return { ...v, phase: v.spec !== null ? "finished" : "idle" };
+    }
+    default:
+      return v;
+  }
+}
+
+/** reduce is the session page's reducer: pure, total, never throws on odd input. */
+export function reduce(v: SessionView, a: Action): SessionView {
+  switch (a.kind) {
+    case "event":
+      return onEvent(v, a.event);
+    case "turn_started":
+      return { ...v, phase: "streaming", agentText: [], error: null, pending: null, askUser: null };
+    case "scores_sent": {
+      const last = currentRound(v);
+      if (!last) return v;
+      const scores = { ...last.scores };
+      for (const s of a.scores) scores[s.premise_id] = { score: s.score, comment: s.comment };
+      return { ...v, rounds: [...v.rounds.slice(0, -1), { ...last, scores }] };
+    }
+    case "resolved_sent": {
+      const last = currentRound(v);
+      const winner = last?.premises[a.index];
+      if (!last || !winner) return v;
+      return { ...v, rounds: [...v.rounds.slice(0, -1), { ...last, winnerId: winner.id }] };
+    }
+    case "stream_failed":
+      return { ...v, phase: "failed", error: { code: a.code ?? "NETWORK_ERROR", message: a.message } };
+    case "loaded":
+      return {
+        ...v,
+        rounds: roundsFromRecords(a.rounds),
+        spec: a.spec,
+        specUrl: a.specUrl,
+        phase: a.spec !== null ? "finished" : v.phase,
+      };
+  }
+}
+
+/** roundsFromRecords turns stored rounds (GET /sessions/{id}) into Rounds. */
+export function roundsFromRecords(records: RoundRecord[] | undefined): Round[] {
+  if (!Array.isArray(records)) return [];
+  return records
+    .filter((r) => r && typeof r.round_number === "number")
+    .map((r) => {
+      const premises = normalizePremises(r.premises, r.round_number);
+      const scores: Round["scores"] = {};
+      let winnerId: string | undefined;
+      for (const p of premises) {
+        if (typeof p.score === "number") scores[p.id] = { score: p.score, comment: p.user_comment ?? undefined };
+        if (p.is_winner) winnerId = p.id;
+      }
+      return { number: r.round_number, premises, scores, winnerId };
+    })
+    .sort((a, b) => a.number - b.number);
+}

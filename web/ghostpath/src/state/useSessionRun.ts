@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import {
+  ApiError,
+  cancelSession,
+  fetchSpec,
+  getSession,
+  openStream,
+  sendUserInput,
+  specURL,
+} from "../api/client";
+import type { PremiseScore, SessionDetail, StreamEvent } from "../types";
+import { currentRound, initialView, reduce } from "./session";
+import { saveRounds } from "./history";
+
+/**
+ * useSessionRun loads a session, opens its stream (which starts round 1 or
+ * re-sends a paused session's pending prompt) and sends user input, each
+ * input's SSE answer feeding the same reducer.
+ */
+export function useSessionRun(id: string) {
+  const [view, dispatch] = useReducer(reduce, initialView);
+  const [detail, setDetail] = useState<SessionDetail | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  const run = useCallback(async (turn: (onEvent: (e: StreamEvent) => void, signal: AbortSignal) => Promise<void>) => {
+    abort.current?.abort();
+    const ctl = new AbortController();
+    abort.current = ctl;
+    let done = false;
+    dispatch({ kind: "turn_started" });
+    try {
+      await turn((event) => {
+        if (event.type === "done") done = true;
+        dispatch({ kind: "event", event });
+      }, ctl.signal);
+      if (!done && !ctl.signal.aborted) {
+        dispatch({ kind: "stream_failed", message: "The stream ended before the agent finished its turn." });
+      }
+    } catch (e) {
+      if (ctl.signal.aborted) return;
+      const err = e as Error;
+      dispatch({ kind: "stream_failed", message: err.message, code: err instanceof ApiError ? err.code : undefined });
+    }
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      try {
+        const d = await getSession(id);
+        if (!live) return;
+        setDetail(d);
+        const spec = d.status === "resolved" ? await fetchSpec(id) : null;
+        if (!live) return;
+        dispatch({ kind: "loaded", rounds: d.rounds ?? [], spec, specUrl: spec !== null ? specURL(id) : null });
+        if (spec === null && d.status !== "cancelled") {
+          void run((onEvent, signal) => openStream(id, onEvent, signal));
+        }
+      } catch (e) {
+        if (live) setLoadError((e as Error).message);
+      }
+    })();
+    return () => {
+      live = false;
+      abort.current?.abort();
+    };
+  }, [id, run]);
+
+  useEffect(() => {
+    if (view.rounds.length > 0) saveRounds(id, view.rounds);
+  }, [id, view.rounds]);
+
+  const submitScores = (scores: PremiseScore[]) => {
+    dispatch({ kind: "scores_sent", scores });
+    void run((onEvent, signal) => sendUserInput(id, { type: "scores", scores }, onEvent, signal));
+  };
+
+  const answer = (response: string) =>
+    void run((onEvent, signal) => sendUserInput(id, { type: "ask_user_response", response }, onEvent, signal));
+
+  const resolve = (index: number, scores: Record<string, number>) => {
+    const winner = currentRound(view)?.premises[index];
+    if (!winner) return;
+    dispatch({ kind: "resolved_sent", index });
+    const score = scores[winner.id];
+    void run((onEvent, signal) =>
+      sendUserInput(
+        id,
+        { type: "resolved", winner: { title: winner.title, index, ...(score !== undefined ? { score } : {}) } },
+        onEvent,
+        signal,
+      ),
+    );
+  };
+
+  const resume = () => void run((onEvent, signal) => openStream(id, onEvent, signal));
+
+  const cancel = async () => {
+    try {
+      await cancelSession(id);
+    } catch (e) {
+      dispatch({ kind: "stream_failed", message: (e as Error).message });
+      return;
+    }
+    abort.current?.abort();
+    dispatch({ kind: "stream_failed", message: "Session cancelled.", code: "CANCELLED" });
+  };
+
+  return { view, detail, loadError, submitScores, answer, resolve, resume, cancel };
+}
