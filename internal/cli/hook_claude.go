@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/config"
+)
+
+// addClaudeHookCmds adds the Claude Code hooks Paige answers besides
+// session-start to the `paige hook` group.
+func addClaudeHookCmds(hook *cobra.Command, e *env) {
+	hook.AddCommand(
+		newHookPreToolUseCmd(e),
+		newHookSessionEndCmd(e),
+		newHookLearnQueueCmd(e),
+	)
+}
+
+func newHookPreToolUseCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "pre-tool-use",
+		Short: "Claude Code PreToolUse hook: deny writes while a Paige coaching session is active",
+		Long: `Reads Claude Code's PreToolUse hook JSON on stdin. While a Paige coaching session is
+active for the hook's cwd (a row with status 'active' in DATA_DIR/paige.db's sessions table,
+read read-only) it denies Write, Edit, MultiEdit, NotebookEdit and Bash commands that write
+files, printing hookSpecificOutput.permissionDecision "deny" with a reason. Everything else
+is allowed by printing nothing. PAIGE_MODE=coach always enforces, PAIGE_MODE=off never does.
+Always exits 0; problems are one line on stderr and the call is allowed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			runPreToolUse(cmd.Context(), e)
+			return nil
+		},
+	}
+}
+
+// runPreToolUse never fails: on any problem it allows the call (the read-only
+// layers 3 and 4 still hold) and says why on stderr.
+func runPreToolUse(ctx context.Context, e *env) {
+	in, err := claudecode.ReadHookInput(e.stdin)
+	if err != nil {
+		hookError(e, "pre-tool-use", err)
+		return
+	}
+	d := claudecode.DecideReadOnly(in.ToolName, in.ToolInput)
+	if !d.Deny {
+		return
+	}
+	active, err := coachingActive(ctx, e, in.Cwd)
+	if err != nil {
+		hookError(e, "pre-tool-use", err)
+	}
+	if !active {
+		return
+	}
+	if err := json.NewEncoder(e.stdout).Encode(claudecode.DenyOutput(d.Reason)); err != nil {
+		hookError(e, "pre-tool-use", err)
+	}
+}
+
+// coachingActive applies PAIGE_MODE, then looks for an active session.
+func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
+	mode, err := claudecode.ParseMode(e.getenv("PAIGE_MODE"))
+	if err != nil {
+		return false, err
+	}
+	switch mode {
+	case claudecode.ModeCoach:
+		return true, nil
+	case claudecode.ModeOff:
+		return false, nil
+	}
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		return false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), cwd)
+}
+
+func hookError(e *env, hook string, err error) {
+	fmt.Fprintf(e.stderr, "paige hook %s: %v\n", hook, err)
+}
+
+// Learn-queue worker modes (PAIGE_LEARN_QUEUE).
+const (
+	learnDetached = "detached" // default: session-end starts a detached worker
+	learnInline   = "inline"   // session-end drains the queue itself (tests, debugging)
+	learnOff      = "off"      // session-end only queues
+)
+
+func newHookSessionEndCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "session-end",
+		Short: "Claude Code SessionEnd hook: queue the transcript for learning and return at once",
+		Long: `Reads Claude Code's SessionEnd hook JSON on stdin (transcript_path, session_id, reason),
+queues the transcript in DATA_DIR/learn-queue (once per transcript version) and starts a
+detached worker ('paige hook learn-queue') that extracts knowledge and proposes it to the
+seed; the worker logs to DATA_DIR/logs/learn.log. Prints nothing and always exits 0.
+PAIGE_LEARN_QUEUE=inline drains the queue before returning, =off only queues.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			runSessionEnd(cmd.Context(), e)
+			return nil
+		},
+	}
+}
+
+func runSessionEnd(ctx context.Context, e *env) {
+	in, err := claudecode.ReadHookInput(e.stdin)
+	if err != nil {
+		hookError(e, "session-end", err)
+		return
+	}
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		hookError(e, "session-end", err)
+		return
+	}
+	if in.TranscriptPath == "" {
+		logLearn(cfg, "session-end without transcript_path", "session", in.SessionID)
+		return
+	}
+	q := learnQueue(cfg)
+	queued, err := q.Enqueue(claudecode.QueueItem{
+		TranscriptPath: in.TranscriptPath, SessionID: in.SessionID, Cwd: in.Cwd, Reason: in.Reason,
+	}, time.Now())
+	if err != nil {
+		logLearn(cfg, "queue failed", "transcript", in.TranscriptPath, "err", err)
+		return
+	}
+	if !queued {
+		return
+	}
+	switch strings.ToLower(e.getenv("PAIGE_LEARN_QUEUE")) {
+	case learnOff:
+	case learnInline:
+		drainLearnQueue(ctx, e, cfg)
+	default:
+		if err := startLearnWorker(e, cfg); err != nil {
+			logLearn(cfg, "start learn worker failed", "err", err)
+		}
+	}
+}
+
+func newHookLearnQueueCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:    "learn-queue",
+		Short:  "Process the transcripts queued by session-end (started detached by it)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := config.Load(e.getenv)
+			if err != nil {
+				return err
+			}
+			drainLearnQueue(cmd.Context(), e, cfg)
+			return nil
+		},
+	}
+}
+
+func learnQueue(cfg config.Config) claudecode.Queue {
+	return claudecode.Queue{Dir: filepath.Join(cfg.DataDir, "learn-queue")}
+}
+
+// learnLogPath is where the worker and session-end write what went wrong.
+func learnLogPath(cfg config.Config) string {
+	return filepath.Join(cfg.DataDir, "logs", "learn.log")
+}
+
+// logLearn appends one line to the learn log; it is best effort, since
+// session-end must never fail.
+func logLearn(cfg config.Config, msg string, kv ...any) {
+	p := learnLogPath(cfg)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	newLogger(f, "json", "info").Info(msg, kv...)
+}
+
+// drainLearnQueue processes queued transcripts until none is left.
+func drainLearnQueue(ctx context.Context, e *env, cfg config.Config) {
+	q := learnQueue(cfg)
+	for ctx.Err() == nil {
+		c, ok, err := q.Claim(time.Now())
+		if err != nil {
+			logLearn(cfg, "claim failed", "err", err)
+			return
+		}
+		if !ok {
+			return
+		}
+		start := time.Now()
+		res, err := learnFromTranscript(ctx, e, cfg, c.Item)
+		if err != nil {
+			logLearn(cfg, "learn failed", "transcript", c.Item.TranscriptPath, "session", c.Item.SessionID, "err", err)
+		} else {
+			logLearn(cfg, "learned", "transcript", c.Item.TranscriptPath, "session", c.Item.SessionID,
+				"result", res, "took", time.Since(start).String())
+		}
+		if ferr := q.Finish(c, err); ferr != nil {
+			logLearn(cfg, "finish failed", "err", ferr)
+		}
+	}
+}
+
+// startLearnWorker starts `paige hook learn-queue` in its own session, its
+// output appended to the learn log, and does not wait for it.
+func startLearnWorker(e *env, cfg config.Config) error {
+	bin, err := paigeBinary(e)
+	if err != nil {
+		return err
+	}
+	p := learnLogPath(cfg)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	log, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	return startDetached(bin, []string{"hook", "learn-queue"}, log)
+}
+
+// paigeBinary is the paige executable hooks start: PAIGE_BIN when set, else
+// the running one.
+func paigeBinary(e *env) (string, error) {
+	if b := e.getenv("PAIGE_BIN"); b != "" {
+		return b, nil
+	}
+	return os.Executable()
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/sqlite"
+)
+
+// runClaudeHook runs `hook <args>` with only the Claude hooks registered.
+func runClaudeHook(tb testing.TB, vars map[string]string, stdin string, args ...string) (stdout, stderr string) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	e := &env{
+		getenv: func(k string) string { return vars[k] },
+		stdin:  strings.NewReader(stdin),
+		stdout: &out,
+		stderr: &errb,
+	}
+	hook := &cobra.Command{Use: "hook", SilenceUsage: true, SilenceErrors: true}
+	addClaudeHookCmds(hook, e)
+	hook.SetArgs(args)
+	hook.SetIn(e.stdin)
+	hook.SetOut(&out)
+	hook.SetErr(&errb)
+	if err := hook.ExecuteContext(context.Background()); err != nil {
+		tb.Fatalf("hook %v: %v", args, err)
+	}
+	return out.String(), errb.String()
+}
+
+// activeSessionDB writes DATA_DIR/paige.db with one active coaching session for projectDir.
+func activeSessionDB(tb testing.TB, dataDir, projectDir string) {
+	tb.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(dataDir, claudecode.DBFile))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL)`); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO sessions VALUES ('s', ?, 'active', '2026-01-01T00:00:00Z')`, projectDir); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func preToolUseJSON(tb testing.TB, cwd, tool string, input any) string {
+	tb.Helper()
+	b, err := json.Marshal(map[string]any{
+		"session_id": "abc", "transcript_path": "/t.jsonl", "cwd": cwd,
+		"hook_event_name": "PreToolUse", "permission_mode": "default",
+		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_1",
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHookPreToolUse(t *testing.T) {
+	coached := t.TempDir()
+	activeSessionDB(t, coached, "/proj")
+	empty := t.TempDir()
+	write := map[string]any{"file_path": "/proj/a.go", "content": "x"}
+	tests := []struct {
+		name   string
+		vars   map[string]string
+		stdin  string
+		deny   bool
+		stderr bool
+	}{
+		{"no database: allowed", map[string]string{"DATA_DIR": empty}, preToolUseJSON(t, "/proj", "Write", write), false, false},
+		{"active session: Write denied", map[string]string{"DATA_DIR": coached}, preToolUseJSON(t, "/proj", "Write", write), true, false},
+		{"active session below cwd: Edit denied", map[string]string{"DATA_DIR": coached}, preToolUseJSON(t, "/proj/src", "Edit", write), true, false},
+		{"active session elsewhere: allowed", map[string]string{"DATA_DIR": coached}, preToolUseJSON(t, "/other", "Write", write), false, false},
+		{"active session: read command allowed", map[string]string{"DATA_DIR": coached}, preToolUseJSON(t, "/proj", "Bash", map[string]string{"command": "go test ./... 2>&1"}), false, false},
+		{"active session: rm denied", map[string]string{"DATA_DIR": coached}, preToolUseJSON(t, "/proj", "Bash", map[string]string{"command": "rm -rf src"}), true, false},
+		{"PAIGE_MODE=coach without session", map[string]string{"DATA_DIR": empty, "PAIGE_MODE": "coach"}, preToolUseJSON(t, "/x", "MultiEdit", write), true, false},
+		{"PAIGE_MODE=off with session", map[string]string{"DATA_DIR": coached, "PAIGE_MODE": "off"}, preToolUseJSON(t, "/proj", "Write", write), false, false},
+		{"bad PAIGE_MODE: allowed with a message", map[string]string{"DATA_DIR": coached, "PAIGE_MODE": "strict"}, preToolUseJSON(t, "/proj", "Write", write), false, true},
+		{"garbage stdin", map[string]string{"PAIGE_MODE": "coach"}, "{not json", false, true},
+		{"empty stdin", map[string]string{"PAIGE_MODE": "coach"}, "", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut := runClaudeHook(t, tt.vars, tt.stdin, "pre-tool-use")
+			if tt.stderr != (errOut != "") {
+				t.Errorf("stderr %q, want a message: %v", errOut, tt.stderr)
+			}
+			if strings.Count(errOut, "\n") > 1 {
+				t.Errorf("stderr has more than one line: %q", errOut)
+			}
+			if !tt.deny {
+				if out != "" {
+					t.Errorf("allowed call printed %q, want nothing", out)
+				}
+				return
+			}
+			var got claudecode.PreToolUseOutput
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("stdout %q is not JSON: %v", out, err)
+			}
+			h := got.HookSpecificOutput
+			if h.HookEventName != "PreToolUse" || h.PermissionDecision != "deny" || h.PermissionDecisionReason == "" {
+				t.Errorf("got %+v, want a PreToolUse deny with a reason", h)
+			}
+		})
+	}
+}
+
+func sessionEndJSON(transcript string) string {
+	b, _ := json.Marshal(map[string]string{
+		"session_id": "sess-1", "transcript_path": transcript, "cwd": "/proj",
+		"hook_event_name": "SessionEnd", "reason": "prompt_input_exit",
+	})
+	return string(b)
+}
+
+func TestHookSessionEndQueuesOnce(t *testing.T) {
+	data := t.TempDir()
+	tr := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(tr, []byte(`{"type":"user"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "off"}
+	for i := 0; i < 2; i++ {
+		out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end")
+		if out != "" || errOut != "" {
+			t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
+		}
+	}
+	pending, err := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}.Pending()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 1 || pending[0].SessionID != "sess-1" || pending[0].Reason != "prompt_input_exit" {
+		t.Errorf("pending = %+v, want the one transcript of sess-1", pending)
+	}
+}
+
+func TestHookSessionEndInlineWorker(t *testing.T) {
+	data := t.TempDir()
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(tr, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A fake paige that records its arguments and fails the second time.
+	argsFile := filepath.Join(dir, "args")
+	fake := filepath.Join(dir, "paige")
+	script := "#!/bin/sh\necho \"$@\" >> " + argsFile + "\n[ $(wc -l < " + argsFile + ") -lt 2 ] || { echo extraction broke; exit 3; }\necho extracted\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAIGE_BIN": fake}
+	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end"); out != "" || errOut != "" {
+		t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
+	}
+	got, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "learn extract -i " + tr + "\n"; string(got) != want {
+		t.Errorf("worker ran %q, want %q", got, want)
+	}
+	// Same transcript again: not processed twice.
+	runClaudeHook(t, vars, sessionEndJSON(tr), "session-end")
+	if got2, _ := os.ReadFile(argsFile); string(got2) != string(got) {
+		t.Errorf("the same transcript was processed again: %q", got2)
+	}
+	// A grown transcript is processed again; this time the fake fails, and the
+	// failure goes to the log and the failed queue, never to the hook output.
+	if err := os.WriteFile(tr, []byte("{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end"); out != "" || errOut != "" {
+		t.Fatalf("failing worker leaked stdout %q stderr %q", out, errOut)
+	}
+	failed, _ := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}.Failed()
+	if len(failed) != 1 || !strings.Contains(failed[0].Error, "extraction broke") {
+		t.Errorf("failed = %+v, want the one failed extraction", failed)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log"))
+	if !strings.Contains(string(log), "learn failed") || !strings.Contains(string(log), `"learned"`) {
+		t.Errorf("learn.log lacks the outcomes:\n%s", log)
+	}
+}
+
+func TestHookSessionEndBadInput(t *testing.T) {
+	data := t.TempDir()
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "off"}
+	for _, in := range []string{"", "garbage", `{"transcript_path":7}`} {
+		out, errOut := runClaudeHook(t, vars, in, "session-end")
+		if out != "" || errOut == "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("input %q: stdout %q stderr %q, want one stderr line", in, out, errOut)
+		}
+	}
+	// A transcript that does not exist is logged, not shown.
+	out, errOut := runClaudeHook(t, vars, sessionEndJSON(filepath.Join(data, "nope.jsonl")), "session-end")
+	if out != "" || errOut != "" {
+		t.Errorf("missing transcript: stdout %q stderr %q, want nothing", out, errOut)
+	}
+	if log, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log")); !strings.Contains(string(log), "queue failed") {
+		t.Errorf("learn.log = %q, want the queue failure", log)
+	}
+}
