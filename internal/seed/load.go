@@ -1,0 +1,203 @@
+package seed
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Load error codes.
+const (
+	CodeParse      = "parse_error"
+	CodeValidation = "validation_error"
+	CodeRead       = "read_error"
+	CodePermission = "permission_error"
+)
+
+// SchemaFileName is the JSON Schema written beside seed.json.
+const SchemaFileName = "seed.schema.json"
+
+// LoadError is a failed load: Code is one of [CodeParse], [CodeValidation],
+// [CodeRead], [CodePermission]; Details lists validation problems.
+type LoadError struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Details []ValidationError `json:"details,omitempty"`
+}
+
+func (e *LoadError) Error() string { return e.Message }
+
+// LoadResult is the outcome of [Load] and [LoadWithGit]: OK with Config, or
+// not OK with Error. Created reports that a missing seed was written with the
+// defaults; Merged that missing keys were filled in and written back.
+type LoadResult struct {
+	OK       bool       `json:"ok"`
+	Config   *Seed      `json:"config,omitempty"`
+	Created  bool       `json:"created,omitempty"`
+	Merged   bool       `json:"merged,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Error    *LoadError `json:"error,omitempty"`
+}
+
+// DefaultPath returns home/.pai/seed.json.
+func DefaultPath(home string) string { return filepath.Join(home, ".pai", "seed.json") }
+
+// Load reads the seed at path, creating it (and its schema file) with the
+// defaults when missing, filling in missing keys from the defaults and writing
+// the result back only when that changed something. It never panics.
+func Load(path string) LoadResult {
+	res := load(path, true)
+	return res
+}
+
+// Peek is [Load] without any write: a missing seed is reported as the
+// defaults with Created set, a merge is applied in memory only.
+func Peek(path string) LoadResult { return load(path, false) }
+
+func load(path string, write bool) (res LoadResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = errResult(CodeRead, fmt.Sprintf("Failed to load seed: internal error: %v", r))
+		}
+	}()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		s := Defaults()
+		if write {
+			if err := Write(path, s); err != nil {
+				return ioErrResult("Failed to create seed file", err)
+			}
+			if err := WriteSchema(filepath.Join(filepath.Dir(path), SchemaFileName)); err != nil {
+				return LoadResult{OK: true, Config: s, Created: true, Warnings: []string{err.Error()}}
+			}
+		}
+		return LoadResult{OK: true, Config: s, Created: true}
+	}
+	if err != nil {
+		return ioErrResult("Failed to read seed file", err)
+	}
+	return parse(path, data, write)
+}
+
+func parse(path string, data []byte, write bool) LoadResult {
+	if strings.TrimSpace(string(data)) == "" {
+		return errResult(CodeParse, "Seed file is empty")
+	}
+	tree, err := decodeAny(data)
+	if err != nil {
+		return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+	}
+	obj, isObj := tree.(map[string]any)
+	if !isObj {
+		v := Validate(tree)
+		return LoadResult{Error: &LoadError{Code: CodeValidation, Message: "Seed validation failed: " + v.Errors[0].Message, Details: v.Errors}}
+	}
+	merged, changed := MergeWithDefaults(obj)
+	v := Validate(merged)
+	if !v.Valid {
+		return LoadResult{Error: &LoadError{Code: CodeValidation, Message: validationMessage(v.Errors), Details: v.Errors}}
+	}
+	src := data
+	if changed {
+		if src, err = json.Marshal(merged); err != nil {
+			return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+		}
+	}
+	s, err := Decode(src)
+	if err != nil {
+		return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+	}
+	res := LoadResult{OK: true, Config: s, Merged: changed, Warnings: v.Warnings}
+	if changed && write {
+		if err := Write(path, s); err != nil {
+			res.Warnings = append(res.Warnings, "could not write merged seed: "+err.Error())
+		}
+	}
+	return res
+}
+
+func validationMessage(errs []ValidationError) string {
+	first := errs[0]
+	msg := fmt.Sprintf("Seed validation failed: %s: %s", first.Path, first.Message)
+	if len(errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
+	}
+	return msg
+}
+
+func errResult(code, msg string) LoadResult {
+	return LoadResult{Error: &LoadError{Code: code, Message: msg}}
+}
+
+func ioErrResult(what string, err error) LoadResult {
+	code := CodeRead
+	if errors.Is(err, fs.ErrPermission) {
+		code = CodePermission
+	}
+	return errResult(code, what+": "+err.Error())
+}
+
+// Write validates s and atomically replaces the file at path with its
+// encoding (see [Encode]): a temp file in the same directory is written,
+// fsynced and renamed over path. Parent directories are created. An invalid
+// seed is refused with an error naming the first problem.
+func Write(path string, s *Seed) error {
+	data, err := Encode(s)
+	if err != nil {
+		return err
+	}
+	if v := ValidateJSON(data); !v.Valid {
+		return fmt.Errorf("seed: refusing to write invalid seed: %s", validationMessage(v.Errors))
+	}
+	return writeAtomic(path, data, 0o600)
+}
+
+// WriteSchema writes the seed's JSON Schema (draft-07) to path atomically.
+func WriteSchema(path string) error {
+	data, err := JSONSchema()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, data, 0o644)
+}
+
+func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("seed: create directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("seed: create temp file: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, perm)
+	}
+	if err != nil {
+		return fmt.Errorf("seed: write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("seed: replace %s: %w", path, err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync() // best effort: make the rename durable
+		d.Close()
+	}
+	return nil
+}
