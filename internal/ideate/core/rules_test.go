@@ -111,12 +111,12 @@ func TestBufferOfExactlyThree(t *testing.T) {
 
 func TestObviousness(t *testing.T) {
 	tests := []struct {
-		name        string
-		index       int
-		score       float64
-		want        Code
-		wantBuffer  int
-		wantTested  int
+		name       string
+		index      int
+		score      float64
+		want       Code
+		wantBuffer int
+		wantTested int
 	}{
 		{"0.0 passes", 0, 0.0, "", 3, 1},
 		{"0.6 passes", 1, 0.6, "", 3, 1},

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, message_history, spec_path`
+
+// CreateSession inserts s. A zero CreatedAt is set to now; empty Messages
+// become [].
+func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
+	if sess.CreatedAt.IsZero() {
+		sess.CreatedAt = s.now()
+	}
+	if sess.Status == "" {
+		sess.Status = core.StatusCreated
+	}
+	state, err := json.Marshal(sess.State)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	msgs := string(sess.Messages)
+	if msgs == "" {
+		msgs = "[]"
+	}
+	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		sess.ID, sess.Problem, string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
+		sess.TotalTokensUsed, string(state), msgs, sess.SpecPath)
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(row scanner) (core.Session, error) {
+	var (
+		sess        core.Session
+		status      string
+		state, msgs []byte
+	)
+	if err := row.Scan(&sess.ID, &sess.Problem, &status, dbTime{&sess.CreatedAt}, nullTime{&sess.ResolvedAt},
+		&sess.TotalTokensUsed, &state, &msgs, &sess.SpecPath); err != nil {
+		return sess, err
+	}
+	sess.Status = core.SessionStatus(status)
+	if len(state) > 0 {
+		if err := json.Unmarshal(state, &sess.State); err != nil {
+			return sess, fmt.Errorf("decode state of session %s: %w", sess.ID, err)
+		}
+	}
+	sess.Messages = json.RawMessage(msgs)
+	return sess, nil
+}
+
+// GetSession returns the session with id, or ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error) {
+	if !validID(id) {
+		return core.Session{}, notFound("session", id)
+	}
+	sess, err := scanSession(s.db.QueryRowContext(ctx, s.q(`SELECT `+sessionCols+` FROM sessions WHERE id = ?`), id))
+	if isNoRows(err) {
+		return sess, notFound("session", id)
+	}
+	if err != nil {
+		return sess, fmt.Errorf("get session: %w", err)
+	}
+	return sess, nil
+}
+
+// ListSessions returns sessions newest first, paged and optionally filtered
+// by status. Messages are not loaded (nil) to keep listings light.
+func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Session, error) {
+	if o.Limit <= 0 {
+		o.Limit = 10
+	}
+	query := `SELECT id, problem, status, created_at, resolved_at, total_tokens_used, state_json, '[]', spec_path FROM sessions`
+	args := []any{}
+	if o.Status != "" {
+		query += ` WHERE status = ?`
+		args = append(args, string(o.Status))
+	}
+	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+	args = append(args, o.Limit, max(o.Offset, 0))
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	out := []core.Session{}
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		sess.Messages = nil
+		out = append(out, sess)
+	}
+	return out, rows.Err()
+}
+
+// DeleteSession deletes the session with its rounds, premises and tool calls.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	if !validID(id) {
+		return notFound("session", id)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM sessions WHERE id = ?`), id)
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return affected(res, "session", id)
+}
+
+// UpdateStatus sets the status and, when non-nil, resolved_at.
+func (s *Store) UpdateStatus(ctx context.Context, id string, status core.SessionStatus, resolvedAt *time.Time) error {
+	if !validID(id) {
+		return notFound("session", id)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET status = ?, resolved_at = COALESCE(?, resolved_at) WHERE id = ?`),
+		string(status), s.tsPtr(resolvedAt), id)
+	if err != nil {
+		return fmt.Errorf("update status: %w", err)
+	}
+	return affected(res, "session", id)
+}
+
+// SaveProgress writes state, message history and the token total at once.
+func (s *Store) SaveProgress(ctx context.Context, id string, state core.State, messages json.RawMessage, tokens int64) error {
+	if !validID(id) {
+		return notFound("session", id)
+	}
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	msgs := string(messages)
+	if msgs == "" {
+		msgs = "[]"
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, message_history = ?, total_tokens_used = ? WHERE id = ?`),
+		string(st), msgs, tokens, id)
+	if err != nil {
+		return fmt.Errorf("save progress: %w", err)
+	}
+	return affected(res, "session", id)
+}
+
+// SetSpecPath records the final spec's file path.
+func (s *Store) SetSpecPath(ctx context.Context, id, path string) error {
+	if !validID(id) {
+		return notFound("session", id)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET spec_path = ? WHERE id = ?`), path, id)
+	if err != nil {
+		return fmt.Errorf("set spec path: %w", err)
+	}
+	return affected(res, "session", id)
+}

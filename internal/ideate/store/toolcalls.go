@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+// RecordToolCall stores one tool execution. Empty id and time are filled in;
+// empty input or output become {}.
+func (s *Store) RecordToolCall(ctx context.Context, tc core.ToolCall) error {
+	if tc.ID == "" {
+		tc.ID = NewID()
+	}
+	if tc.CreatedAt.IsZero() {
+		tc.CreatedAt = s.now()
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO tool_calls
+		(id, session_id, tool_name, input_json, output_json, status, error_code, iteration, duration_ms, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		tc.ID, tc.SessionID, tc.ToolName, jsonText(tc.Input), jsonText(tc.Output), tc.Status, tc.ErrorCode,
+		tc.Iteration, tc.DurationMs, s.ts(tc.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("record tool call: %w", err)
+	}
+	return nil
+}
+
+// ListToolCalls returns a session's tool calls in the order they ran.
+func (s *Store) ListToolCalls(ctx context.Context, sessionID string) ([]core.ToolCall, error) {
+	if !validID(sessionID) {
+		return nil, notFound("session", sessionID)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, session_id, tool_name, input_json, output_json, status,
+		error_code, iteration, duration_ms, created_at FROM tool_calls WHERE session_id = ? ORDER BY created_at, id`), sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("list tool calls: %w", err)
+	}
+	defer rows.Close()
+	out := []core.ToolCall{}
+	for rows.Next() {
+		var tc core.ToolCall
+		var in, outj []byte
+		if err := rows.Scan(&tc.ID, &tc.SessionID, &tc.ToolName, &in, &outj, &tc.Status, &tc.ErrorCode,
+			&tc.Iteration, &tc.DurationMs, dbTime{&tc.CreatedAt}); err != nil {
+			return nil, fmt.Errorf("list tool calls: %w", err)
+		}
+		tc.Input, tc.Output = json.RawMessage(in), json.RawMessage(outj)
+		out = append(out, tc)
+	}
+	return out, rows.Err()
+}
+
+// jsonText returns raw as text: {} when empty, and invalid JSON kept as a
+// JSON string (a JSONB column would reject it; nothing is lost).
+func jsonText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	if !json.Valid(raw) {
+		b, _ := json.Marshal(string(raw))
+		return string(b)
+	}
+	return string(raw)
+}
