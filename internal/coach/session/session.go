@@ -47,6 +47,9 @@ type Store interface {
 	Session(ctx context.Context, id string) (coach.Session, error)
 	ActiveSession(ctx context.Context) (coach.Session, error)
 	SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (coach.Session, error)
+	LatestPlan(ctx context.Context, sessionID string) (coach.Plan, error)
+	Phases(ctx context.Context, planID string) ([]coach.Phase, error)
+	SetPhaseStatus(ctx context.Context, id string, status coach.PhaseStatus) (coach.Phase, bool, error)
 }
 
 // ActionLogger writes one action_log row; the action log satisfies it.

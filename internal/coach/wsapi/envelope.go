@@ -119,3 +119,6 @@ func DecodePayload[T any](env Envelope) (T, error) {
 	}
 	return v, nil
 }
+
+// formatTime is the ISO 8601 UTC form timestamps take in payloads.
+func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

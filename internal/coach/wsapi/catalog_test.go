@@ -1,0 +1,42 @@
+package wsapi
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/coach/session"
+)
+
+func TestCatalogCounts(t *testing.T) {
+	seen := map[string]bool{}
+	count := map[Direction]int{}
+	for _, m := range Catalog {
+		if seen[m.Type] {
+			t.Errorf("%s listed twice", m.Type)
+		}
+		seen[m.Type] = true
+		count[m.Direction]++
+		if _, err := json.Marshal(m.Payload()); err != nil {
+			t.Errorf("%s payload does not encode: %v", m.Type, err)
+		}
+	}
+	// 23 + 2 (status-table union) client types; 32 + 5 (later stories) server types.
+	if count[ClientToServer] != 25 || count[ServerToClient] != 37 {
+		t.Errorf("got %d client and %d server types, want 25 and 37", count[ClientToServer], count[ServerToClient])
+	}
+}
+
+// TestRouterCoversCatalog checks that the router table and the catalog's
+// client→server types are the same set (FR-051: every type handled).
+func TestRouterCoversCatalog(t *testing.T) {
+	s := New(Options{Files: nopFiles{}, Session: &session.Service{}})
+	for _, m := range Catalog {
+		_, routed := s.routes[m.Type]
+		if routed != (m.Direction == ClientToServer) {
+			t.Errorf("%s (%s): routed = %v", m.Type, m.Direction, routed)
+		}
+	}
+	if len(s.routes) != 25 {
+		t.Errorf("router has %d routes, want 25", len(s.routes))
+	}
+}

@@ -1,0 +1,244 @@
+package wsapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/workspace"
+)
+
+// testLog logs through t.
+func testLog(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tWriter struct{ t testing.TB }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// nopFiles is a Files that is never called.
+type nopFiles struct{}
+
+func (nopFiles) ReadFile(context.Context, string) (FileContent, error) { return FileContent{}, nil }
+func (nopFiles) WriteFile(context.Context, string, string) (string, error) {
+	return "", nil
+}
+func (nopFiles) UpdateBuffer(context.Context, string, string, Position) (string, error) {
+	return "", nil
+}
+func (nopFiles) Tree(context.Context) (TreeNode, error) { return TreeNode{}, nil }
+
+// dirFiles is a small Files over a real directory, guarded by the real
+// workspace.Guard; it records buffers in memory.
+type dirFiles struct {
+	g       *workspace.Guard
+	mu      sync.Mutex
+	buffers map[string]string
+}
+
+func (d *dirFiles) ReadFile(_ context.Context, p string) (FileContent, error) {
+	rp, err := d.g.Resolve(p)
+	if err != nil {
+		return FileContent{}, err
+	}
+	b, err := os.ReadFile(rp.Abs)
+	if err != nil {
+		return FileContent{}, err
+	}
+	return FileContent{Path: rp.Rel, Content: string(b), Language: workspace.Language(rp.Rel), LineCount: workspace.LineCount(string(b))}, nil
+}
+
+func (d *dirFiles) WriteFile(_ context.Context, p, content string) (string, error) {
+	rp, err := d.g.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	return rp.Rel, os.WriteFile(rp.Abs, []byte(content), 0o644)
+}
+
+func (d *dirFiles) UpdateBuffer(_ context.Context, p, content string, _ Position) (string, error) {
+	rel, err := d.g.Normalize(p)
+	if err != nil {
+		return "", err
+	}
+	d.mu.Lock()
+	d.buffers[rel] = content
+	d.mu.Unlock()
+	return rel, nil
+}
+
+func (d *dirFiles) Tree(context.Context) (TreeNode, error) {
+	root := TreeNode{Name: filepath.Base(d.g.Root()), Type: "directory"}
+	entries, err := os.ReadDir(d.g.Root())
+	for _, e := range entries {
+		root.Children = append(root.Children, TreeNode{Name: e.Name(), Path: e.Name(), Type: "file"})
+	}
+	return root, err
+}
+
+// storeActions logs straight into the store.
+type storeActions struct{ st *store.Store }
+
+func (a storeActions) LogAction(ctx context.Context, id string, t coach.ActionType, data any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	_, err = a.st.InsertAction(ctx, id, t, b)
+	return err
+}
+
+type harness struct {
+	srv     *Server
+	st      *store.Store
+	sess    *session.Service
+	files   *dirFiles
+	project string
+	url     string
+}
+
+func newHarness(t testing.TB, opts Options) *harness {
+	t.Helper()
+	ctx := context.Background()
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	g, err := workspace.NewGuard(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := session.New(ctx, st, storeActions{st}, &session.Options{ProjectDir: project, Normalize: g.Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := &dirFiles{g: g, buffers: map[string]string{}}
+	opts.Files, opts.Session = files, sess
+	srv := New(opts)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
+	return &harness{srv: srv, st: st, sess: sess, files: files, project: project,
+		url: "ws" + strings.TrimPrefix(hs.URL, "http")}
+}
+
+// client is a test WebSocket client.
+type client struct {
+	t  testing.TB
+	ws *websocket.Conn
+}
+
+func (h *harness) dial(t testing.TB) *client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, h.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.SetReadLimit(64 << 20)
+	t.Cleanup(func() { ws.CloseNow() })
+	return &client{t: t, ws: ws}
+}
+
+func (c *client) sendRaw(frame string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.ws.Write(ctx, websocket.MessageText, []byte(frame)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *client) send(typ string, payload any) {
+	c.t.Helper()
+	b, err := json.Marshal(map[string]any{"type": typ, "payload": payload, "timestamp": time.Now().UnixMilli()})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.sendRaw(string(b))
+}
+
+// next reads the next message within 5 s.
+func (c *client) next() Envelope {
+	c.t.Helper()
+	env, err := c.read(5 * time.Second)
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	return env
+}
+
+func (c *client) read(d time.Duration) (Envelope, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_, b, err := c.ws.Read(ctx)
+	if err != nil {
+		return Envelope{}, err
+	}
+	var env Envelope
+	return env, json.Unmarshal(b, &env)
+}
+
+// expect reads the next message and checks its type, decoding its payload into out.
+func (c *client) expect(typ string, out any) Envelope {
+	c.t.Helper()
+	env := c.next()
+	if env.Type != typ {
+		c.t.Fatalf("got %s %s, want %s", env.Type, env.Payload, typ)
+	}
+	if out != nil {
+		if err := json.Unmarshal(env.Payload, out); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	return env
+}
+
+// quiet asserts that nothing arrives within d. It closes the connection's
+// read side on timeout, so call it last.
+func (c *client) quiet(d time.Duration) {
+	c.t.Helper()
+	env, err := c.read(d)
+	if err == nil {
+		c.t.Fatalf("got unexpected %s %s", env.Type, env.Payload)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		c.t.Fatalf("read: %v", err)
+	}
+}
+
+// actions returns the logged action types of the active session.
+func (h *harness) actions(t testing.TB, sessionID string) []coach.ActionType {
+	t.Helper()
+	list, err := h.st.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []coach.ActionType
+	for _, a := range list {
+		out = append(out, a.Type)
+	}
+	return out
+}

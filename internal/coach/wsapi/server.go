@@ -1,0 +1,218 @@
+// Package wsapi is the editor-facing WebSocket protocol of the coaching
+// server: the message envelope, the catalog of every message type with its
+// Go payload type, the router table that dispatches client messages to
+// handlers, and the [Hub] that broadcasts server messages to every client.
+//
+// # Invariants
+//
+//   - Outside input never crashes the server or drops the connection:
+//     malformed JSON, a missing type or an invalid payload is answered with
+//     connection:error to the sender (EC-22, EC-23); an unknown type is
+//     logged and ignored (FR-060); a handler panic is recovered and answered
+//     with INTERNAL_ERROR.
+//   - A message larger than [Options.MaxMessageBytes] is discarded and
+//     answered with connection:error MESSAGE_TOO_LARGE; the connection stays
+//     open. Only a message beyond 4× that limit closes it (1009).
+//   - Messages of one connection are handled in arrival order.
+//   - Upgrades from cross-site origins are refused with 403 ([AllowedOrigin]).
+//   - Replies to one request (connection:init, connection:error) go to the
+//     sender only; state changes (fs:content, fs:save_ack, session:*) are
+//     broadcast to every client (D26) and carry the request's id.
+package wsapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/session"
+)
+
+// DefaultMaxMessageBytes is the largest client message handled (16 MiB):
+// buffer:update and file:save carry whole files.
+const DefaultMaxMessageBytes = 16 << 20
+
+// Files is the file-system authority as the protocol needs it. Paths may be
+// relative to PROJECT_DIR or absolute inside it; the returned path is the
+// normalised project-relative form. Implementations reject paths outside
+// the project before any I/O.
+type Files interface {
+	ReadFile(ctx context.Context, path string) (FileContent, error)
+	WriteFile(ctx context.Context, path, content string) (string, error)
+	// UpdateBuffer stores the editor's unsaved content (dirty) and updates
+	// the buffer logging state of the active session.
+	UpdateBuffer(ctx context.Context, path, content string, cursor Position) (string, error)
+	Tree(ctx context.Context) (TreeNode, error)
+}
+
+// Options configure [New]. Files and Session are required.
+type Options struct {
+	Log     *slog.Logger // nil discards
+	Hub     *Hub         // nil means a new hub
+	Files   Files
+	Session *session.Service
+	// Extensions plug in the model-driven handlers (stories 9–12).
+	Extensions Extensions
+	// MaxMessageBytes: if zero, DefaultMaxMessageBytes.
+	MaxMessageBytes int64
+	// Version is reported in connection:init's featureFlags context.
+	Version string
+}
+
+// Server handles editor WebSocket connections. Create it with [New].
+type Server struct {
+	log    *slog.Logger
+	hub    *Hub
+	files  Files
+	sess   *session.Service
+	ext    Extensions
+	max    int64
+	routes map[string]Handler
+}
+
+// New returns a Server; it panics if Files or Session is nil (a wiring bug).
+func New(opts Options) *Server {
+	if opts.Files == nil || opts.Session == nil {
+		panic("wsapi: Files and Session are required")
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Hub == nil {
+		opts.Hub = NewHub(opts.Log, 0)
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
+		ext: opts.Extensions, max: opts.MaxMessageBytes}
+	s.routes = s.routeTable()
+	return s
+}
+
+// Hub returns the server's hub, for broadcasting from elsewhere (MCP tools,
+// the watcher, the Observer).
+func (s *Server) Hub() *Hub { return s.hub }
+
+// ServeHTTP upgrades GET /ws and runs the connection until it closes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !AllowedOrigin(r.Header.Get("Origin"), r.Host) {
+		s.log.Warn("websocket origin rejected", "origin", r.Header.Get("Origin"))
+		http.Error(w, "cross-origin WebSocket connections are not allowed", http.StatusForbidden)
+		return
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true}) // origin checked above
+	if err != nil {
+		s.log.Warn("websocket upgrade failed", "err", err)
+		return
+	}
+	c := s.hub.add(ws)
+	if c == nil {
+		_ = ws.Close(websocket.StatusGoingAway, "server shutting down")
+		return
+	}
+	defer s.hub.remove(c, websocket.StatusNormalClosure, "")
+	s.readLoop(r.Context(), c)
+}
+
+func (s *Server) readLoop(ctx context.Context, c *Conn) {
+	c.ws.SetReadLimit(4 * s.max)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { // the hub closing c ends the loop
+		select {
+		case <-c.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	for {
+		typ, rd, err := c.ws.Reader(ctx)
+		if err != nil {
+			return
+		}
+		frame, err := io.ReadAll(io.LimitReader(rd, s.max+1))
+		if err != nil {
+			return
+		}
+		if int64(len(frame)) > s.max {
+			if _, err := io.Copy(io.Discard, rd); err != nil {
+				return
+			}
+			s.log.Warn("websocket message too large", "conn", c.ID, "limit", s.max)
+			s.sendError(c, "", &Error{Code: CodeMessageTooLarge,
+				Message: fmt.Sprintf("message larger than %d bytes discarded", s.max)})
+			continue
+		}
+		if typ != websocket.MessageText {
+			s.sendError(c, "", &Error{Code: CodeInvalidMessage, Message: "binary frames are not supported; send JSON text"})
+			continue
+		}
+		s.dispatch(ctx, c, frame)
+	}
+}
+
+// dispatch decodes one frame and runs its handler.
+func (s *Server) dispatch(ctx context.Context, c *Conn, frame []byte) {
+	env, err := DecodeEnvelope(frame)
+	if err != nil {
+		s.log.Warn("bad websocket message", "conn", c.ID, "err", err)
+		code := CodeInvalidJSON
+		if errors.Is(err, ErrMissingType) {
+			code = CodeInvalidMessage
+		}
+		s.sendError(c, "", &Error{Code: code, Message: err.Error()})
+		return
+	}
+	h, ok := s.routes[env.Type]
+	if !ok {
+		s.log.Warn("unknown websocket message type ignored", "conn", c.ID, "type", env.Type)
+		return
+	}
+	req := &Request{Envelope: env, Conn: c, hub: s.hub}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("websocket handler panicked", "type", env.Type, "panic", p)
+			s.sendError(c, env.ID, &Error{Code: CodeInternal, Message: "internal error", Context: map[string]any{"type": env.Type}})
+		}
+	}()
+	start := time.Now()
+	if err := h(ctx, req); err != nil {
+		s.handlerError(c, env, err)
+	}
+	s.log.Debug("websocket message handled", "type", env.Type, "took", time.Since(start))
+}
+
+func (s *Server) handlerError(c *Conn, env Envelope, err error) {
+	var we *Error
+	if !errors.As(err, &we) {
+		s.log.Error("websocket handler failed", "type", env.Type, "err", err)
+		we = &Error{Code: CodeInternal, Message: "internal error"}
+	} else {
+		s.log.Warn("websocket request rejected", "type", env.Type, "code", we.Code, "err", we.Message)
+	}
+	if we.Context == nil {
+		we.Context = map[string]any{}
+	}
+	we.Context["type"] = env.Type
+	s.sendError(c, env.ID, we)
+}
+
+func (s *Server) sendError(c *Conn, id string, e *Error) {
+	s.hub.Send(c, s.hub.envelope(TypeConnectionError, ConnectionError{Code: e.Code, Message: e.Message, Context: e.Context}, id))
+}
+
+// logAction logs against the active session (EC-17 when none); a failure is
+// logged, never returned to the client, whose request itself succeeded.
+func (s *Server) logAction(ctx context.Context, t coach.ActionType, data any) {
+	if err := s.sess.Log(ctx, t, data); err != nil {
+		s.log.Error("cannot log action", "action", string(t), "err", err)
+	}
+}
