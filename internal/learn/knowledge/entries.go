@@ -1,0 +1,167 @@
+// Package knowledge keeps learned knowledge: an append-only JSONL file of
+// [learn.Entry] records (entries.jsonl, the source of truth), its rendered
+// Markdown view (knowledge.md) and the list of transcripts already extracted
+// (processed.jsonl).
+//
+// # Invariants
+//
+//   - Records are only appended, never rewritten. Changing an entry (forget,
+//     supersede) appends a new version with the same id; the last version of
+//     an id wins, in the order ids first appeared.
+//   - Every append writes whole lines and syncs. A crash mid-write leaves at
+//     most one torn last line: readers ignore it and the next [Open] or
+//     append truncates it away, so later records are never glued onto it.
+//   - Nothing is stored before [Redact] has removed <private> blocks and
+//     secrets from its text.
+package knowledge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// Parse reads JSONL entry records from r and collapses versions: the last
+// record of each id wins, kept at the position where the id first appeared.
+// Lines that do not parse, records without id, and an unterminated last line
+// are skipped and counted in bad.
+func Parse(r io.Reader) (entries []learn.Entry, bad int, err error) {
+	br := bufio.NewReader(r)
+	index := map[string]int{}
+	for {
+		line, rerr := br.ReadBytes('\n')
+		if rerr != nil && rerr != io.EOF {
+			return entries, bad, fmt.Errorf("read entries: %w", rerr)
+		}
+		complete := rerr == nil
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 {
+			var e learn.Entry
+			if !complete || json.Unmarshal(line, &e) != nil || e.ID == "" {
+				bad++
+			} else if i, ok := index[e.ID]; ok {
+				entries[i] = e
+			} else {
+				index[e.ID] = len(entries)
+				entries = append(entries, e)
+			}
+		}
+		if rerr == io.EOF {
+			return entries, bad, nil
+		}
+	}
+}
+
+// ActiveOnly returns the entries that are neither superseded nor forgotten.
+func ActiveOnly(entries []learn.Entry) []learn.Entry {
+	var out []learn.Entry
+	for _, e := range entries {
+		if e.Active() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsDuplicate reports whether candidate repeats one of existing: the plan's
+// rule — same type, at least one shared entity (compared case-insensitively)
+// and word-set Jaccard similarity of the contents above 0.6. Inactive
+// entries count too, so forgotten knowledge is not re-learned as new.
+func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
+	for _, e := range existing {
+		if e.Type == candidate.Type && sharesEntity(e.Entities, candidate.Entities) &&
+			Jaccard(e.Content, candidate.Content) > 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+func sharesEntity(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if strings.EqualFold(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Jaccard is the similarity of the sets of words longer than two characters
+// in a and b (lower-cased, split at non-word characters); 0 when both are
+// empty.
+func Jaccard(a, b string) float64 {
+	wa, wb := words(a), words(b)
+	union := len(wa)
+	inter := 0
+	for w := range wb {
+		if _, ok := wa[w]; ok {
+			inter++
+		} else {
+			union++
+		}
+	}
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+func words(s string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	}) {
+		if len(w) > 2 {
+			out[w] = struct{}{}
+		}
+	}
+	return out
+}
+
+// SectionTitles maps each knowledge type to its knowledge.md section.
+var SectionTitles = map[learn.KnowledgeType]string{
+	learn.Preference: "Preferences",
+	learn.Fact:       "Facts",
+	learn.Rule:       "Rules",
+	learn.Procedure:  "Procedures",
+	learn.Correction: "Corrections",
+	learn.Decision:   "Decisions",
+}
+
+// RenderMarkdown renders the active entries as Markdown: one section per
+// type in [learn.KnowledgeTypes] order, entries by descending confidence.
+// Superseded and forgotten entries are left out.
+func RenderMarkdown(entries []learn.Entry) string {
+	groups := map[learn.KnowledgeType][]learn.Entry{}
+	for _, e := range ActiveOnly(entries) {
+		groups[e.Type] = append(groups[e.Type], e)
+	}
+	var b strings.Builder
+	b.WriteString("# Learned knowledge\n\n")
+	for _, t := range learn.KnowledgeTypes {
+		items := groups[t]
+		if len(items) == 0 {
+			continue
+		}
+		sort.SliceStable(items, func(i, j int) bool { return items[i].Confidence > items[j].Confidence })
+		fmt.Fprintf(&b, "## %s\n\n", SectionTitles[t])
+		for _, e := range items {
+			fmt.Fprintf(&b, "- %s\n", oneLine(e.Content))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// oneLine keeps a multi-line entry (a procedure) inside its list item.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
+}

@@ -1,0 +1,286 @@
+package knowledge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// File names inside a store directory.
+const (
+	EntriesFile   = "entries.jsonl"
+	MarkdownFile  = "knowledge.md"
+	ProcessedFile = "processed.jsonl"
+)
+
+// Errors returned by the store.
+var (
+	// ErrNotFound is returned when no entry has the given id (or id prefix).
+	ErrNotFound = errors.New("knowledge: no entry with that id")
+	// ErrAmbiguous is returned when an id prefix matches several entries.
+	ErrAmbiguous = errors.New("knowledge: id prefix matches several entries")
+	// ErrInvalid is returned for an entry without content or with an unknown type.
+	ErrInvalid = errors.New("knowledge: invalid entry")
+)
+
+// Store is a knowledge store in one directory. It is safe for concurrent
+// use within a process; appends from several processes interleave whole
+// lines (O_APPEND).
+type Store struct {
+	dir string
+	mu  sync.Mutex // serialises appends and tail repair
+	now func() time.Time
+}
+
+// Open opens (creating if needed) the store in dir and repairs a torn last
+// line left by a crash in entries.jsonl or processed.jsonl.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create knowledge store %s: %w", dir, err)
+	}
+	s := &Store{dir: dir, now: time.Now}
+	for _, name := range []string{EntriesFile, ProcessedFile} {
+		if err := repairTail(filepath.Join(dir, name)); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// EntriesPath returns the path of entries.jsonl.
+func (s *Store) EntriesPath() string { return filepath.Join(s.dir, EntriesFile) }
+
+// MarkdownPath returns the path of knowledge.md.
+func (s *Store) MarkdownPath() string { return filepath.Join(s.dir, MarkdownFile) }
+
+// Entries returns every entry (latest version of each id), active or not.
+func (s *Store) Entries() ([]learn.Entry, error) {
+	f, err := os.Open(s.EntriesPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open knowledge store: %w", err)
+	}
+	defer f.Close()
+	entries, _, err := Parse(f)
+	return entries, err
+}
+
+// Active returns the entries that are neither superseded nor forgotten.
+func (s *Store) Active() ([]learn.Entry, error) {
+	entries, err := s.Entries()
+	return ActiveOnly(entries), err
+}
+
+// NewID returns a new, time-ordered entry id.
+func NewID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// Prepare validates e, redacts it and fills a missing ID and ExtractedAt.
+func (s *Store) Prepare(e learn.Entry) (learn.Entry, error) {
+	e = RedactEntry(e)
+	e.Content = strings.TrimSpace(e.Content)
+	if e.Content == "" || !e.Type.Valid() {
+		return e, fmt.Errorf("%w: type %q, content %q", ErrInvalid, e.Type, e.Content)
+	}
+	if e.ID == "" {
+		e.ID = NewID()
+	}
+	if e.ExtractedAt == "" {
+		e.ExtractedAt = s.now().UTC().Format(time.RFC3339)
+	}
+	if e.Entities == nil {
+		e.Entities = []string{}
+	}
+	e.Confidence = min(max(e.Confidence, 0), 1)
+	return e, nil
+}
+
+// Append redacts, validates and appends entries, returning them as stored
+// (ids filled). Either every entry is written or none is.
+func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	out := make([]learn.Entry, 0, len(entries))
+	for _, e := range entries {
+		p, err := s.Prepare(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	if err := s.appendJSON(s.EntriesPath(), out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Forget marks the entry whose id is (or uniquely starts with) id as
+// forgotten and returns it. It returns ErrNotFound or ErrAmbiguous.
+func (s *Store) Forget(id string) (learn.Entry, error) {
+	e, err := s.find(id)
+	if err != nil {
+		return e, err
+	}
+	e.Forgotten = true
+	return e, s.appendJSON(s.EntriesPath(), []learn.Entry{e})
+}
+
+// Supersede records that newID replaces oldID: oldID is hidden from then
+// on. Both must exist.
+func (s *Store) Supersede(oldID, newID string) error {
+	if _, err := s.find(newID); err != nil {
+		return fmt.Errorf("supersede with %s: %w", newID, err)
+	}
+	old, err := s.find(oldID)
+	if err != nil {
+		return fmt.Errorf("supersede %s: %w", oldID, err)
+	}
+	old.SupersededBy = newID
+	return s.appendJSON(s.EntriesPath(), []learn.Entry{old})
+}
+
+func (s *Store) find(id string) (learn.Entry, error) {
+	id = strings.TrimSpace(id)
+	entries, err := s.Entries()
+	if err != nil || id == "" {
+		return learn.Entry{}, errors.Join(err, ErrNotFound)
+	}
+	var hits []learn.Entry
+	for _, e := range entries {
+		if e.ID == id {
+			return e, nil
+		}
+		if len(id) >= 4 && strings.HasPrefix(e.ID, id) {
+			hits = append(hits, e)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return learn.Entry{}, ErrNotFound
+	case 1:
+		return hits[0], nil
+	}
+	return learn.Entry{}, ErrAmbiguous
+}
+
+// WriteMarkdown renders the active entries to knowledge.md (atomically:
+// a temporary file renamed over the old one) and returns the Markdown.
+func (s *Store) WriteMarkdown() (string, error) {
+	entries, err := s.Entries()
+	if err != nil {
+		return "", err
+	}
+	md := RenderMarkdown(entries)
+	return md, writeAtomic(s.MarkdownPath(), []byte(md))
+}
+
+// appendJSON writes one JSON line per value to path after repairing a torn
+// tail, in a single write, and syncs.
+func (s *Store) appendJSON(path string, values any) error {
+	var lines []byte
+	switch vs := values.(type) {
+	case []learn.Entry:
+		for _, v := range vs {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			lines = append(append(lines, b...), '\n')
+		}
+	case []Processed:
+		for _, v := range vs {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			lines = append(append(lines, b...), '\n')
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := repairTail(path); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	if _, err := f.Write(lines); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// repairTail truncates path after its last newline, dropping a torn last
+// line. A missing file is fine.
+func repairTail(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	end := fi.Size()
+	buf := make([]byte, 4096)
+	for pos := end; pos > 0; {
+		n := int64(len(buf))
+		if pos < n {
+			n = pos
+		}
+		pos -= n
+		if _, err := f.ReadAt(buf[:n], pos); err != nil && err != io.EOF {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		for i := n - 1; i >= 0; i-- {
+			if buf[i] == '\n' {
+				if pos+i+1 == end {
+					return nil // intact
+				}
+				return f.Truncate(pos + i + 1)
+			}
+		}
+	}
+	return f.Truncate(0)
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
