@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/paige-dev/paige/internal/sqlite"
+)
+
+// APICallFilter narrows [Store.APICallStats]. Zero fields do not filter.
+type APICallFilter struct {
+	SessionID string
+	Since     time.Time
+}
+
+// APICallStats aggregates api_call_log (scenario 4.6, FR-046). Failed calls
+// (latency_ms = -1) count in Calls and Failures but not in the latency
+// average. AvgLatencyMs is 0 when there is no successful call.
+type APICallStats struct {
+	Calls        int          `json:"calls"`
+	Failures     int          `json:"failures"`
+	TotalCost    float64      `json:"totalCost"`
+	InputTokens  int64        `json:"inputTokens"`
+	OutputTokens int64        `json:"outputTokens"`
+	AvgLatencyMs float64      `json:"avgLatencyMs"`
+	ByModel      []ModelStats `json:"byModel"`
+}
+
+// ModelStats is the share of one model in [APICallStats], ordered by model.
+type ModelStats struct {
+	Model        string  `json:"model"`
+	Calls        int     `json:"calls"`
+	Cost         float64 `json:"cost"`
+	AvgLatencyMs float64 `json:"avgLatencyMs"`
+}
+
+// APICallStats computes total cost, tokens, failures, average latency and
+// cost by model with SQL aggregations.
+func (s *Store) APICallStats(ctx context.Context, f APICallFilter) (st APICallStats, err error) {
+	where := ` WHERE created_at >= ?`
+	args := []any{sqlite.FormatTime(f.Since)}
+	if f.SessionID != "" {
+		where += ` AND session_id = ?`
+		args = append(args, f.SessionID)
+	}
+	const aggs = `count(*), coalesce(sum(cost_estimate), 0),
+		coalesce(avg(CASE WHEN latency_ms >= 0 THEN latency_ms END), 0)`
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT `+aggs+`, coalesce(sum(latency_ms < 0), 0),
+			coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0) FROM api_call_log`+where, args...).
+			Scan(&st.Calls, &st.TotalCost, &st.AvgLatencyMs, &st.Failures, &st.InputTokens, &st.OutputTokens)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT model, `+aggs+` FROM api_call_log`+where+` GROUP BY model ORDER BY model`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		st.ByModel = []ModelStats{}
+		for rows.Next() {
+			var m ModelStats
+			if err := rows.Scan(&m.Model, &m.Calls, &m.Cost, &m.AvgLatencyMs); err != nil {
+				return err
+			}
+			st.ByModel = append(st.ByModel, m)
+		}
+		return rows.Err()
+	})
+	return st, err
+}

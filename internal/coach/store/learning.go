@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/sqlite"
+)
+
+// UpsertDreyfus creates or overwrites the assessment of a.SkillArea
+// (scenario 2.6, EC-09). The row keeps its id across updates — an upsert,
+// not the spec's INSERT OR REPLACE, which would delete and re-insert — and
+// assessed_at is set to now (NOTES.md: the spec's "last_updated" is
+// assessed_at). Stage must be valid and Confidence within [0, 1].
+func (s *Store) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (out coach.DreyfusAssessment, err error) {
+	err = s.Update(ctx, func(tx *Tx) error {
+		out, err = tx.UpsertDreyfus(ctx, a)
+		return err
+	})
+	return out, err
+}
+
+// UpsertDreyfus is [Store.UpsertDreyfus] inside a transaction.
+func (tx *Tx) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (coach.DreyfusAssessment, error) {
+	if strings.TrimSpace(a.SkillArea) == "" {
+		return a, invalidf("dreyfus assessment without a skill area")
+	}
+	if !a.Stage.Valid() {
+		return a, invalidf("dreyfus stage %q", a.Stage)
+	}
+	if a.Confidence < 0 || a.Confidence > 1 {
+		return a, invalidf("dreyfus confidence %v outside [0, 1]", a.Confidence)
+	}
+	a.AssessedAt = tx.s.now()
+	row := tx.tx.QueryRowContext(ctx, `INSERT INTO dreyfus_assessments (id, skill_area, stage, confidence, evidence, assessed_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (skill_area) DO UPDATE SET stage = excluded.stage, confidence = excluded.confidence,
+			evidence = excluded.evidence, assessed_at = excluded.assessed_at
+		RETURNING id`,
+		tx.s.NewID(), a.SkillArea, a.Stage, a.Confidence, a.Evidence, sqlite.FormatTime(a.AssessedAt))
+	if err := row.Scan(&a.ID); err != nil {
+		return a, insertErr("dreyfus assessment", "", err)
+	}
+	return a, nil
+}
+
+// DreyfusAssessments returns every assessment ordered by skill area.
+func (s *Store) DreyfusAssessments(ctx context.Context) (list []coach.DreyfusAssessment, err error) {
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
+			FROM dreyfus_assessments ORDER BY skill_area`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a coach.DreyfusAssessment
+			var at string
+			if err := rows.Scan(&a.ID, &a.SkillArea, &a.Stage, &a.Confidence, &a.Evidence, &at); err != nil {
+				return err
+			}
+			if a.AssessedAt, err = parseTime(at); err != nil {
+				return err
+			}
+			list = append(list, a)
+		}
+		return rows.Err()
+	})
+	return list, err
+}
+
+// GapFilter narrows [Store.KnowledgeGaps]. Zero fields do not filter.
+type GapFilter struct {
+	SessionID string
+	Severity  coach.Severity
+	Addressed *bool // nil: both
+	Limit     int   // 0: no limit
+}
+
+// CreateKnowledgeGap stores a knowledge gap of a session (scenario 2.7).
+// ID, if empty, is generated; Frequency defaults to 1; a zero
+// LastEncounteredAt becomes now; nil RelatedConcepts is stored as [].
+func (s *Store) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (out coach.KnowledgeGap, err error) {
+	err = s.Update(ctx, func(tx *Tx) error {
+		out, err = tx.CreateKnowledgeGap(ctx, g)
+		return err
+	})
+	return out, err
+}
+
+// CreateKnowledgeGap is [Store.CreateKnowledgeGap] inside a transaction.
+func (tx *Tx) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coach.KnowledgeGap, error) {
+	if g.ID == "" {
+		g.ID = tx.s.NewID()
+	}
+	if !g.Severity.Valid() {
+		return g, invalidf("knowledge gap severity %q", g.Severity)
+	}
+	if strings.TrimSpace(g.Topic) == "" {
+		return g, invalidf("knowledge gap without a topic")
+	}
+	if g.Frequency <= 0 {
+		g.Frequency = 1
+	}
+	if g.LastEncounteredAt.IsZero() {
+		g.LastEncounteredAt = tx.s.now()
+	}
+	if g.RelatedConcepts == nil {
+		g.RelatedConcepts = []string{}
+	}
+	rel, _ := json.Marshal(g.RelatedConcepts)
+	_, err := tx.tx.ExecContext(ctx, `INSERT INTO knowledge_gaps (id, session_id, topic, severity, evidence, related_concepts,
+		frequency, last_encountered_at, addressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.SessionID, g.Topic, g.Severity, g.Evidence, string(rel), g.Frequency,
+		sqlite.FormatTime(g.LastEncounteredAt), g.Addressed)
+	return g, insertErr("knowledge gap", "session "+g.SessionID, err)
+}
+
+// KnowledgeGaps returns gaps matching f, most recently encountered first.
+func (s *Store) KnowledgeGaps(ctx context.Context, f GapFilter) (list []coach.KnowledgeGap, err error) {
+	query := `SELECT id, session_id, topic, severity, evidence, related_concepts, frequency, last_encountered_at, addressed
+		FROM knowledge_gaps WHERE 1 = 1`
+	var args []any
+	if f.SessionID != "" {
+		query += ` AND session_id = ?`
+		args = append(args, f.SessionID)
+	}
+	if f.Severity != "" {
+		query += ` AND severity = ?`
+		args = append(args, f.Severity)
+	}
+	if f.Addressed != nil {
+		query += ` AND addressed = ?`
+		args = append(args, *f.Addressed)
+	}
+	query += ` ORDER BY last_encountered_at DESC, id DESC`
+	if f.Limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var g coach.KnowledgeGap
+			var rel, at string
+			if err := rows.Scan(&g.ID, &g.SessionID, &g.Topic, &g.Severity, &g.Evidence, &rel, &g.Frequency, &at, &g.Addressed); err != nil {
+				return err
+			}
+			if err := decodeList(rel, &g.RelatedConcepts); err != nil {
+				return err
+			}
+			if g.LastEncounteredAt, err = parseTime(at); err != nil {
+				return err
+			}
+			list = append(list, g)
+		}
+		return rows.Err()
+	})
+	return list, err
+}
+
+// SetGapAddressed marks a knowledge gap addressed or not.
+func (s *Store) SetGapAddressed(ctx context.Context, id string, addressed bool) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		res, err := tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound("knowledge gap", id)
+		}
+		return nil
+	})
+}
