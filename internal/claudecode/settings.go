@@ -1,0 +1,234 @@
+package claudecode
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// HookSpec is one Claude Code hook Paige installs: the event, the tool
+// matcher (PreToolUse only), the `paige hook` subcommand and the timeout in
+// seconds.
+type HookSpec struct {
+	Event   string
+	Matcher string
+	Sub     string
+	Timeout int
+}
+
+// Hooks are the hooks Paige installs, in this order, in settings files and
+// in plugin/hooks/hooks.json.
+var Hooks = []HookSpec{
+	{Event: "SessionStart", Sub: "session-start", Timeout: 10},
+	{Event: "SessionEnd", Sub: "session-end", Timeout: 5},
+	{Event: "PreToolUse", Matcher: strings.Join(append(ReadOnlyTools[:len(ReadOnlyTools):len(ReadOnlyTools)], "Bash"), "|"), Sub: "pre-tool-use", Timeout: 5},
+}
+
+// MCPServerName is the key of Paige's entry in Claude Code's mcpServers.
+const MCPServerName = "paige"
+
+// Command returns the shell command that runs the hook with the paige
+// binary bin, quoted when it needs to be.
+func (h HookSpec) Command(bin string) string { return shellQuote(bin) + " hook " + h.Sub }
+
+// IsPaigeHookCommand reports whether a hook command runs `paige hook <sub>`
+// for one of Paige's hooks, whatever the binary's directory: that is how
+// Paige finds its own entries in a settings file.
+func IsPaigeHookCommand(cmd string) bool {
+	words := lex(cmd).toks
+	if len(words) != 3 || words[0].kind != tokWord || words[1].val != "hook" {
+		return false
+	}
+	base := strings.TrimSuffix(filepath.Base(words[0].val), ".exe")
+	if base != "paige" {
+		return false
+	}
+	for _, h := range Hooks {
+		if words[2].val == h.Sub {
+			return true
+		}
+	}
+	return false
+}
+
+// InstallHooks returns settings (a Claude Code settings.json, possibly empty)
+// with Paige's hooks for binary bin: earlier Paige entries are removed first,
+// so installing twice equals installing once; everything else, keys and
+// order included, is kept.
+func InstallHooks(settings []byte, bin string) ([]byte, error) {
+	root, err := parseObject(settings)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	if _, err := removePaigeHooks(root, false); err != nil {
+		return nil, err
+	}
+	hooks, err := root.child("hooks")
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	for _, h := range Hooks {
+		groups, _ := hooks.get(h.Event)
+		list, ok := groups.([]any)
+		if groups != nil && !ok {
+			return nil, fmt.Errorf("settings: hooks.%s is not a list", h.Event)
+		}
+		g := newObject()
+		if h.Matcher != "" {
+			g.set("matcher", h.Matcher)
+		}
+		cmd := newObject()
+		cmd.set("type", "command")
+		cmd.set("command", h.Command(bin))
+		cmd.set("timeout", h.Timeout)
+		g.set("hooks", []any{cmd})
+		hooks.set(h.Event, append(list, g))
+	}
+	return format(root)
+}
+
+// UninstallHooks returns settings without Paige's hook entries (see
+// [IsPaigeHookCommand]); groups, events and the hooks object left empty by
+// the removal are removed too. changed is false when there was nothing to
+// remove, and then out is settings unchanged.
+func UninstallHooks(settings []byte) (out []byte, changed bool, err error) {
+	root, err := parseObject(settings)
+	if err != nil {
+		return nil, false, fmt.Errorf("settings: %w", err)
+	}
+	changed, err = removePaigeHooks(root, true)
+	if err != nil || !changed {
+		return settings, false, err
+	}
+	out, err = format(root)
+	return out, true, err
+}
+
+// removePaigeHooks deletes Paige's commands from root.hooks and reports
+// whether it removed any. With prune, events and the hooks object left empty
+// are deleted; without, they stay in place so a reinstall keeps key order.
+func removePaigeHooks(root *object, prune bool) (bool, error) {
+	v, ok := root.get("hooks")
+	if !ok {
+		return false, nil
+	}
+	hooks, ok := v.(*object)
+	if !ok {
+		return false, fmt.Errorf("settings: \"hooks\" is not a JSON object")
+	}
+	removed := false
+	for _, event := range append([]string(nil), hooks.keys...) {
+		groups, ok := hooks.vals[event].([]any)
+		if !ok {
+			continue
+		}
+		var keep []any
+		for _, g := range groups {
+			kept, dropped := filterGroup(g)
+			removed = removed || dropped
+			if kept != nil {
+				keep = append(keep, kept)
+			}
+		}
+		switch {
+		case len(keep) == 0 && len(groups) > 0 && prune:
+			hooks.del(event)
+		case len(keep) < len(groups):
+			hooks.set(event, append([]any{}, keep...))
+		}
+	}
+	if prune && removed && len(hooks.keys) == 0 {
+		root.del("hooks")
+	}
+	return removed, nil
+}
+
+// filterGroup drops Paige's commands from one matcher group; it returns nil
+// when the group held only Paige's commands.
+func filterGroup(g any) (kept any, dropped bool) {
+	obj, ok := g.(*object)
+	if !ok {
+		return g, false
+	}
+	list, ok := obj.vals["hooks"].([]any)
+	if !ok {
+		return g, false
+	}
+	var keep []any
+	for _, h := range list {
+		if ho, ok := h.(*object); ok {
+			if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c) {
+				dropped = true
+				continue
+			}
+		}
+		keep = append(keep, h)
+	}
+	if !dropped {
+		return g, false
+	}
+	if len(keep) == 0 {
+		return nil, true
+	}
+	obj.set("hooks", keep)
+	return obj, true
+}
+
+// MCPURL is the Streamable HTTP endpoint of a Paige server on port.
+func MCPURL(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/mcp", port) }
+
+// InstallMCP returns data (a ~/.claude.json or a project .mcp.json, possibly
+// empty) with mcpServers.paige set to the Streamable HTTP server at url.
+func InstallMCP(data []byte, url string) ([]byte, error) {
+	root, err := parseObject(data)
+	if err != nil {
+		return nil, fmt.Errorf("mcp config: %w", err)
+	}
+	servers, err := root.child("mcpServers")
+	if err != nil {
+		return nil, fmt.Errorf("mcp config: %w", err)
+	}
+	s := newObject()
+	s.set("type", "http")
+	s.set("url", url)
+	servers.set(MCPServerName, s)
+	return format(root)
+}
+
+// UninstallMCP returns data without mcpServers.paige (and without
+// mcpServers when that leaves it empty). changed is false when there was no
+// such entry, and then out is data unchanged.
+func UninstallMCP(data []byte) (out []byte, changed bool, err error) {
+	root, err := parseObject(data)
+	if err != nil {
+		return nil, false, fmt.Errorf("mcp config: %w", err)
+	}
+	servers, ok := root.vals["mcpServers"].(*object)
+	if !ok {
+		return data, false, nil
+	}
+	if _, ok := servers.get(MCPServerName); !ok {
+		return data, false, nil
+	}
+	servers.del(MCPServerName)
+	if len(servers.keys) == 0 {
+		root.del("mcpServers")
+	}
+	out, err = format(root)
+	return out, true, err
+}
+
+// shellQuote quotes s for sh when it holds anything but safe characters.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:@%,=", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
