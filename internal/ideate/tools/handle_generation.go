@@ -1,0 +1,106 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+type premiseInput struct {
+	Title             string           `json:"title"`
+	Body              string           `json:"body"`
+	PremiseType       core.PremiseType `json:"premise_type"`
+	DirectionHint     string           `json:"direction_hint"`
+	ViolatedAxiom     string           `json:"violated_axiom"`
+	CrossDomainSource string           `json:"cross_domain_source"`
+}
+
+// addPremise is the shared sandwich of the three generation tools:
+// validate the input, let core check the rules and buffer it, report.
+func addPremise(e *Env, source string, in premiseInput, allowed []core.PremiseType, verb string) Result {
+	if err := required("title", in.Title, "body", in.Body); err != nil {
+		return fail(err)
+	}
+	if !typeAllowed(in.PremiseType, allowed) {
+		return fail(core.Validation(core.FieldError{Field: "premise_type",
+			Message: fmt.Sprintf("must be one of %v", allowed), Type: "enum"}))
+	}
+	idx, err := e.State.AddPremise(core.BufferedPremise{
+		Title: in.Title, Body: in.Body, PremiseType: in.PremiseType, DirectionHint: in.DirectionHint,
+		ViolatedAxiom: in.ViolatedAxiom, CrossDomainSource: in.CrossDomainSource, Source: source,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	n, left := e.State.PremisesInBuffer(), e.State.PremisesRemaining()
+	msg := fmt.Sprintf("%s Premise #%d added to buffer (%d/3). ", verb, idx+1, n)
+	if left > 0 {
+		msg += fmt.Sprintf("%d premise(s) remaining.", left)
+	} else {
+		msg += "Buffer complete! Run obviousness_test on each premise, then call present_round."
+	}
+	return ok(msg, "premise_index", idx, "premises_in_buffer", n, "premises_remaining", left)
+}
+
+func typeAllowed(t core.PremiseType, allowed []core.PremiseType) bool {
+	for _, a := range allowed {
+		if a == t {
+			return true
+		}
+	}
+	return false
+}
+
+func generatePremise(_ context.Context, e *Env, input json.RawMessage) Result {
+	in, err := decode[premiseInput](input)
+	if err != nil {
+		return fail(err)
+	}
+	if in.PremiseType == "" {
+		in.PremiseType = core.PremiseInitial
+	}
+	return addPremise(e, "generate_premise", in,
+		[]core.PremiseType{core.PremiseInitial, core.PremiseConservative, core.PremiseRadical, core.PremiseCombination}, "Premise generated.")
+}
+
+func mutatePremise(_ context.Context, e *Env, input json.RawMessage) Result {
+	in, err := decode[struct {
+		premiseInput
+		SourceTitle      string   `json:"source_title"`
+		MutationStrength *float64 `json:"mutation_strength"`
+	}](input)
+	if err != nil {
+		return fail(err)
+	}
+	if err := required("source_title", in.SourceTitle); err != nil {
+		return fail(err)
+	}
+	if in.MutationStrength == nil || *in.MutationStrength < 0.1 || *in.MutationStrength > 1 {
+		return fail(core.Validation(core.FieldError{Field: "mutation_strength", Message: "must be between 0.1 and 1.0", Type: "range"}))
+	}
+	if in.PremiseType == "" {
+		in.PremiseType = core.PremiseConservative
+	}
+	return addPremise(e, "mutate_premise", in.premiseInput,
+		[]core.PremiseType{core.PremiseConservative, core.PremiseRadical, core.PremiseCombination}, "Mutation applied.")
+}
+
+func crossPollinate(_ context.Context, e *Env, input json.RawMessage) Result {
+	in, err := decode[struct {
+		premiseInput
+		PrimaryTitle      string `json:"primary_title"`
+		SynthesisStrategy string `json:"synthesis_strategy"`
+	}](input)
+	if err != nil {
+		return fail(err)
+	}
+	if err := required("primary_title", in.PrimaryTitle, "synthesis_strategy", in.SynthesisStrategy); err != nil {
+		return fail(err)
+	}
+	if in.PremiseType == "" {
+		in.PremiseType = core.PremiseCombination
+	}
+	return addPremise(e, "cross_pollinate", in.premiseInput, []core.PremiseType{core.PremiseCombination}, "Cross-pollination completed.")
+}
