@@ -39,15 +39,18 @@ func nonEmpty(s string) []string {
 // LoadWithGit initialises the seed repository when needed, loads the seed
 // (see [Load]) and commits "Init:" for a created seed and "Merge:" for a
 // merged one. A seed that fails to parse or validate is repaired (see
-// [Repair]) and loaded again, with a warning saying what happened. A seed
+// [Repair]) and loaded again, with a warning saying what happened. An
+// existing seed in a newly created repository is committed as "Init:". A seed
 // needing migration to a newer major version and read errors are returned
 // unchanged. Without git it behaves like [Load] plus a warning.
 func LoadWithGit(path string, opts *Options) LoadResult {
 	g, warn := findGit(path, opts)
 	var warnings []string
 	warnings = append(warnings, nonEmpty(warn)...)
+	newRepo := false
 	if g != nil && !g.isRepo() {
-		if _, err := g.ensure(); err != nil {
+		var err error
+		if newRepo, err = g.ensure(); err != nil {
 			warnings = append(warnings, "git init failed: "+err.Error())
 		}
 	}
@@ -70,6 +73,10 @@ func LoadWithGit(path string, opts *Options) LoadResult {
 			}
 		case res.Merged:
 			if _, err := g.commit(CategoryMerge, "filled in missing fields from defaults"); err != nil {
+				warnings = append(warnings, "git commit failed: "+err.Error())
+			}
+		case newRepo:
+			if _, err := g.commit(CategoryInit, "started versioning the existing seed"); err != nil {
 				warnings = append(warnings, "git commit failed: "+err.Error())
 			}
 		}

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/paige-dev/paige/internal/seed"
+)
+
+// errNoHome is reported when no seed path can be derived.
+var errNoHome = errors.New("cannot locate the seed: HOME is not set (use --seed PATH or PAI_SEED_PATH)")
+
+// seedPath resolves the seed file: --seed, then $PAI_SEED_PATH, then
+// $HOME/.pai/seed.json.
+func seedPath(cmd *cobra.Command, e *env) (string, error) {
+	if f := cmd.Flag("seed"); f != nil && f.Value.String() != "" {
+		return f.Value.String(), nil
+	}
+	if p := e.getenv("PAI_SEED_PATH"); p != "" {
+		return p, nil
+	}
+	home := e.getenv("HOME")
+	if home == "" {
+		return "", errNoHome
+	}
+	return seed.DefaultPath(home), nil
+}
+
+// seedOptions finds git on the environment's PATH.
+func seedOptions(e *env) *seed.Options {
+	return &seed.Options{GitPath: e.getenv("PATH")}
+}
+
+func warn(e *env, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+}
+
+// seedRunE adapts a seed subcommand: it resolves the path first.
+func seedRunE(e *env, run func(cmd *cobra.Command, path string, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		path, err := seedPath(cmd, e)
+		if err != nil {
+			return err
+		}
+		return run(cmd, path, args)
+	}
+}
+
+// loadSeed loads with git, printing warnings; a failure is an error.
+func loadSeed(e *env, path string) (*seed.Seed, error) {
+	res := seed.LoadWithGit(path, seedOptions(e))
+	warn(e, res.Warnings)
+	if !res.OK {
+		return nil, fmt.Errorf("seed %s: %w", path, res.Error)
+	}
+	return res.Config, nil
+}
+
+func newSeedCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "seed",
+		Short: "The personal seed (~/.pai/seed.json): identity, learnings, proposals, state",
+		Args:  cobra.NoArgs,
+	}
+	cmd.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH or ~/.pai/seed.json)")
+	cmd.AddCommand(
+		newSeedShowCmd(e), newSeedStatusCmd(e), newSeedSetupCmd(e),
+		newSeedLearnCmd(e), newSeedForgetCmd(e), newSeedProposalsCmd(e),
+		newSeedRepairCmd(e), newSeedSchemaCmd(e), newSeedPathCmd(e),
+	)
+	return cmd
+}
+
+func newSeedShowCmd(e *env) *cobra.Command {
+	var asJSON, compact bool
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the seed as session context (or as JSON with --json)",
+		Args:  cobra.NoArgs,
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			s, err := loadSeed(e, path)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				b, err := seed.Encode(s)
+				if err != nil {
+					return err
+				}
+				_, err = e.stdout.Write(b)
+				return err
+			}
+			o := seed.ContextOptions{MaxChars: 1 << 30}
+			if compact {
+				o.Format = seed.LayoutCompact
+			}
+			_, err = fmt.Fprintln(e.stdout, seed.RenderContext(s, o))
+			return err
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the seed file's JSON")
+	cmd.Flags().BoolVar(&compact, "compact", false, "use the compact layout")
+	return cmd
+}
+
+func newSeedStatusCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Report the seed's path, validity, version, git state and counts (never writes)",
+		Args:  cobra.NoArgs,
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			w := e.stdout
+			fmt.Fprintf(w, "Path: %s\n", path)
+			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+				fmt.Fprintln(w, "Exists: no (it is created with defaults on first use)")
+				return nil
+			}
+			res := seed.Peek(path)
+			if !res.OK {
+				fmt.Fprintf(w, "Valid: no (%s: %s)\n", res.Error.Code, res.Error.Message)
+				for _, d := range res.Error.Details {
+					fmt.Fprintf(w, "  %s: %s [%s]\n", d.Path, d.Message, d.Code)
+				}
+				return nil
+			}
+			s := res.Config
+			fmt.Fprintf(w, "Valid: yes\nVersion: %s\n", s.Version)
+			fmt.Fprintf(w, "Git: %s\n", gitState(filepath.Dir(path)))
+			fmt.Fprintf(w, "Setup: %s\n", map[bool]string{true: "needed (run paige seed setup)", false: "done"}[s.Identity.PrincipalName == seed.DefaultPrincipalName])
+			fmt.Fprintf(w, "Learnings: %d patterns, %d insights, %d self-knowledge\n",
+				len(s.Learned.Patterns), len(s.Learned.Insights), len(s.Learned.SelfKnowledge))
+			fmt.Fprintf(w, "Pending proposals: %d\n", len(seed.PendingIDs(s)))
+			for _, wn := range res.Warnings {
+				fmt.Fprintf(w, "Warning: %s\n", wn)
+			}
+			return nil
+		}),
+	}
+}
+
+func gitState(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return "no repository"
+	}
+	return "repository at " + dir
+}
+
+func newSeedLearnCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "learn <pattern|insight|self_knowledge> <content...>",
+		Short: "Add a confirmed learning (commit Learn:)",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, args []string) error {
+			typ := strings.ReplaceAll(strings.ToLower(args[0]), "-", "_")
+			if typ == "selfknowledge" {
+				typ = seed.TypeSelfKnowledge
+			}
+			var added seed.Learning
+			_, warnings, err := seed.Update(path, seedOptions(e), seed.CategoryLearn, func(s *seed.Seed) (string, error) {
+				l, err := seed.AddLearning(s, typ, strings.Join(args[1:], " "), seed.FormatTime(time.Now()))
+				added = l
+				return fmt.Sprintf("added %s %q", typ, l.Content), err
+			})
+			warn(e, warnings)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "Learned %s %s: %s\n", typ, added.ID, added.Content)
+			return err
+		}),
+	}
+}
+
+func newSeedForgetCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "forget <id>",
+		Short: "Remove a learning by id or id prefix of 4+ characters (commit Update:)",
+		Args:  cobra.ExactArgs(1),
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, args []string) error {
+			var gone seed.Learning
+			_, warnings, err := seed.Update(path, seedOptions(e), seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
+				l, err := seed.Forget(s, args[0])
+				gone = l
+				return "forgot learning " + l.ID, err
+			})
+			warn(e, warnings)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "Forgot %s: %s\n", gone.ID, gone.Content)
+			return err
+		}),
+	}
+}
+
+func newSeedRepairCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repair",
+		Short: "Restore a corrupt seed from git history (or defaults), keeping the broken file aside",
+		Args:  cobra.NoArgs,
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			if res := seed.Peek(path); res.OK && !res.Created {
+				_, err := fmt.Fprintln(e.stdout, "Seed is valid; nothing to repair.")
+				return err
+			}
+			rep, err := seed.Repair(path, seedOptions(e))
+			warn(e, rep.Warnings)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(e.stdout, rep.Summary())
+			return err
+		}),
+	}
+}
+
+func newSeedSchemaCmd(e *env) *cobra.Command {
+	var print bool
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Write the seed's JSON Schema (draft-07) to seed.schema.json beside the seed",
+		Args:  cobra.NoArgs,
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			if print {
+				b, err := seed.JSONSchema()
+				if err != nil {
+					return err
+				}
+				_, err = e.stdout.Write(b)
+				return err
+			}
+			out := filepath.Join(filepath.Dir(path), seed.SchemaFileName)
+			if err := seed.WriteSchema(out); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintf(e.stdout, "Wrote %s\n", out)
+			return err
+		}),
+	}
+	cmd.Flags().BoolVar(&print, "print", false, "print the schema instead of writing it")
+	return cmd
+}
+
+func newSeedPathCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "path",
+		Short: "Print the seed file's path",
+		Args:  cobra.NoArgs,
+		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			_, err := fmt.Fprintln(e.stdout, path)
+			return err
+		}),
+	}
+}
+
+// stdinIsTerminal reports whether e.stdin is an interactive terminal.
+func stdinIsTerminal(e *env) bool {
+	f, ok := e.stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
