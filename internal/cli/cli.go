@@ -75,6 +75,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(e),
 		newServeCmd(e),
+		newSeedCmd(e), newHookCmd(e),
 	)
 	return root
 }
