@@ -108,7 +108,7 @@ func (s *Service) setActive(sess *coach.Session, reset bool) {
 // logFor logs an action for a known session id (lifecycle actions are
 // logged for the session they concern even while it is not active).
 func (s *Service) logFor(ctx context.Context, id string, t coach.ActionType, data any) {
-	if err := s.actions.LogAction(ctx, id, t, data); err != nil {
+	if err := s.actions.LogSession(ctx, id, t, data); err != nil {
 		s.log.Error("cannot log session action", "action", string(t), "session", id, "err", err)
 	}
 }

@@ -52,9 +52,11 @@ type Store interface {
 	SetPhaseStatus(ctx context.Context, id string, status coach.PhaseStatus) (coach.Phase, bool, error)
 }
 
-// ActionLogger writes one action_log row; the action log satisfies it.
+// ActionLogger writes one action_log row for a session; *actionlog.Logger
+// satisfies it (and starts or stops its buffer summaries when it sees
+// session_started, session_resumed and session_ended).
 type ActionLogger interface {
-	LogAction(ctx context.Context, sessionID string, t coach.ActionType, data any) error
+	LogSession(ctx context.Context, sessionID string, t coach.ActionType, data any) error
 }
 
 // EventKind says what happened to a session.
@@ -179,7 +181,7 @@ func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 		s.log.Warn("no active session; action not logged", "action", string(t))
 		return nil
 	}
-	if err := s.actions.LogAction(ctx, id, t, data); err != nil {
+	if err := s.actions.LogSession(ctx, id, t, data); err != nil {
 		return fmt.Errorf("log %s: %w", t, err)
 	}
 	return nil

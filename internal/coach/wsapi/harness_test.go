@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/workspace"
@@ -43,73 +43,13 @@ func (nopFiles) WriteFile(context.Context, string, string) (string, error) {
 func (nopFiles) UpdateBuffer(context.Context, string, string, Position) (string, error) {
 	return "", nil
 }
-func (nopFiles) Tree(context.Context) (TreeNode, error) { return TreeNode{}, nil }
-
-// dirFiles is a small Files over a real directory, guarded by the real
-// workspace.Guard; it records buffers in memory.
-type dirFiles struct {
-	g       *workspace.Guard
-	mu      sync.Mutex
-	buffers map[string]string
-}
-
-func (d *dirFiles) ReadFile(_ context.Context, p string) (FileContent, error) {
-	rp, err := d.g.Resolve(p)
-	if err != nil {
-		return FileContent{}, err
-	}
-	b, err := os.ReadFile(rp.Abs)
-	if err != nil {
-		return FileContent{}, err
-	}
-	return FileContent{Path: rp.Rel, Content: string(b), Language: workspace.Language(rp.Rel), LineCount: workspace.LineCount(string(b))}, nil
-}
-
-func (d *dirFiles) WriteFile(_ context.Context, p, content string) (string, error) {
-	rp, err := d.g.Resolve(p)
-	if err != nil {
-		return "", err
-	}
-	return rp.Rel, os.WriteFile(rp.Abs, []byte(content), 0o644)
-}
-
-func (d *dirFiles) UpdateBuffer(_ context.Context, p, content string, _ Position) (string, error) {
-	rel, err := d.g.Normalize(p)
-	if err != nil {
-		return "", err
-	}
-	d.mu.Lock()
-	d.buffers[rel] = content
-	d.mu.Unlock()
-	return rel, nil
-}
-
-func (d *dirFiles) Tree(context.Context) (TreeNode, error) {
-	root := TreeNode{Name: filepath.Base(d.g.Root()), Type: "directory"}
-	entries, err := os.ReadDir(d.g.Root())
-	for _, e := range entries {
-		root.Children = append(root.Children, TreeNode{Name: e.Name(), Path: e.Name(), Type: "file"})
-	}
-	return root, err
-}
-
-// storeActions logs straight into the store.
-type storeActions struct{ st *store.Store }
-
-func (a storeActions) LogAction(ctx context.Context, id string, t coach.ActionType, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	_, err = a.st.InsertAction(ctx, id, t, b)
-	return err
-}
+func (nopFiles) Tree(context.Context) (*TreeNode, error) { return &TreeNode{}, nil }
 
 type harness struct {
 	srv     *Server
 	st      *store.Store
 	sess    *session.Service
-	files   *dirFiles
+	ws      *workspace.Workspace
 	project string
 	url     string
 }
@@ -126,20 +66,21 @@ func newHarness(t testing.TB, opts Options) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	g, err := workspace.NewGuard(project)
+	ws, err := workspace.New(project, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := session.New(ctx, st, storeActions{st}, &session.Options{ProjectDir: project, Normalize: g.Normalize})
+	al := actionlog.New(st, nil)
+	t.Cleanup(func() { al.Close(context.Background()) })
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := &dirFiles{g: g, buffers: map[string]string{}}
-	opts.Files, opts.Session = files, sess
+	opts.Files, opts.Session = WorkspaceFiles{WS: ws, Buffers: al}, sess
 	srv := New(opts)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
-	return &harness{srv: srv, st: st, sess: sess, files: files, project: project,
+	return &harness{srv: srv, st: st, sess: sess, ws: ws, project: project,
 		url: "ws" + strings.TrimPrefix(hs.URL, "http")}
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/paige-dev/paige/internal/coach/workspace"
 )
 
 // Client → server message types. The spec's catalog lists 23 and its status
@@ -111,11 +113,8 @@ func (f *FileSave) Valid() error {
 	return required("path", f.Path)
 }
 
-// Position is a cursor position (1-based line and column as sent by Monaco).
-type Position struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-}
+// Position is a cursor position as the editor reports it {line, column}.
+type Position = workspace.Cursor
 
 // BufferUpdate carries the editor's current (unsaved) content of Path.
 type BufferUpdate struct {

@@ -1,6 +1,10 @@
 package wsapi
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/paige-dev/paige/internal/coach/workspace"
+)
 
 // Server → client message types: the 32 of the spec's catalog plus the five
 // later stories add (session:completed, explain:error, review:error,
@@ -74,17 +78,13 @@ type ConnectionError struct {
 	Context map[string]any `json:"context,omitempty"`
 }
 
-// TreeNode is one file or directory of the project tree.
-type TreeNode struct {
-	Name     string     `json:"name"`
-	Path     string     `json:"path"` // project-relative, "" for the root
-	Type     string     `json:"type"` // "file" or "directory"
-	Children []TreeNode `json:"children,omitempty"`
-}
+// TreeNode is one file or directory of the project tree (the workspace's
+// node: name, project-relative path, type "file" or "directory", children).
+type TreeNode = workspace.Node
 
 // FSTree is the whole project tree, sent when a session starts or resumes.
 type FSTree struct {
-	Root TreeNode `json:"root"`
+	Root *TreeNode `json:"root"`
 }
 
 // FSTreeUpdate is one watcher event: action is "add", "change", "unlink",
@@ -95,14 +95,10 @@ type FSTreeUpdate struct {
 	NewPath string `json:"newPath,omitempty"`
 }
 
-// FileContent is the payload of fs:content and editor:open_file.
-type FileContent struct {
-	Path      string `json:"path"`
-	Content   string `json:"content"`
-	Language  string `json:"language"`
-	LineCount int    `json:"lineCount"`
-	Binary    bool   `json:"binary,omitempty"`
-}
+// FileContent is the payload of fs:content and editor:open_file: {path,
+// content, language, lineCount, binary?, size} (content empty for binary
+// files).
+type FileContent = workspace.File
 
 // FSSaveAck confirms a save; Timestamp is Unix ms.
 type FSSaveAck struct {

@@ -49,7 +49,7 @@ type Files interface {
 	// UpdateBuffer stores the editor's unsaved content (dirty) and updates
 	// the buffer logging state of the active session.
 	UpdateBuffer(ctx context.Context, path, content string, cursor Position) (string, error)
-	Tree(ctx context.Context) (TreeNode, error)
+	Tree(ctx context.Context) (*TreeNode, error)
 }
 
 // Options configure [New]. Files and Session are required.

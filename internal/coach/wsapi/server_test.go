@@ -174,10 +174,10 @@ func TestFileFlow(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(h.project, "main.go")); string(b) != "package main\n" {
 		t.Errorf("file = %q", b)
 	}
-	c.send(TypeFileSave, map[string]any{"path": "nodir/x/y.go", "content": "x"}) // EC-27
+	c.send(TypeFileSave, map[string]any{"path": "main.go/x.go", "content": "x"}) // EC-27
 	var se FSSaveError
 	c.expect(TypeFSSaveError, &se)
-	if se.Path != "nodir/x/y.go" || se.Error == "" {
+	if se.Path != "main.go/x.go" || se.Error == "" {
 		t.Errorf("save error = %+v", se)
 	}
 
@@ -214,10 +214,8 @@ func TestBufferUpdateSilent(t *testing.T) {
 	c.send(TypeBufferUpdate, map[string]any{"path": "main.go", "content": "edited", "cursorPosition": map[string]int{"line": 1, "column": 2}})
 	c.send(TypeConnectionHello, ConnectionHello{})
 	c.expect(TypeConnectionInit, nil) // nothing came before the init
-	h.files.mu.Lock()
-	got := h.files.buffers["main.go"]
-	h.files.mu.Unlock()
-	if got != "edited" {
-		t.Errorf("buffer = %q, want edited", got)
+	b, ok, err := h.ws.Buffer(filepath.Join(h.project, "main.go")) // any path form finds it
+	if err != nil || !ok || b.Content != "edited" || !b.Dirty || b.CursorPosition.Column != 2 {
+		t.Errorf("buffer = %+v, %v, %v", b, ok, err)
 	}
 }
