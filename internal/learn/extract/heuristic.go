@@ -1,0 +1,163 @@
+package extract
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/classify"
+)
+
+// Heuristic extracts knowledge without a model: every user sentence the
+// classifier matches becomes one entry (preference, correction, rule,
+// decision), a numbered list becomes a procedure, and "@remember …" is kept
+// with confidence 1. Factual turns are left out: without a model there is no
+// telling a fact from chatter. Evidence quotes the user's sentence.
+// The zero value is ready to use.
+type Heuristic struct {
+	Now func() time.Time // nil means time.Now
+}
+
+var _ Extractor = Heuristic{}
+
+// Name returns "heuristic".
+func (Heuristic) Name() string { return "heuristic" }
+
+// Extract implements [Extractor]. It never fails.
+func (h Heuristic) Extract(_ context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	var items []Item
+	for i, t := range turns {
+		if t.Role != learn.User {
+			continue
+		}
+		var prev string
+		if i > 0 && turns[i-1].Role == learn.Assistant {
+			prev = turns[i-1].Content
+		}
+		items = append(items, FromTurn(t, prev)...)
+	}
+	return Entries(items, source, now()), nil
+}
+
+// ruleTypes maps classifier rules to knowledge types.
+var ruleTypes = map[string]learn.KnowledgeType{
+	"preference": learn.Preference,
+	"correction": learn.Correction,
+	"policy":     learn.Rule,
+	"imperative": learn.Rule,
+	"decision":   learn.Decision,
+}
+
+// FromTurn returns the items the heuristics find in one user turn; prev is
+// the assistant text the user answered (used when a correction names no
+// right answer).
+func FromTurn(t learn.Turn, prev string) []Item {
+	c := classify.Classify(t)
+	switch c.Type {
+	case learn.SignalRemember:
+		return remember(c.Match)
+	case learn.SignalProcedure:
+		return []Item{{Type: string(learn.Procedure), Content: strings.TrimSpace(c.Match), Confidence: c.Confidence,
+			Evidence: evidence(c.Match), Entities: Entities(c.Match)}}
+	case learn.SignalNoise, learn.SignalFactual, learn.SignalForget:
+		return nil
+	}
+	var out []Item
+	for _, s := range classify.Signals(t.Content) {
+		typ := ruleTypes[s.Rule.Name]
+		content := Rewrite(typ, s.Sentence, prev)
+		if content == "" {
+			continue
+		}
+		out = append(out, Item{Type: string(typ), Content: content, Confidence: s.Rule.Confidence,
+			Evidence: evidence(s.Sentence), Entities: Entities(content)})
+	}
+	return out
+}
+
+func remember(text string) []Item {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	typ, content := learn.Fact, sentenceCase(trimEnd(text))
+	if sig := classify.Signals(text); len(sig) > 0 {
+		typ = ruleTypes[sig[0].Rule.Name]
+		if c := Rewrite(typ, text, ""); c != "" {
+			content = c
+		}
+	}
+	return []Item{{Type: string(typ), Content: content, Confidence: 1, Evidence: evidence("@remember " + text), Entities: Entities(content)}}
+}
+
+func evidence(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return `User said: "` + s + `"`
+}
+
+var (
+	prefRe = regexp.MustCompile(`(?i)\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`)
+	prefVerb = map[string]string{"prefer": "prefers", "like": "likes", "love": "loves", "hate": "hates", "dislike": "dislikes",
+		"always": "always", "never": "never", "usually": "usually", "don't like": "doesn't like", "dont like": "doesn't like",
+		"can't stand": "can't stand", "cant stand": "can't stand"}
+	corrLeadRe = regexp.MustCompile(`(?i)^((no|nope)\b[,.!]?\s*)?((that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct))\b[,.;:!]?\s*)?([—–-]+\s*)?(i meant\s*)?`)
+	decideRe   = regexp.MustCompile(`(?i)^.*?\b(let'?s|i'?ve decided to|i decided to|we decided to|we'?ll|we chose to|we agreed to|we'?re going with|i'?ll go with)\s+`)
+	pleaseRe   = regexp.MustCompile(`(?i)^please\s+`)
+)
+
+// Rewrite turns a classified sentence into an entry's content: first
+// person becomes "User …" for preferences, corrections keep the right
+// answer ("Correction: use the root tsconfig"), decisions read "Decided to
+// …", rules keep their imperative. It returns "" when nothing is left.
+func Rewrite(typ learn.KnowledgeType, s, prev string) string {
+	s = strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'").Replace(s))
+	switch typ {
+	case learn.Preference:
+		if loc := prefRe.FindStringSubmatchIndex(s); loc != nil {
+			verb := strings.ToLower(s[loc[2]:loc[3]])
+			return "User " + prefVerb[verb] + " " + trimEnd(s[loc[1]:])
+		}
+	case learn.Correction:
+		rest := trimEnd(corrLeadRe.ReplaceAllString(s, ""))
+		if rest == "" {
+			if prev = strings.TrimSpace(prev); prev == "" {
+				return ""
+			}
+			if len(prev) > 160 {
+				prev = prev[:160] + "…"
+			}
+			return `User rejected the assistant's answer: "` + prev + `"`
+		}
+		return "Correction: " + rest
+	case learn.Decision:
+		if loc := decideRe.FindStringSubmatchIndex(s); loc != nil {
+			phrase := strings.ToLower(s[loc[2]:loc[3]])
+			rest := trimEnd(s[loc[1]:])
+			if strings.HasSuffix(phrase, "with") {
+				return "Decided to go with " + rest
+			}
+			return "Decided to " + rest
+		}
+	case learn.Rule:
+		s = pleaseRe.ReplaceAllString(s, "")
+	}
+	return sentenceCase(trimEnd(s))
+}
+
+func trimEnd(s string) string { return strings.TrimRight(strings.TrimSpace(s), ".!;:, ") }
+
+func sentenceCase(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}

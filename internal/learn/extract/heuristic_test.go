@@ -1,0 +1,96 @@
+package extract
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/transcript"
+)
+
+var fixed = time.Date(2026, 2, 11, 10, 0, 0, 0, time.UTC)
+
+func TestHeuristicOnSample(t *testing.T) {
+	turns, _, err := transcript.ReadFile("../transcript/testdata/sample-session.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Heuristic{Now: func() time.Time { return fixed }}.Extract(context.Background(), turns, "session:sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []learn.Entry{
+		{Type: learn.Preference, Content: "User prefers using pnpm for package management", Confidence: 0.8,
+			Entities: []string{"pnpm", "package", "management"}, Evidence: `User said: "I prefer using pnpm for package management"`,
+			Source: "session:sample", ExtractedAt: "2026-02-11T10:00:00Z"},
+		{Type: learn.Correction, Content: "Correction: use the other tsconfig", Confidence: 0.8,
+			Entities: []string{"tsconfig"}, Evidence: `User said: "No, that's wrong — use the other tsconfig"`,
+			Source: "session:sample", ExtractedAt: "2026-02-11T10:00:00Z"},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(learn.Entry{}, "ID")); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, e := range got {
+		if e.ID == "" {
+			t.Error("entry without id")
+		}
+	}
+}
+
+func TestFromTurn(t *testing.T) {
+	tests := []struct {
+		name, in, prev string
+		want           []string // "type: content"
+	}{
+		{"preference", "Hi, I prefer tabs over spaces.", "", []string{"preference: User prefers tabs over spaces"}},
+		{"never preference", "I never use var", "", []string{"preference: User never use var"}},
+		{"imperative rule", "Never push to main!", "", []string{"rule: Never push to main"}},
+		{"policy", "We always run tests before pushing.", "", []string{"rule: We always run tests before pushing"}},
+		{"please rule", "Please make sure to run migrations first", "", []string{"rule: Make sure to run migrations first"}},
+		{"decision", "Let's go with Clerk for auth", "", []string{"decision: Decided to go with Clerk for auth"}},
+		{"decided", "I've decided to use OTEL.", "", []string{"decision: Decided to use OTEL"}},
+		{"correction with answer", "No, I meant the other file: config/prod.yaml", "", []string{"correction: Correction: the other file: config/prod.yaml"}},
+		{"bare correction uses the answer it rejects", "No, that's wrong", "Use npm install", []string{`correction: User rejected the assistant's answer: "Use npm install"`}},
+		{"bare correction without context", "That's incorrect", "", nil},
+		{"two signals", "I prefer pnpm. Never commit .env files.", "", []string{"preference: User prefers pnpm", "rule: Never commit .env files"}},
+		{"remember", "@remember the staging DB listens on 5433", "", []string{"fact: The staging DB listens on 5433"}},
+		{"remember a rule", "@remember never force-push", "", []string{"rule: Never force-push"}},
+		{"procedure", "To release:\n1. bump the version\n2. tag it", "", []string{"procedure: To release:\n1. bump the version\n2. tag it"}},
+		{"forget is not knowledge", "@forget the staging port", "", nil},
+		{"question", "What am I doing wrong?", "", nil},
+		{"factual left to models", "The project uses TanStack Start with a PostgreSQL database on 15432", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, it := range FromTurn(learn.Turn{Role: learn.User, Content: tt.in}, tt.prev) {
+				got = append(got, it.Type+": "+it.Content)
+				if it.Evidence == "" {
+					t.Errorf("item %q has no evidence", it.Content)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestEntities(t *testing.T) {
+	got := Entities("Never commit .env files to fly.io, use tsconfig.json and pnpm")
+	want := []string{"commit", ".env", "files", "fly.io", "tsconfig.json", "pnpm"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestEntriesDropsInvalid(t *testing.T) {
+	got := Entries([]Item{{Type: "opinion", Content: "x"}, {Type: "Fact", Content: " ", Confidence: 1}, {Type: "RULE", Content: "Never X", Confidence: 3}}, "s", fixed)
+	if len(got) != 1 || got[0].Type != learn.Rule || got[0].Confidence != 1 || got[0].Entities == nil {
+		t.Errorf("got %+v, want one clamped rule", got)
+	}
+}

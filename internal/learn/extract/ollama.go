@@ -1,0 +1,165 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// DefaultOllamaURL is where Ollama listens unless configured otherwise.
+const DefaultOllamaURL = "http://localhost:11434"
+
+// Ollama extracts with a local Ollama model through POST /api/chat with
+// stream false and format set to the JSON schema of [Extraction], so the
+// model can only answer in that shape.
+type Ollama struct {
+	URL    string       // base URL; empty means DefaultOllamaURL
+	Model  string       // e.g. "llama3.2"; required
+	Client *http.Client // nil means a client with a 5 minute timeout
+	Now    func() time.Time
+}
+
+var _ Extractor = (*Ollama)(nil)
+
+// Name returns "ollama:<model>".
+func (o *Ollama) Name() string { return "ollama:" + o.Model }
+
+// ExtractionSchema is the JSON schema sent as Ollama's format.
+var ExtractionSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"items": map[string]any{
+			"type": "array",
+			"items": map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"type":       map[string]any{"type": "string", "enum": []string{"preference", "fact", "rule", "procedure", "correction", "decision"}},
+					"content":    map[string]any{"type": "string"},
+					"confidence": map[string]any{"type": "number", "minimum": 0, "maximum": 1},
+					"evidence":   map[string]any{"type": "string"},
+					"entities":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+				},
+				"required": []string{"type", "content", "confidence", "evidence", "entities"},
+			},
+		},
+	},
+	"required": []string{"items"},
+}
+
+// OllamaMessage is one chat message of the Ollama API.
+type OllamaMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// OllamaChatRequest is the body of POST /api/chat.
+type OllamaChatRequest struct {
+	Model    string          `json:"model"`
+	Messages []OllamaMessage `json:"messages"`
+	Stream   bool            `json:"stream"`
+	Format   any             `json:"format,omitempty"`
+	Options  map[string]any  `json:"options,omitempty"`
+}
+
+// OllamaChatResponse is one answer (or one stream chunk) of POST /api/chat.
+type OllamaChatResponse struct {
+	Model           string        `json:"model"`
+	Message         OllamaMessage `json:"message"`
+	Done            bool          `json:"done"`
+	PromptEvalCount int64         `json:"prompt_eval_count"`
+	EvalCount       int64         `json:"eval_count"`
+	Error           string        `json:"error,omitempty"`
+}
+
+// Extract implements [Extractor].
+func (o *Ollama) Extract(ctx context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
+	if o.Model == "" {
+		return nil, errors.New("ollama: no model name (use --model ollama:<name>)")
+	}
+	req := OllamaChatRequest{
+		Model: o.Model,
+		Messages: []OllamaMessage{
+			{Role: "system", Content: Prompt},
+			{Role: "user", Content: "TRANSCRIPT:\n" + FormatTranscript(turns)},
+		},
+		Format:  ExtractionSchema,
+		Options: map[string]any{"temperature": 0},
+	}
+	resp, err := OllamaChat(ctx, o.Client, o.URL, req)
+	if err != nil {
+		return nil, err
+	}
+	var x Extraction
+	if err := json.Unmarshal([]byte(resp.Message.Content), &x); err != nil {
+		return nil, fmt.Errorf("ollama: answer is not the extraction JSON: %w", err)
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	return Entries(x.Items, source, now()), nil
+}
+
+// OllamaChat sends a non-streaming chat request to the Ollama server at
+// base and returns its answer. HTTP and API errors are returned with the
+// server's message.
+func OllamaChat(ctx context.Context, client *http.Client, base string, req OllamaChatRequest) (OllamaChatResponse, error) {
+	req.Stream = false
+	resp, err := PostOllama(ctx, client, base, req)
+	if err != nil {
+		return OllamaChatResponse{}, err
+	}
+	defer resp.Body.Close()
+	var out OllamaChatResponse
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&out); err != nil {
+		return out, fmt.Errorf("ollama: decode answer: %w", err)
+	}
+	if out.Error != "" {
+		return out, fmt.Errorf("ollama: %s", out.Error)
+	}
+	return out, nil
+}
+
+// PostOllama posts req to base/api/chat and returns the response when its
+// status is 200; the caller closes the body.
+func PostOllama(ctx context.Context, client *http.Client, base string, req OllamaChatRequest) (*http.Response, error) {
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Minute}
+	}
+	if base == "" {
+		base = DefaultOllamaURL
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(base, "/")+"/api/chat", bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("ollama: %w", err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(hr)
+	if err != nil {
+		return nil, fmt.Errorf("ollama: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(msg, &e) == nil && e.Error != "" {
+			msg = []byte(e.Error)
+		}
+		return nil, fmt.Errorf("ollama: %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return resp, nil
+}
