@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
@@ -46,7 +48,7 @@ Always exits 0; problems are one line on stderr and the call is allowed.`,
 // runPreToolUse never fails: on any problem it allows the call (the read-only
 // layers 3 and 4 still hold) and says why on stderr.
 func runPreToolUse(ctx context.Context, e *env) {
-	in, err := claudecode.ReadHookInput(e.stdin)
+	in, err := readClaudeHookInput(e)
 	if err != nil {
 		hookError(e, "pre-tool-use", err)
 		return
@@ -88,6 +90,29 @@ func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
 	return claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), cwd)
 }
 
+// readClaudeHookInput reads the hook JSON from stdin, giving up when stdin is
+// a terminal or stays silent for hookStdinTimeout.
+func readClaudeHookInput(e *env) (claudecode.HookInput, error) {
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return claudecode.HookInput{}, errors.New("no hook input: stdin is a terminal (Claude Code pipes the hook JSON)")
+	}
+	type result struct {
+		in  claudecode.HookInput
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		in, err := claudecode.ReadHookInput(e.stdin)
+		done <- result{in, err}
+	}()
+	select {
+	case r := <-done:
+		return r.in, r.err
+	case <-time.After(hookStdinTimeout):
+		return claudecode.HookInput{}, fmt.Errorf("no hook input within %s", hookStdinTimeout)
+	}
+}
+
 func hookError(e *env, hook string, err error) {
 	fmt.Fprintf(e.stderr, "paige hook %s: %v\n", hook, err)
 }
@@ -117,7 +142,7 @@ PAIGE_LEARN_QUEUE=inline drains the queue before returning, =off only queues.`,
 }
 
 func runSessionEnd(ctx context.Context, e *env) {
-	in, err := claudecode.ReadHookInput(e.stdin)
+	in, err := readClaudeHookInput(e)
 	if err != nil {
 		hookError(e, "session-end", err)
 		return

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/claudecode"
+)
+
+// pluginDir is the repository's Claude Code plugin.
+var pluginDir = filepath.Join("..", "..", "plugin")
+
+func readPluginJSON(tb testing.TB, rel string, v any) {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(pluginDir, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		tb.Fatalf("%s: %v", rel, err)
+	}
+}
+
+func TestPluginManifest(t *testing.T) {
+	var m struct {
+		Name        string            `json:"name"`
+		Version     string            `json:"version"`
+		Description string            `json:"description"`
+		Author      map[string]string `json:"author"`
+		Homepage    string            `json:"homepage"`
+		Repository  string            `json:"repository"`
+		Keywords    []string          `json:"keywords"`
+	}
+	readPluginJSON(t, ".claude-plugin/plugin.json", &m)
+	if !regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`).MatchString(m.Name) {
+		t.Errorf("name %q is not kebab-case", m.Name)
+	}
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(m.Version) || m.Description == "" {
+		t.Errorf("version %q / description %q", m.Version, m.Description)
+	}
+}
+
+func TestPluginMCP(t *testing.T) {
+	type server struct {
+		Type string `json:"type"`
+		URL  string `json:"url"`
+	}
+	var m struct {
+		MCPServers map[string]server `json:"mcpServers"`
+	}
+	readPluginJSON(t, ".mcp.json", &m)
+	want := map[string]server{claudecode.MCPServerName: {Type: "http", URL: "http://127.0.0.1:${PORT:-3000}/mcp"}}
+	if diff := cmp.Diff(want, m.MCPServers); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+type pluginHook struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+type pluginGroup struct {
+	Matcher string       `json:"matcher,omitempty"`
+	Hooks   []pluginHook `json:"hooks"`
+}
+
+// TestPluginHooks checks hooks.json against claudecode.Hooks (the same hooks
+// `paige claude install` writes) and that every command exists in the CLI.
+func TestPluginHooks(t *testing.T) {
+	var f struct {
+		Description string                   `json:"description"`
+		Hooks       map[string][]pluginGroup `json:"hooks"`
+	}
+	readPluginJSON(t, "hooks/hooks.json", &f)
+	want := map[string][]pluginGroup{}
+	for _, h := range claudecode.Hooks {
+		want[h.Event] = append(want[h.Event], pluginGroup{Matcher: h.Matcher,
+			Hooks: []pluginHook{{Type: "command", Command: h.Command("paige"), Timeout: h.Timeout}}})
+	}
+	if diff := cmp.Diff(want, f.Hooks); diff != "" {
+		t.Errorf("hooks.json differs from claudecode.Hooks (-want +got):\n%s", diff)
+	}
+	root := newRootCmd(&env{getenv: func(string) string { return "" }})
+	for event, groups := range f.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				words := strings.Fields(h.Command)
+				if len(words) < 2 || words[0] != "paige" {
+					t.Errorf("%s: command %q does not run paige", event, h.Command)
+					continue
+				}
+				cmd, rest, err := root.Find(words[1:])
+				if err != nil || len(rest) != 0 || cmd.CommandPath() != h.Command {
+					t.Errorf("%s: %q is not a paige command (found %q, rest %v, err %v)", event, h.Command, cmd.CommandPath(), rest, err)
+				}
+			}
+		}
+	}
+}
