@@ -1,0 +1,200 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+)
+
+// maxPauseContinuations bounds how often Call resends a paused turn
+// (stop_reason "pause_turn": a long server-tool turn the API hands back).
+const maxPauseContinuations = 3
+
+// Request is one structured call. System and User are required.
+type Request struct {
+	CallType  string     // e.g. "coach_agent", "learn_extract"; recorded in api_call_log
+	SessionID string     // optional; recorded
+	Tier      Tier       // default Sonnet
+	Model     string     // optional explicit model id, overrides Tier
+	System    string     // system prompt
+	User      string     // the one user message
+	MaxTokens int        // default DefaultMaxTokens
+	WebSearch *WebSearch // optional connector tool web_search_20250305 (D83)
+}
+
+// WebSearch enables the API's server-side web search tool. MaxUses zero
+// leaves the API's default.
+type WebSearch struct{ MaxUses int }
+
+// Result describes a successful call.
+type Result struct {
+	Model                     string
+	StopReason                string
+	InputTokens, OutputTokens int64
+	CostUSD                   float64
+	Latency                   time.Duration
+	InputHash                 string
+}
+
+// Call sends req with output_config.format = the JSON Schema of T (see
+// [SchemaFor]), validates the reply text against the schema and decodes it
+// into T. Errors: [ErrNoModel] without an API key (no HTTP request, not
+// recorded); *[APIError] for HTTP errors; *[RefusalError]; *[MaxTokensError];
+// *[InvalidReplyError]; connection and context errors as the SDK returns
+// them. Every call that gets past the key check is recorded through the
+// CallLogger.
+func Call[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
+	var out T
+	if !c.Available() {
+		return out, Result{}, ErrNoModel
+	}
+	model := req.Model
+	if model == "" {
+		model = c.Model(req.Tier)
+	}
+	res := Result{Model: model, InputHash: InputHash(req.User)}
+	start := c.now()
+	schema, err := SchemaFor[T]()
+	if err == nil {
+		err = checkRequest(req)
+	}
+	if err == nil {
+		res, err = c.send(ctx, req, res, schema, &out)
+	}
+	res.Latency = c.now().Sub(start)
+	c.record(ctx, req, res, start, err)
+	if err != nil {
+		var zero T
+		return zero, Result{Model: model, InputHash: res.InputHash}, err
+	}
+	return out, res, nil
+}
+
+// CallWithRetry is Call, retried once after the Client's RetryDelay when the
+// first attempt fails with a transient error ([IsTransient]). Both attempts
+// are recorded.
+func CallWithRetry[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
+	out, res, err := Call[T](ctx, c, req)
+	if err == nil || !IsTransient(err) {
+		return out, res, err
+	}
+	c.logger.Warn("llm: transient error, retrying once", "call_type", req.CallType, "delay", c.delay, "err", err)
+	t := time.NewTimer(c.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return out, res, errors.Join(err, ctx.Err())
+	case <-t.C:
+	}
+	return Call[T](ctx, c, req)
+}
+
+func checkRequest(req Request) error {
+	switch {
+	case strings.TrimSpace(req.User) == "":
+		return errors.New("llm: empty user message")
+	case req.MaxTokens < 0:
+		return errors.New("llm: negative max_tokens")
+	}
+	return nil
+}
+
+// send runs the API exchange and fills res; out receives the decoded reply.
+func (c *Client) send(ctx context.Context, req Request, res Result, schema *Schema, out any) (Result, error) {
+	params := c.params(req, res.Model, schema)
+	var msg *anthropic.Message
+	for i := 0; ; i++ {
+		m, err := c.sdk.Messages.New(ctx, params)
+		if err != nil {
+			return res, wrapSDKError(err)
+		}
+		msg = m
+		res.InputTokens += m.Usage.InputTokens
+		res.OutputTokens += m.Usage.OutputTokens
+		res.StopReason = string(m.StopReason)
+		if m.StopReason != anthropic.StopReasonPauseTurn || i == maxPauseContinuations {
+			break
+		}
+		params.Messages = append(params.Messages, m.ToParam())
+	}
+	text := replyText(msg)
+	switch msg.StopReason {
+	case anthropic.StopReasonRefusal:
+		return res, &RefusalError{Model: res.Model, Text: text}
+	case anthropic.StopReasonMaxTokens:
+		return res, &MaxTokensError{Model: res.Model, MaxTokens: int(params.MaxTokens), OutputTokens: msg.Usage.OutputTokens}
+	case anthropic.StopReasonEndTurn, anthropic.StopReasonStopSequence:
+	default:
+		return res, &InvalidReplyError{Text: text, Reason: "unexpected stop_reason " + string(msg.StopReason)}
+	}
+	if err := schema.Validate(text, out); err != nil {
+		return res, err
+	}
+	if _, known := Price(res.Model); !known {
+		c.logger.Warn("llm: no pricing for model, cost recorded as 0", "model", res.Model)
+	}
+	res.CostUSD = Cost(res.Model, res.InputTokens, res.OutputTokens)
+	return res, nil
+}
+
+func (c *Client) params(req Request, model string, schema *Schema) anthropic.MessageNewParams {
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	p := anthropic.MessageNewParams{
+		Model:        anthropic.Model(model),
+		MaxTokens:    int64(maxTokens),
+		Messages:     []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.User))},
+		OutputConfig: anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema.Wire}},
+	}
+	if req.System != "" {
+		p.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	if req.WebSearch != nil {
+		ws := &anthropic.WebSearchTool20250305Param{}
+		if req.WebSearch.MaxUses > 0 {
+			ws.MaxUses = anthropic.Int(int64(req.WebSearch.MaxUses))
+		}
+		p.Tools = []anthropic.ToolUnionParam{{OfWebSearchTool20250305: ws}}
+	}
+	return p
+}
+
+// replyText returns the text of the final answer: the text blocks after the
+// last non-text block (web search turns interleave tool blocks and text).
+func replyText(m *anthropic.Message) string {
+	start := 0
+	for i, b := range m.Content {
+		if b.Type != "text" {
+			start = i + 1
+		}
+	}
+	var sb strings.Builder
+	for _, b := range m.Content[start:] {
+		sb.WriteString(b.Text)
+	}
+	return sb.String()
+}
+
+// record writes the call to the CallLogger: real figures on success;
+// latency −1, zero tokens and cost on failure (FR-091).
+func (c *Client) record(ctx context.Context, req Request, res Result, start time.Time, err error) {
+	if c.log == nil {
+		return
+	}
+	rec := CallRecord{
+		SessionID: req.SessionID, CallType: req.CallType, Model: res.Model, InputHash: res.InputHash,
+		LatencyMs: -1, Err: err, At: start.UTC(),
+	}
+	if err == nil {
+		rec.LatencyMs = max(1, res.Latency.Milliseconds())
+		rec.InputTokens, rec.OutputTokens, rec.CostUSD = res.InputTokens, res.OutputTokens, res.CostUSD
+	}
+	if lerr := c.log.LogAPICall(context.WithoutCancel(ctx), rec); lerr != nil {
+		c.logger.Warn("llm: recording api call failed", "call_type", req.CallType, "err", lerr)
+	}
+}
