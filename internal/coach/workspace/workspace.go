@@ -154,6 +154,9 @@ func (w *Workspace) WriteFile(p, content string) (Path, error) {
 	return rp, nil
 }
 
+// tempMarker marks WriteFile's temporary files (".name.paige-123").
+const tempMarker = ".paige-"
+
 // writeAtomic replaces path with data so readers see the old or the new
 // file, never a partial one. An existing file's permissions are kept.
 func writeAtomic(path string, data []byte) error {
@@ -168,7 +171,7 @@ func writeAtomic(path string, data []byte) error {
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".paige-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMarker+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

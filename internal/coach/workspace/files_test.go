@@ -1,0 +1,142 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var t0 = time.Date(2026, 2, 11, 10, 0, 0, 0, time.UTC)
+
+func newWorkspace(tb testing.TB, files map[string]string) (*Workspace, string) {
+	tb.Helper()
+	root := project(tb, files)
+	w, err := New(root, &Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w, root
+}
+
+func TestLanguage(t *testing.T) {
+	tests := map[string]string{
+		"src/a.ts": "typescript", "App.TSX": "typescript", "x.js": "javascript", "m.mjs": "javascript",
+		"a.py": "python", "main.go": "go", "lib.rs": "rust", "README.md": "markdown", "a.json": "json",
+		"Dockerfile": "dockerfile", "dockerfile.dev": "dockerfile", "Makefile": "makefile", "go.mod": "go.mod",
+		".env.local": "dotenv", "style.scss": "scss", "q.sql": "sql", "c.yml": "yaml", "x.unknownext": "plaintext",
+		"noext": "plaintext", "dir/.gitignore": "ignore", "a.h": "c", "b.hpp": "cpp", "run.sh": "shell",
+	}
+	for name, want := range tests {
+		if got := Language(name); got != want {
+			t.Errorf("Language(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestLineCount(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "a\nb\n": 2, "\n": 1, "\n\n": 2} {
+		if got := LineCount(in); got != want {
+			t.Errorf("LineCount(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestBinaryDetection(t *testing.T) {
+	if !IsBinaryName("img/logo.PNG") || IsBinaryName("a.ts") {
+		t.Error("IsBinaryName wrong for logo.PNG or a.ts")
+	}
+	late := strings.Repeat("a", sniffLen) + "\x00"
+	tests := []struct {
+		data string
+		want bool
+	}{{"plain text", false}, {"a\x00b", true}, {late, false}, {"", false}}
+	for _, tt := range tests {
+		if got := LooksBinary([]byte(tt.data)); got != tt.want {
+			t.Errorf("LooksBinary(len %d) = %v, want %v", len(tt.data), got, tt.want)
+		}
+	}
+}
+
+// Scenario 3.1, SC-010, EC-12.
+func TestReadFile(t *testing.T) {
+	w, root := newWorkspace(t, map[string]string{"src/a.ts": "const a = 1;\nexport {a}\n", "bin.dat2": "x\x00y", "logo.png": "PNG"})
+	got, err := w.ReadFile("./src/a.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := File{Path: "src/a.ts", Content: "const a = 1;\nexport {a}\n", Language: "typescript", LineCount: 2, Size: 24}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ReadFile (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"bin.dat2", "logo.png"} {
+		f, err := w.ReadFile(name)
+		if err != nil || !f.Binary || f.Content != "" {
+			t.Errorf("ReadFile(%s) = %+v, %v; want binary without content", name, f, err)
+		}
+	}
+	if _, err := w.ReadFile("missing.ts"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile(missing) = %v, want ErrNotExist", err)
+	}
+	if _, err := w.ReadFile("../../etc/passwd"); !errors.Is(err, ErrOutsideProject) {
+		t.Errorf("ReadFile(traversal) = %v, want ErrOutsideProject", err)
+	}
+	if _, err := w.ReadFile("src"); err == nil {
+		t.Error("ReadFile(directory) succeeded")
+	}
+	small, _ := New(root, &Options{MaxReadBytes: 4})
+	if _, err := small.ReadFile("src/a.ts"); err == nil {
+		t.Error("ReadFile over MaxReadBytes succeeded")
+	}
+}
+
+// Scenario 3.2, SC-011, FR-025, FR-029.
+func TestWriteFile(t *testing.T) {
+	w, root := newWorkspace(t, map[string]string{"src/a.ts": "old"})
+	os.Chmod(filepath.Join(root, "src/a.ts"), 0o600)
+	if _, err := w.UpdateBuffer("src/a.ts", "new", Cursor{1, 4}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.WriteFile(filepath.Join(root, "src/a.ts"), "saved")
+	if err != nil || p.Rel != "src/a.ts" {
+		t.Fatalf("WriteFile = %+v, %v", p, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "src/a.ts"))
+	if string(data) != "saved" {
+		t.Errorf("disk = %q, want saved", data)
+	}
+	if info, _ := os.Stat(filepath.Join(root, "src/a.ts")); info.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600 kept", info.Mode().Perm())
+	}
+	b, ok, _ := w.Buffer("src/a.ts")
+	if !ok || b.Dirty || b.Content != "saved" || b.CursorPosition != (Cursor{1, 4}) {
+		t.Errorf("buffer after save = %+v, want clean with saved content and cursor kept", b)
+	}
+	// Parents are created; no temp files are left behind.
+	if _, err := w.WriteFile("new/dir/b.ts", "b"); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "new/dir"))
+	if len(entries) != 1 || entries[0].Name() != "b.ts" {
+		t.Errorf("new/dir holds %v, want only b.ts", entries)
+	}
+	for _, bad := range []string{"../x.ts", "/tmp/x.ts", root + "-evil/x", ""} {
+		if _, err := w.WriteFile(bad, "x"); err == nil {
+			t.Errorf("WriteFile(%q) succeeded", bad)
+		}
+	}
+	if _, err := w.WriteFile("img.png", "x"); !errors.Is(err, ErrBinary) {
+		t.Errorf("WriteFile(png) = %v, want ErrBinary", err)
+	}
+	if _, err := w.WriteFile(".", "x"); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("WriteFile(.) = %v, want ErrInvalidPath", err)
+	}
+	if _, err := w.WriteFile("src", "x"); err == nil {
+		t.Error("WriteFile(directory) succeeded")
+	}
+}

@@ -1,0 +1,232 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// DefaultDebounce is how long the watcher gathers events before emitting
+// one coalesced batch.
+const DefaultDebounce = 100 * time.Millisecond
+
+// WatchOptions configures [Workspace.Watch]. A nil *WatchOptions means defaults.
+type WatchOptions struct {
+	// Debounce is the coalescing window. If zero, DefaultDebounce.
+	Debounce time.Duration
+	// Logger receives watcher errors. If nil, discarded.
+	Logger *slog.Logger
+}
+
+// Watcher watches the project recursively (scenarios 3.7, 3.8; FR-035..037):
+// directories created later are watched too, excluded directories are
+// ignored, and events are coalesced per path within a debounce window
+// (a file created and deleted within one window produces nothing; created
+// then written is one add). Batches arrive on Events in first-seen order.
+//
+// Close stops watching, discards pending events (EC-16), waits for the
+// goroutine to exit and closes Events. It is idempotent and safe to call
+// concurrently.
+type Watcher struct {
+	ws       *Workspace
+	fw       *fsnotify.Watcher
+	log      *slog.Logger
+	debounce time.Duration
+	events   chan []FileEvent
+	done     chan struct{}
+	exited   chan struct{}
+	once     sync.Once
+	closeErr error
+
+	known map[string]bool // path → is a directory; owned by the loop goroutine
+}
+
+// Watch starts watching the project directory.
+func (w *Workspace) Watch(opts *WatchOptions) (*Watcher, error) {
+	var o WatchOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Debounce <= 0 {
+		o.Debounce = DefaultDebounce
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	wt := &Watcher{ws: w, fw: fw, log: o.Logger, debounce: o.Debounce, events: make(chan []FileEvent, 16),
+		done: make(chan struct{}), exited: make(chan struct{}), known: make(map[string]bool)}
+	if err := wt.addTree(w.guard.root, nil); err != nil {
+		fw.Close()
+		return nil, err
+	}
+	go wt.loop()
+	return wt, nil
+}
+
+// Events returns the channel of coalesced batches; it is closed by Close.
+func (wt *Watcher) Events() <-chan []FileEvent { return wt.events }
+
+// Close stops the watcher; see [Watcher].
+func (wt *Watcher) Close() error {
+	wt.once.Do(func() {
+		close(wt.done)
+		wt.closeErr = wt.fw.Close()
+		<-wt.exited
+	})
+	return wt.closeErr
+}
+
+// addTree watches dir and every non-excluded directory below it, recording
+// what it finds. When emit is not nil every entry found below dir is
+// reported as added (a directory created after start may already hold
+// files by the time its watch is in place).
+func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			return nil // vanished or unreadable: skip it
+		}
+		rel, ok := within(wt.ws.guard.root, path)
+		if !ok {
+			return nil
+		}
+		if d.IsDir() {
+			if path != wt.ws.guard.root && Excluded(d.Name()) {
+				return filepath.SkipDir
+			}
+			if err := wt.fw.Add(path); err != nil && path == dir {
+				return err
+			}
+		}
+		if rel == "." {
+			return nil
+		}
+		wt.known[rel] = d.IsDir()
+		if emit != nil && path != dir {
+			op := OpAdd
+			if d.IsDir() {
+				op = OpAddDir
+			}
+			emit(FileEvent{Action: op, Path: rel})
+		}
+		return nil
+	})
+}
+
+func (wt *Watcher) loop() {
+	defer close(wt.exited)
+	defer close(wt.events)
+	var (
+		win   pending
+		timer *time.Timer
+		fire  <-chan time.Time
+	)
+	for {
+		select {
+		case <-wt.done:
+			return
+		case ev, ok := <-wt.fw.Events:
+			if !ok {
+				return
+			}
+			wt.translate(ev, win.add)
+			if !win.empty() && fire == nil {
+				timer = time.NewTimer(wt.debounce)
+				fire = timer.C
+			}
+		case err, ok := <-wt.fw.Errors:
+			if !ok {
+				return
+			}
+			wt.log.Warn("file watcher error", "err", err)
+		case <-fire:
+			fire = nil
+			if batch := win.take(); len(batch) > 0 {
+				select {
+				case wt.events <- batch:
+				case <-wt.done:
+					return
+				}
+			}
+		}
+	}
+}
+
+// translate turns one fsnotify event into workspace events.
+func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
+	rel, ok := within(wt.ws.guard.root, filepath.Clean(ev.Name))
+	if !ok || rel == "." || excludedPath(rel) || isTempName(filepath.Base(rel)) {
+		return
+	}
+	switch {
+	case ev.Has(fsnotify.Create):
+		info, err := os.Lstat(ev.Name)
+		if err != nil {
+			return // already gone
+		}
+		if info.IsDir() {
+			wt.known[rel] = true
+			emit(FileEvent{Action: OpAddDir, Path: rel})
+			if err := wt.addTree(ev.Name, emit); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				wt.log.Warn("watch new directory", "path", rel, "err", err)
+			}
+			return
+		}
+		op := OpAdd
+		if _, seen := wt.known[rel]; seen {
+			op = OpChange
+		}
+		wt.known[rel] = false
+		emit(FileEvent{Action: op, Path: rel})
+	case ev.Has(fsnotify.Write):
+		op := OpChange
+		if _, seen := wt.known[rel]; !seen {
+			op = OpAdd
+		}
+		wt.known[rel] = false
+		emit(FileEvent{Action: op, Path: rel})
+	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
+		isDir, seen := wt.known[rel]
+		wt.forget(rel)
+		if isDir {
+			_ = wt.fw.Remove(ev.Name) // a renamed directory keeps its watch otherwise
+			emit(FileEvent{Action: OpUnlinkDir, Path: rel})
+			return
+		}
+		if seen {
+			emit(FileEvent{Action: OpUnlink, Path: rel})
+		}
+	}
+}
+
+// isTempName reports whether name is one of WriteFile's temporary files,
+// which are renamed over their target and never reported.
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}
+
+// forget drops rel and, for a directory, everything known below it.
+func (wt *Watcher) forget(rel string) {
+	if isDir := wt.known[rel]; isDir {
+		prefix := rel + "/"
+		for p := range wt.known {
+			if len(p) > len(prefix) && p[:len(prefix)] == prefix {
+				delete(wt.known, p)
+			}
+		}
+	}
+	delete(wt.known, rel)
+}
