@@ -94,7 +94,7 @@ func TestResolve(t *testing.T) {
 		{"src/a.ts", "src/a.ts", nil},
 		{filepath.Join(root, "src/a.ts"), "src/a.ts", nil},
 		{filepath.Join(link, "src/a.ts"), "src/a.ts", nil},
-		{"in/a.ts", "src/a.ts", nil},                // symlink inside → real path
+		{"in/a.ts", "src/a.ts", nil},                              // symlink inside → real path
 		{"src/new/deeper/file.ts", "src/new/deeper/file.ts", nil}, // not existing yet: allowed
 		{"out/key", "", ErrOutsideProject},
 		{"out/new.txt", "", ErrOutsideProject},

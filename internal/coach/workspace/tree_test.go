@@ -18,7 +18,7 @@ func TestTree(t *testing.T) {
 	})
 	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
 	outside := t.TempDir()
-	must(t, os.Symlink(outside, filepath.Join(root, "zz-out")))          // leaves the project: hidden
+	must(t, os.Symlink(outside, filepath.Join(root, "zz-out"))) // leaves the project: hidden
 	must(t, os.Symlink(filepath.Join(root, "README.md"), filepath.Join(root, "readme-link")))
 	got, err := w.Tree()
 	if err != nil {
