@@ -76,6 +76,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newVersionCmd(e),
 		newServeCmd(e),
 		newSeedCmd(e), newHookCmd(e),
+		newClaudeCmd(e),
 	)
 	return root
 }
