@@ -1,0 +1,355 @@
+package actionlog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/store"
+)
+
+var _ Store = (*store.Store)(nil)
+
+// fakeTicker is a Ticker the test drives; sends block until the summary
+// loop receives, so a second send proves the first flush finished.
+type fakeTicker struct {
+	c       chan time.Time
+	stopped atomic.Bool
+}
+
+func (f *fakeTicker) C() <-chan time.Time { return f.c }
+func (f *fakeTicker) Stop()               { f.stopped.Store(true) }
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type fixture struct {
+	st      *store.Store
+	l       *Logger
+	logs    *syncBuffer
+	tickers chan *fakeTicker
+	sess    coach.Session
+}
+
+func newFixture(tb testing.TB) *fixture {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	f := &fixture{st: st, logs: &syncBuffer{}, tickers: make(chan *fakeTicker, 8)}
+	f.l = New(st, &Options{
+		Logger: slog.New(slog.NewTextHandler(f.logs, nil)),
+		NewTicker: func(d time.Duration) Ticker {
+			if d != DefaultSummaryInterval {
+				tb.Errorf("ticker interval = %v, want %v", d, DefaultSummaryInterval)
+			}
+			t := &fakeTicker{c: make(chan time.Time)}
+			f.tickers <- t
+			return t
+		},
+	})
+	tb.Cleanup(func() { f.l.Close(context.Background()) })
+	if f.sess, err = st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"}); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// start logs session_started, which activates the session, and returns its ticker.
+func (f *fixture) start(tb testing.TB) *fakeTicker {
+	tb.Helper()
+	if err := f.l.LogSession(context.Background(), f.sess.ID, coach.ActionSessionStarted, map[string]any{"issueNumber": 7}); err != nil {
+		tb.Fatal(err)
+	}
+	select {
+	case t := <-f.tickers:
+		return t
+	case <-time.After(time.Second):
+		tb.Fatal("no ticker started")
+		return nil
+	}
+}
+
+func (f *fixture) actions(tb testing.TB, types ...coach.ActionType) []coach.Action {
+	tb.Helper()
+	list, err := f.st.RecentActions(context.Background(), store.ActionQuery{SessionID: f.sess.ID, Types: types})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return list
+}
+
+func dataOf(tb testing.TB, a coach.Action) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(a.Data, &m); err != nil {
+		tb.Fatalf("data of %s: %v", a.Type, err)
+	}
+	return m
+}
+
+// Scenario 4.1, SC-017: the row is written and the event published.
+func TestLogAction(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	sub := f.l.Bus().Subscribe(16)
+	f.start(t)
+	if got := f.l.Session(); got != f.sess.ID {
+		t.Fatalf("Session() = %q, want %q", got, f.sess.ID)
+	}
+	if err := f.l.Log(ctx, coach.ActionFileOpen, map[string]string{"path": "src/a.ts"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.l.Log(ctx, coach.ActionIdleEnd, nil); err != nil {
+		t.Fatal(err)
+	}
+	list := f.actions(t)
+	if len(list) != 3 {
+		t.Fatalf("%d actions, want 3 (session_started, file_open, idle_end)", len(list))
+	}
+	open := list[1]
+	if open.Type != coach.ActionFileOpen || open.SessionID != f.sess.ID || string(open.Data) != `{"path":"src/a.ts"}` || open.CreatedAt.IsZero() {
+		t.Errorf("file_open row = %+v", open)
+	}
+	if list[2].Data != nil {
+		t.Errorf("idle_end data = %s, want NULL", list[2].Data)
+	}
+	var got []coach.ActionType
+	for range 3 {
+		e := <-sub.C()
+		got = append(got, e.Type)
+		if e.ActionID == "" || e.SessionID != f.sess.ID {
+			t.Errorf("event %+v lacks action id or session", e)
+		}
+	}
+	if diff := cmp.Diff([]coach.ActionType{coach.ActionSessionStarted, coach.ActionFileOpen, coach.ActionIdleEnd}, got); diff != "" {
+		t.Errorf("published (-want +got):\n%s", diff)
+	}
+	if err := f.l.Log(ctx, "made_up", nil); err == nil {
+		t.Error("unknown action type accepted")
+	}
+}
+
+// EC-17: no active session → warning, nothing written, no error.
+func TestLogWithoutSession(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if err := f.l.Log(ctx, coach.ActionFileOpen, map[string]string{"path": "a"}); err != nil {
+		t.Fatalf("Log without session = %v, want nil", err)
+	}
+	if err := f.l.LogSession(ctx, "", coach.ActionTabSwitch, nil); err != nil {
+		t.Fatalf("LogSession(\"\") = %v, want nil", err)
+	}
+	for range 3 {
+		f.l.ObserveBuffer(ctx, "a.ts", 10, 5000)
+	}
+	if n := len(f.actions(t)); n != 0 {
+		t.Errorf("%d rows written without a session, want 0", n)
+	}
+	logs := f.logs.String()
+	if strings.Count(logs, "no active session") != 3 { // two actions + one buffer warning, not three
+		t.Errorf("warnings:\n%s\nwant 3 mentioning no active session", logs)
+	}
+}
+
+// Scenarios 4.2, 4.7, SC-018: summaries per edited file on each tick,
+// nothing when nothing was edited.
+func TestBufferSummaries(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tick := f.start(t)
+	tick.c <- time.Now() // nothing edited yet
+	tick.c <- time.Now() // proves the first flush finished
+	if n := len(f.actions(t, coach.ActionBufferSummary)); n != 0 {
+		t.Fatalf("%d summaries with no edits, want 0", n)
+	}
+	f.l.ObserveBuffer(ctx, "src/a.ts", 100, 101)
+	f.l.ObserveBuffer(ctx, "src/a.ts", 101, 102)
+	f.l.ObserveBuffer(ctx, "src/b.ts", -1, 10)
+	tick.c <- time.Now()
+	tick.c <- time.Now()
+	got := f.actions(t, coach.ActionBufferSummary)
+	if len(got) != 2 {
+		t.Fatalf("%d summaries, want 2", len(got))
+	}
+	want := []map[string]any{
+		{"path": "src/a.ts", "editCount": 2.0, "charDelta": 2.0, "charCount": 102.0},
+		{"path": "src/b.ts", "editCount": 1.0, "charDelta": 0.0, "charCount": 10.0},
+	}
+	if diff := cmp.Diff(want, []map[string]any{dataOf(t, got[0]), dataOf(t, got[1])}); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
+	}
+	tick.c <- time.Now()
+	tick.c <- time.Now()
+	if n := len(f.actions(t, coach.ActionBufferSummary)); n != 2 {
+		t.Errorf("%d summaries after idle ticks, want still 2", n)
+	}
+}
+
+// Scenario 4.3, SC-019: an immediate log on a large change.
+func TestBufferSignificantChange(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	sub := f.l.Bus().Subscribe(64)
+	f.start(t)
+	for _, n := range []int{1001, 1002, 1500} {
+		if err := f.l.ObserveBuffer(ctx, "a.ts", n-1, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(f.actions(t, coach.ActionBufferSignificantChange)); n != 0 {
+		t.Fatalf("%d significant changes for small edits, want 0", n)
+	}
+	f.l.ObserveBuffer(ctx, "a.ts", 1500, 3000)
+	got := f.actions(t, coach.ActionBufferSignificantChange)
+	if len(got) != 1 {
+		t.Fatalf("%d significant changes, want 1", len(got))
+	}
+	want := map[string]any{"path": "a.ts", "previousCharCount": 1000.0, "newCharCount": 3000.0, "delta": 2000.0}
+	if diff := cmp.Diff(want, dataOf(t, got[0])); diff != "" {
+		t.Errorf("data (-want +got):\n%s", diff)
+	}
+	updates := 0
+	for len(sub.C()) > 0 {
+		if e := <-sub.C(); e.Type == EventBufferUpdate {
+			updates++
+			if e.Path != "a.ts" || e.SessionID != f.sess.ID {
+				t.Errorf("buffer event %+v", e)
+			}
+		}
+	}
+	if updates != 4 {
+		t.Errorf("%d buffer_update events, want 4", updates)
+	}
+}
+
+// Scenario 4.8, FR-047: logging session_ended flushes pending summaries,
+// stops the ticker and clears the session; later updates are not logged.
+func TestSessionEndClearsTimer(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tick := f.start(t)
+	f.l.ObserveBuffer(ctx, "a.ts", 10, 11)
+	if err := f.l.LogSession(ctx, f.sess.ID, coach.ActionSessionEnded, map[string]any{"status": "completed"}); err != nil {
+		t.Fatal(err)
+	}
+	if !tick.stopped.Load() {
+		t.Error("ticker not stopped")
+	}
+	if f.l.Session() != "" {
+		t.Errorf("Session() = %q after end, want empty", f.l.Session())
+	}
+	var types []coach.ActionType
+	for _, a := range f.actions(t) {
+		types = append(types, a.Type)
+	}
+	want := []coach.ActionType{coach.ActionSessionStarted, coach.ActionBufferSummary, coach.ActionSessionEnded}
+	if diff := cmp.Diff(want, types); diff != "" {
+		t.Errorf("timeline (-want +got):\n%s", diff)
+	}
+	f.l.ObserveBuffer(ctx, "a.ts", 11, 5000)
+	if n := len(f.actions(t)); n != 3 {
+		t.Errorf("%d rows after end, want 3", n)
+	}
+	// Resuming starts a fresh ticker.
+	if err := f.l.LogSession(ctx, f.sess.ID, coach.ActionSessionResumed, nil); err != nil {
+		t.Fatal(err)
+	}
+	if tk := <-f.tickers; tk.stopped.Load() {
+		t.Error("resumed ticker already stopped")
+	}
+}
+
+// EC-18: Close flushes and stops the ticker; it is idempotent.
+func TestCloseStopsTimer(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tick := f.start(t)
+	f.l.ObserveBuffer(ctx, "a.ts", 10, 11)
+	f.l.Close(ctx)
+	f.l.Close(ctx)
+	if !tick.stopped.Load() {
+		t.Error("ticker not stopped by Close")
+	}
+	if n := len(f.actions(t, coach.ActionBufferSummary)); n != 1 {
+		t.Errorf("%d summaries flushed at Close, want 1", n)
+	}
+}
+
+// Starting another session ends the first one's bookkeeping.
+func TestStartSessionSwitches(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	first := f.start(t)
+	other, err := f.st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.l.StartSession(ctx, other.ID)
+	if !first.stopped.Load() || f.l.Session() != other.ID {
+		t.Errorf("first ticker stopped %v, session %q; want stopped and %q", first.stopped.Load(), f.l.Session(), other.ID)
+	}
+	f.l.StartSession(ctx, other.ID) // no-op
+	select {
+	case <-f.tickers:
+	default:
+		t.Fatal("no ticker for the second session")
+	}
+	select {
+	case <-f.tickers:
+		t.Error("restarting the active session started another ticker")
+	default:
+	}
+}
+
+// Scenario 4.4, SC-020, EC-19.
+func TestRecordAPICall(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	calls := []coach.APICall{
+		{SessionID: f.sess.ID, CallType: "coach_agent", Model: "claude-sonnet", InputHash: "abcd", LatencyMs: 1200, InputTokens: 1000, OutputTokens: 200, CostEstimate: 0.006},
+		{SessionID: f.sess.ID, CallType: "observer_triage", Model: "claude-haiku", InputHash: "ef01", LatencyMs: -1},
+		{CallType: "explain", Model: "claude-sonnet", LatencyMs: 300},
+	}
+	for _, c := range calls {
+		if err := f.l.RecordAPICall(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := f.st.APICallStats(ctx, store.APICallFilter{SessionID: f.sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Calls != 2 || st.Failures != 1 || st.TotalCost != 0.006 || st.AvgLatencyMs != 1200 {
+		t.Errorf("session stats = %+v, want 2 calls, 1 failure, cost 0.006, avg 1200", st)
+	}
+	if err := f.l.RecordAPICall(ctx, coach.APICall{}); err == nil {
+		t.Error("API call without type and model accepted")
+	}
+}
