@@ -105,7 +105,7 @@ func evidence(s string) string {
 }
 
 var (
-	prefRe = regexp.MustCompile(`(?i)\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`)
+	prefRe   = regexp.MustCompile(`(?i)\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`)
 	prefVerb = map[string]string{"prefer": "prefers", "like": "likes", "love": "loves", "hate": "hates", "dislike": "dislikes",
 		"always": "always", "never": "never", "usually": "usually", "don't like": "doesn't like", "dont like": "doesn't like",
 		"can't stand": "can't stand", "cant stand": "can't stand"}

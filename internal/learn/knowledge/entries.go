@@ -97,22 +97,7 @@ func sharesEntity(a, b []string) bool {
 // Jaccard is the similarity of the sets of words longer than two characters
 // in a and b (lower-cased, split at non-word characters); 0 when both are
 // empty.
-func Jaccard(a, b string) float64 {
-	wa, wb := words(a), words(b)
-	union := len(wa)
-	inter := 0
-	for w := range wb {
-		if _, ok := wa[w]; ok {
-			inter++
-		} else {
-			union++
-		}
-	}
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
-}
+func Jaccard(a, b string) float64 { return jaccardSets(words(a), words(b)) }
 
 func words(s string) map[string]struct{} {
 	out := map[string]struct{}{}
@@ -164,4 +149,77 @@ func RenderMarkdown(entries []learn.Entry) string {
 // oneLine keeps a multi-line entry (a procedure) inside its list item.
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
+}
+
+// Index answers [IsDuplicate] for many candidates against a growing set
+// of entries without recomputing word sets. The zero value is empty and
+// ready; an Index is not safe for concurrent use.
+type Index struct {
+	items []indexed
+}
+
+type indexed struct {
+	typ      learn.KnowledgeType
+	entities map[string]struct{}
+	words    map[string]struct{}
+}
+
+// NewIndex returns an index holding entries.
+func NewIndex(entries []learn.Entry) *Index {
+	x := &Index{}
+	for _, e := range entries {
+		x.Add(e)
+	}
+	return x
+}
+
+// Add puts e into the index.
+func (x *Index) Add(e learn.Entry) {
+	ents := make(map[string]struct{}, len(e.Entities))
+	for _, s := range e.Entities {
+		ents[strings.ToLower(s)] = struct{}{}
+	}
+	x.items = append(x.items, indexed{typ: e.Type, entities: ents, words: words(e.Content)})
+}
+
+// IsDuplicate reports whether e duplicates an indexed entry, by the same
+// rule as the function [IsDuplicate].
+func (x *Index) IsDuplicate(e learn.Entry) bool {
+	var cw map[string]struct{}
+	for _, it := range x.items {
+		if it.typ != e.Type || !anyIn(e.Entities, it.entities) {
+			continue
+		}
+		if cw == nil {
+			cw = words(e.Content)
+		}
+		if jaccardSets(it.words, cw) > 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+func anyIn(ents []string, set map[string]struct{}) bool {
+	for _, s := range ents {
+		if _, ok := set[strings.ToLower(s)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func jaccardSets(wa, wb map[string]struct{}) float64 {
+	union, inter := len(wa), 0
+	for w := range wb {
+		if _, ok := wa[w]; ok {
+			inter++
+		} else {
+			union++
+		}
+	}
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
 }

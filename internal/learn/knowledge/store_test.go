@@ -240,3 +240,19 @@ func TestProcessed(t *testing.T) {
 		t.Error("changed transcript reported processed")
 	}
 }
+
+func TestIndexMatchesIsDuplicate(t *testing.T) {
+	existing := []learn.Entry{sampleEntry, {Type: learn.Rule, Content: "Never push to main", Entities: []string{"main"}}}
+	x := NewIndex(existing)
+	cands := []learn.Entry{
+		{Type: learn.Preference, Content: "User prefers pnpm instead of npm", Entities: []string{"PNPM"}},
+		{Type: learn.Preference, Content: "PostgreSQL runs on port 5432", Entities: []string{"PostgreSQL"}},
+		{Type: learn.Rule, Content: "Never push to main!", Entities: []string{"main"}},
+		{Type: learn.Fact, Content: "Never push to main", Entities: []string{"main"}},
+	}
+	for _, c := range cands {
+		if got, want := x.IsDuplicate(c), IsDuplicate(c, existing); got != want {
+			t.Errorf("%q: Index says %v, IsDuplicate says %v", c.Content, got, want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+)
+
+var benchPrompts = []string{
+	"I prefer table-driven tests for handler %d",
+	"No, that's wrong — use the v2 client in module %d",
+	"Never push to main without review %d",
+	"Let's go with sqlite for cache layer %d",
+	"can you look at the failing test in package %d and fix it, the CI log is attached above",
+	"ok",
+	"What am I doing wrong in step %d?",
+}
+
+// writeBenchTranscript writes a transcript of about size bytes shaped like
+// a real session: user prompts, assistant messages split one block per
+// line, tool results of 2–8 KB and progress records.
+func writeBenchTranscript(tb testing.TB, size int) string {
+	tb.Helper()
+	var b strings.Builder
+	body := strings.Repeat(`    17→func (s *Server) handle(w http.ResponseWriter, r *http.Request) { s.log.Info(\"req\") }\n`, 100)
+	for i := 0; b.Len() < size; i++ {
+		p := benchPrompts[i%len(benchPrompts)]
+		if strings.Contains(p, "%d") {
+			p = fmt.Sprintf(p, i)
+		}
+		fmt.Fprintf(&b, `{"type":"user","isSidechain":false,"message":{"role":"user","content":%q},"uuid":"u%d"}`+"\n", p, i)
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":"Let me look at that."}]}}`+"\n", i)
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Read","input":{"file_path":"/src/f%d.go"}}]}}`+"\n", i, i, i)
+		fmt.Fprintf(&b, `{"type":"progress","data":{"type":"hook_progress","hookEvent":"PostToolUse"}}`+"\n")
+		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, body[:2000+(i*997)%6000])
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"n%d","role":"assistant","content":[{"type":"text","text":"Done: updated f%d.go and the tests pass."}]}}`+"\n", i, i)
+	}
+	path := filepath.Join(tb.TempDir(), "bench.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkHeuristicExtract3MB runs the whole pipeline (read, classify,
+// heuristic extraction, dedup, store, knowledge.md) on a 3 MB transcript
+// into an empty store. Target: ≤ 200 ms per run.
+func BenchmarkHeuristicExtract3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	fi, _ := os.Stat(path)
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	var res Result
+	for b.Loop() {
+		b.StopTimer()
+		s, err := knowledge.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err = Run(context.Background(), path, Options{Store: s})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(res.Stats.TurnsProcessed), "turns")
+	b.ReportMetric(float64(len(res.Entries)), "entries")
+}

@@ -1,0 +1,223 @@
+// Package pipeline runs shadow learning over transcripts: read → redact →
+// classify → extract (in chunks) → dedup → store → render knowledge.md.
+//
+// A transcript already extracted in the same state (path, size and
+// modification time, see [knowledge.TranscriptKey]) is skipped unless
+// [Options.Force] is set. Duplicates are filtered against the whole store
+// (forgotten and superseded entries included, so forgotten knowledge is not
+// re-learned) and within the run. "@forget …" turns forget the matching
+// active entries.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/classify"
+	"github.com/paige-dev/paige/internal/learn/extract"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/transcript"
+)
+
+// DefaultChunkSize is how many signal turns go to one extractor call.
+const DefaultChunkSize = 20
+
+// Options configure a run. Store is required; a nil Extractor means
+// [extract.Heuristic].
+type Options struct {
+	Store     *knowledge.Store
+	Extractor extract.Extractor
+	ChunkSize int                 // 0 means DefaultChunkSize
+	Force     bool                // extract even if the transcript was extracted before
+	DryRun    bool                // extract and dedup, but write nothing
+	Reader    *transcript.Options // nil means reader defaults
+	Now       func() time.Time    // nil means time.Now
+}
+
+// Result is what one transcript yielded: the new entries (after dedup) and
+// the plan's statistics.
+type Result struct {
+	Transcript string        `json:"transcript"`
+	Entries    []learn.Entry `json:"entries"`
+	Stats      learn.Stats   `json:"stats"`
+}
+
+// Run extracts knowledge from the transcript at path into opts.Store.
+func Run(ctx context.Context, path string, opts Options) (Result, error) {
+	res := Result{Transcript: path, Entries: []learn.Entry{}}
+	key, fi, err := knowledge.TranscriptKey(path)
+	if err != nil {
+		return res, fmt.Errorf("transcript %s: %w", path, err)
+	}
+	if !opts.Force {
+		done, err := opts.Store.IsProcessed(key)
+		if err != nil {
+			return res, err
+		}
+		if done {
+			res.Stats.AlreadyExtracted = true
+			return res, nil
+		}
+	}
+	turns, rst, err := transcript.ReadFile(path, opts.Reader)
+	if err != nil {
+		return res, err
+	}
+	res, err = RunTurns(ctx, turns, Source(path), opts)
+	res.Transcript = path
+	res.Stats.MalformedLines = rst.Malformed
+	if err != nil || opts.DryRun {
+		return res, err
+	}
+	err = opts.Store.MarkProcessed(knowledge.Processed{
+		Key: key, Path: key[:strings.IndexByte(key, 0)], Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
+		ExtractedAt: now(opts).UTC().Format(time.RFC3339), Entries: len(res.Entries),
+	})
+	return res, err
+}
+
+// Source names a transcript file in entries: "session:<base name>".
+func Source(path string) string {
+	return "session:" + strings.TrimSuffix(filepath.Base(path), ".jsonl")
+}
+
+func now(o Options) time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// RunTurns runs classify → extract → dedup → store on turns already read.
+func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Options) (Result, error) {
+	res := Result{Entries: []learn.Entry{}}
+	x := opts.Extractor
+	if x == nil {
+		x = extract.Heuristic{Now: opts.Now}
+	}
+	size := opts.ChunkSize
+	if size <= 0 {
+		size = DefaultChunkSize
+	}
+	signal, forgets := Classify(turns)
+	res.Stats.TurnsProcessed = len(turns)
+	res.Stats.SignalTurns = len(signal)
+	res.Stats.NoiseTurns = len(turns) - len(signal)
+
+	var extracted []learn.Entry
+	for start := 0; start < len(signal); start += size {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		chunk := WithContext(turns, signal[start:min(start+size, len(signal))])
+		for i := range chunk { // nothing private reaches an extractor
+			chunk[i] = knowledge.RedactTurn(chunk[i])
+		}
+		es, err := x.Extract(ctx, chunk, source)
+		if err != nil {
+			return res, fmt.Errorf("extract %s with %s: %w", source, x.Name(), err)
+		}
+		extracted = append(extracted, es...)
+	}
+	res.Stats.EntriesExtracted = len(extracted)
+
+	existing, err := opts.Store.Entries()
+	if err != nil {
+		return res, err
+	}
+	idx := knowledge.NewIndex(existing)
+	var fresh []learn.Entry
+	for _, e := range extracted {
+		e = knowledge.RedactEntry(e)
+		if idx.IsDuplicate(e) {
+			res.Stats.DuplicatesSkipped++
+			continue
+		}
+		idx.Add(e)
+		fresh = append(fresh, e)
+	}
+	forgotten := Forgettable(knowledge.ActiveOnly(existing), forgets)
+	res.Stats.EntriesForgotten = len(forgotten)
+	if opts.DryRun {
+		res.Entries = append(res.Entries, fresh...)
+		return res, nil
+	}
+	return store(opts.Store, res, fresh, forgotten)
+}
+
+func store(s *knowledge.Store, res Result, fresh []learn.Entry, forgotten []string) (Result, error) {
+	stored, err := s.Append(fresh...)
+	if err != nil {
+		return res, err
+	}
+	res.Entries = append(res.Entries, stored...)
+	for _, id := range forgotten {
+		if _, err := s.Forget(id); err != nil {
+			return res, err
+		}
+	}
+	_, err = s.WriteMarkdown()
+	return res, err
+}
+
+// Classify returns the indexes of the signal turns of turns (forget
+// commands excluded) and the texts of its "@forget" commands.
+func Classify(turns []learn.Turn) (signal []int, forgets []string) {
+	for i, t := range turns {
+		c := classify.Classify(t)
+		switch {
+		case c.Type == learn.SignalForget:
+			if c.Match != "" {
+				forgets = append(forgets, c.Match)
+			}
+		case classify.IsSignal(c):
+			signal = append(signal, i)
+		}
+	}
+	return signal, forgets
+}
+
+// WithContext returns the turns at the signal indexes together with the
+// assistant turn before and after each (what the user answered and how the
+// assistant responded), in transcript order, each turn once.
+func WithContext(turns []learn.Turn, signal []int) []learn.Turn {
+	var out []learn.Turn
+	last := -1
+	add := func(i int) {
+		if i > last && i >= 0 && i < len(turns) {
+			out = append(out, turns[i])
+			last = i
+		}
+	}
+	for _, i := range signal {
+		if i > 0 && turns[i-1].Role == learn.Assistant {
+			add(i - 1)
+		}
+		add(i)
+		if i+1 < len(turns) && turns[i+1].Role == learn.Assistant {
+			add(i + 1)
+		}
+	}
+	return out
+}
+
+// Forgettable returns the ids of the active entries an "@forget <text>"
+// command names: the text appears in the entry, or their word sets overlap
+// by at least half (Jaccard ≥ 0.5).
+func Forgettable(active []learn.Entry, forgets []string) []string {
+	var ids []string
+	for _, e := range active {
+		for _, f := range forgets {
+			if strings.Contains(strings.ToLower(e.Content), strings.ToLower(strings.TrimSpace(f))) ||
+				knowledge.Jaccard(e.Content, f) >= 0.5 {
+				ids = append(ids, e.ID)
+				break
+			}
+		}
+	}
+	return ids
+}
