@@ -14,8 +14,8 @@ const Redacted = "[REDACTED]"
 // that must pass before the regexp runs (most text has no secrets).
 type guarded struct {
 	hints []string // the pattern needs one of these in the lower-cased text
-	re   *regexp.Regexp
-	repl string
+	re    *regexp.Regexp
+	repl  string
 }
 
 var (

@@ -1,0 +1,64 @@
+package extract
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/llm"
+)
+
+// CustomizeSchema restricts item types to the six knowledge types and
+// confidence to [0, 1] in the structured-output schema.
+func (Extraction) CustomizeSchema(s *jsonschema.Schema) error {
+	return llm.Constrain(s,
+		llm.Enum("items[].type", "preference", "fact", "rule", "procedure", "correction", "decision"),
+		llm.Range("items[].confidence", 0, 1))
+}
+
+// Claude extracts with Claude through [llm.CallWithRetry] (structured
+// output: the reply must match the [Extraction] schema). Calls are recorded
+// with call type "learn_extract".
+type Claude struct {
+	Client *llm.Client // required
+	Tier   llm.Tier    // empty means llm.Haiku
+	Model  string      // explicit model id; overrides Tier
+	Now    func() time.Time
+}
+
+var _ Extractor = (*Claude)(nil)
+
+// Name returns "claude:<model id>".
+func (c *Claude) Name() string { return "claude:" + c.model() }
+
+func (c *Claude) model() string {
+	if c.Model != "" {
+		return c.Model
+	}
+	t := c.Tier
+	if t == "" {
+		t = llm.Haiku
+	}
+	return c.Client.Model(t)
+}
+
+// Extract implements [Extractor]. Without an API key it returns
+// [llm.ErrNoModel].
+func (c *Claude) Extract(ctx context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
+	x, _, err := llm.CallWithRetry[Extraction](ctx, c.Client, llm.Request{
+		CallType: "learn_extract",
+		Model:    c.model(),
+		System:   Prompt,
+		User:     "TRANSCRIPT:\n" + FormatTranscript(turns),
+	})
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	return Entries(x.Items, source, now()), nil
+}
