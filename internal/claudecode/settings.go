@@ -232,3 +232,67 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// PaigeHookCommands returns the commands of Paige's hook entries in a
+// settings file, in file order.
+func PaigeHookCommands(settings []byte) ([]string, error) {
+	root, err := parseObject(settings)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	hooks, _ := root.vals["hooks"].(*object)
+	if hooks == nil {
+		return nil, nil
+	}
+	var out []string
+	for _, event := range hooks.keys {
+		groups, _ := hooks.vals[event].([]any)
+		for _, g := range groups {
+			obj, _ := g.(*object)
+			if obj == nil {
+				continue
+			}
+			list, _ := obj.vals["hooks"].([]any)
+			for _, h := range list {
+				if ho, ok := h.(*object); ok {
+					if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c) {
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// PaigeMCPURL returns the URL of mcpServers.paige in a ~/.claude.json or
+// .mcp.json, and whether the entry exists.
+func PaigeMCPURL(data []byte) (string, bool, error) {
+	root, err := parseObject(data)
+	if err != nil {
+		return "", false, fmt.Errorf("mcp config: %w", err)
+	}
+	servers, _ := root.vals["mcpServers"].(*object)
+	if servers == nil {
+		return "", false, nil
+	}
+	s, ok := servers.vals[MCPServerName]
+	if !ok {
+		return "", false, nil
+	}
+	obj, _ := s.(*object)
+	if obj == nil {
+		return "", true, nil
+	}
+	url, _ := obj.vals["url"].(string)
+	return url, true, nil
+}
+
+// HookBinary returns the program of a hook command (its first word).
+func HookBinary(cmd string) string {
+	toks := lex(cmd).toks
+	if len(toks) == 0 {
+		return ""
+	}
+	return toks[0].val
+}

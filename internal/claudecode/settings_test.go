@@ -232,3 +232,29 @@ func FuzzInstallHooks(f *testing.F) {
 		}
 	})
 }
+
+func TestPaigeEntriesFound(t *testing.T) {
+	s, _ := InstallHooks([]byte(userSettings), "/x y/paige")
+	cmds, err := PaigeHookCommands(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// file order: the user's PreToolUse event comes first
+	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start", "'/x y/paige' hook session-end"}
+	if diff := cmp.Diff(want, cmds); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := HookBinary(cmds[0]); got != "/x y/paige" {
+		t.Errorf("HookBinary = %q", got)
+	}
+	if cmds, _ := PaigeHookCommands([]byte(userSettings)); len(cmds) != 0 {
+		t.Errorf("found %v in settings without Paige", cmds)
+	}
+	m, _ := InstallMCP(nil, MCPURL(3001))
+	if url, ok, err := PaigeMCPURL(m); !ok || err != nil || url != "http://127.0.0.1:3001/mcp" {
+		t.Errorf("PaigeMCPURL = %q, %v, %v", url, ok, err)
+	}
+	if _, ok, _ := PaigeMCPURL([]byte(`{"mcpServers":{}}`)); ok {
+		t.Error("found paige in empty mcpServers")
+	}
+}

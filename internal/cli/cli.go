@@ -76,7 +76,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newVersionCmd(e),
 		newServeCmd(e),
 		newSeedCmd(e), newHookCmd(e),
-		newClaudeCmd(e),
+		newClaudeCmd(e), newDoctorCmd(e),
 	)
 	return root
 }
