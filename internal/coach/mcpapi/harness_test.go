@@ -1,0 +1,169 @@
+package mcpapi
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/workspace"
+)
+
+// sent is one recorded broadcast.
+type sent struct {
+	Type    string
+	Payload json.RawMessage
+}
+
+// recorder is a Broadcaster that keeps what was sent.
+type recorder struct {
+	mu   sync.Mutex
+	msgs []sent
+}
+
+func (r *recorder) Broadcast(typ string, payload any) {
+	b, _ := json.Marshal(payload)
+	r.mu.Lock()
+	r.msgs = append(r.msgs, sent{typ, b})
+	r.mu.Unlock()
+}
+
+func (r *recorder) take() []sent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.msgs
+	r.msgs = nil
+	return out
+}
+
+type harness struct {
+	cs      *mcp.ClientSession
+	st      *store.Store
+	ws      *workspace.Workspace
+	sess    *session.Service
+	hub     *recorder
+	project string
+}
+
+func newHarness(t testing.TB) *harness {
+	t.Helper()
+	ctx := context.Background()
+	project := t.TempDir()
+	for name, content := range map[string]string{
+		"src/auth.ts":           "export function login() {\n  return true;\n}\n",
+		"src/handlers/oauth.ts": "export const oauth = 1;\n",
+		"README.md":             "# demo\n",
+	} {
+		p := filepath.Join(project, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := store.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ws, err := workspace.New(project, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	al := actionlog.New(st, nil)
+	t.Cleanup(func() { al.Close(context.Background()) })
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := &recorder{}
+	srv := New(Options{Files: ws, Store: st, Session: sess, Hub: hub})
+	ct, stt := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, stt, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &harness{cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
+}
+
+// call calls a tool and decodes its structured result into out (if non-nil).
+// It returns the tool error text, "" on success.
+func (h *harness) call(t testing.TB, name string, args any, out any) string {
+	t.Helper()
+	res, err := h.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	if res.IsError {
+		if len(res.Content) == 0 {
+			return "error without content"
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	if out != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, b)
+		}
+	}
+	return ""
+}
+
+func (h *harness) start(t testing.TB) coach.Session {
+	t.Helper()
+	n := 7
+	s, err := h.sess.Start(context.Background(), session.StartInput{IssueNumber: &n, IssueTitle: "Fix OAuth race"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// plan creates a plan with phases 1 and 2 for sess.
+func (h *harness) plan(t testing.TB, sess coach.Session) (coach.Plan, []coach.Phase) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := h.st.CreatePlan(ctx, sess.ID, "1. read\n2. fix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases []coach.Phase
+	for i, title := range []string{"Read the auth flow", "Fix the race"} {
+		ph, err := h.st.CreatePhase(ctx, coach.Phase{PlanID: p.ID, Number: i + 1, Title: title, Description: "step",
+			Status: coach.PhasePending, HintLevel: coach.HintFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases = append(phases, ph)
+	}
+	return p, phases
+}
+
+func (h *harness) actions(t testing.TB, sessionID string) []coach.ActionType {
+	t.Helper()
+	list, err := h.st.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []coach.ActionType
+	for _, a := range list {
+		out = append(out, a.Type)
+	}
+	return out
+}

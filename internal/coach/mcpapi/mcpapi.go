@@ -1,0 +1,159 @@
+// Package mcpapi is the MCP tool surface Claude Code uses (spec story 6):
+// read tools that return buffers, open files, diffs and the session state,
+// and UI control tools that broadcast to the editor over the WebSocket hub.
+//
+// # Invariants
+//
+//   - Every tool is registered in one place, [addTools], with typed In/Out
+//     (the SDK infers and validates the JSON schemas).
+//   - No tool writes a file (FR-081): the Files interface has no write method.
+//   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
+//     tool's own action (phase_started / phase_completed, coaching_message,
+//     file_hints_applied, decorations_applied). With no active session the
+//     actions are discarded with a warning (EC-17) and the tool still works,
+//     except paige_get_session_state and paige_update_phase, which need the
+//     session and answer the tool error "No active session" (scenario 6.17).
+//   - Tool failures are tool errors (IsError results the model sees), never
+//     protocol errors; a failed tool broadcasts nothing (scenario 6.18).
+//
+// The coaching tools paige_run_coaching_pipeline and paige_end_session
+// (story 9) are added by the model-driven issue through [Options.Extra].
+package mcpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/workspace"
+)
+
+// Files is the read side of the workspace; *workspace.Workspace satisfies it.
+type Files interface {
+	ReadFile(path string) (workspace.File, error)
+	Buffer(path string) (workspace.Buffer, bool, error)
+	Buffers() []workspace.Buffer
+	Diff(path string) (string, error)
+	Diffs() ([]workspace.FileDiff, error)
+}
+
+// Store is the database reads the session state needs; *store.Store satisfies it.
+type Store interface {
+	PhaseHints(ctx context.Context, phaseID string, typ coach.HintType) ([]coach.PhaseHint, error)
+	ProgressEvents(ctx context.Context, phaseID string) ([]coach.ProgressEvent, error)
+	DreyfusAssessments(ctx context.Context) ([]coach.DreyfusAssessment, error)
+}
+
+// Broadcaster sends a message to every editor client; *wsapi.Hub satisfies it.
+type Broadcaster interface {
+	Broadcast(typ string, payload any)
+}
+
+// Options configure [New]. Files, Store, Session and Hub are required.
+type Options struct {
+	Files   Files
+	Store   Store
+	Session *session.Service
+	Hub     Broadcaster
+	Log     *slog.Logger // nil discards
+	Version string
+	// Extra, if non-nil, registers more tools (story 9's coaching tools)
+	// with mcp.AddTool after the built-in ones; their calls are logged like
+	// the others.
+	Extra func(s *mcp.Server, d *Deps)
+}
+
+// Deps is what the tool handlers share.
+type Deps struct {
+	files Files
+	store Store
+	sess  *session.Service
+	hub   Broadcaster
+	log   *slog.Logger
+}
+
+// Instructions tell the client what the server is for.
+const Instructions = `Paige coaches the developer in the editor. Read their unsaved buffers, ` +
+	`open files and diffs with the paige_get_* tools; guide them with highlights, file hints, ` +
+	`phase updates and messages. Paige never writes files: the developer does.`
+
+// New returns the MCP server with every tool registered. It panics if a
+// required option is nil (a wiring bug).
+func New(opts Options) *mcp.Server {
+	if opts.Files == nil || opts.Store == nil || opts.Session == nil || opts.Hub == nil {
+		panic("mcpapi: Files, Store, Session and Hub are required")
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "paige", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: Instructions,
+		Logger:       opts.Log,
+		GetSessionID: uuid.NewString, // FR-009: UUID session ids
+	})
+	d := &Deps{files: opts.Files, store: opts.Store, sess: opts.Session, hub: opts.Hub, log: opts.Log}
+	s.AddReceivingMiddleware(logToolCalls(d))
+	addTools(s, d)
+	if opts.Extra != nil {
+		opts.Extra(s, d)
+	}
+	return s
+}
+
+// Handler serves s over Streamable HTTP (POST, GET, DELETE on one path),
+// stateful: each client gets its own session and Mcp-Session-Id. Cross-site
+// browser requests are refused; the SDK also refuses DNS-rebinding Host
+// headers on loopback.
+func Handler(s *mcp.Server, log *slog.Logger) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Logger: log})
+	return http.NewCrossOriginProtection().Handler(h)
+}
+
+// CloseSessions closes every open MCP session and returns how many there were.
+func CloseSessions(s *mcp.Server) int {
+	n := 0
+	for ss := range s.Sessions() {
+		_ = ss.Close()
+		n++
+	}
+	return n
+}
+
+// logToolCalls logs every tools/call as mcp_tool_call {toolName,
+// sessionId, mcpSessionId} before it is handled, including calls the SDK
+// then rejects (unknown tool, arguments that fail the schema).
+func logToolCalls(d *Deps) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
+				data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
+				if call.Session != nil {
+					data["mcpSessionId"] = call.Session.ID()
+				}
+				d.logAction(ctx, coach.ActionMCPToolCall, data)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// Session returns the live session state, for extra tools.
+func (d *Deps) Session() *session.Service { return d.sess }
+
+// Broadcast sends a message to the editor, for extra tools.
+func (d *Deps) Broadcast(typ string, payload any) { d.hub.Broadcast(typ, payload) }
+
+func (d *Deps) logAction(ctx context.Context, t coach.ActionType, data any) {
+	if err := d.sess.Log(ctx, t, data); err != nil {
+		d.log.Error("cannot log action", "action", string(t), "err", err)
+	}
+}
