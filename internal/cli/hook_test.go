@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paige-dev/paige/internal/seed"
+)
+
+// binDir holds the paige binary built for subprocess tests; removed by TestMain.
+var binDir string
+
+// TestMain isolates git from the user's configuration and cleans up the
+// binary built for subprocess tests.
+func TestMain(m *testing.M) {
+	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	dir, err := os.MkdirTemp("", "paige-cli-test-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+)
+
+// builtPaige builds cmd/paige once per test binary and returns its path.
+func builtPaige(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(binDir, "paige")
+	buildOnce.Do(func() {
+		out, err := exec.Command("go", "build", "-o", bin, "../../cmd/paige").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			tb.Logf("go build: %s", out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("build paige: %v", buildErr)
+	}
+	return bin
+}
+
+// testSeed copies ../seed/testdata/name into a temp home's ~/.pai/seed.json
+// and returns the home directory and the seed path.
+func testSeed(tb testing.TB, name string) (home, path string) {
+	tb.Helper()
+	home = tb.TempDir()
+	path = filepath.Join(home, ".pai", "seed.json")
+	if name == "" {
+		return home, path
+	}
+	data, err := os.ReadFile(filepath.Join("..", "seed", "testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return home, path
+}
+
+func goldenContext(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "seed", "testdata", "valid-seed.golden"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+// runCLI runs paige in-process and returns stdout, stderr and the error.
+func runCLI(tb testing.TB, env map[string]string, stdin string, args ...string) (string, string, error) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), args, mapEnv(env), strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+const hookJSON = `{"session_id":"sess-42","transcript_path":"/tmp/t.jsonl","cwd":"/work/x","hook_event_name":"SessionStart","source":"startup"}`
+
+func TestHookSessionStartInProcess(t *testing.T) {
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  func(t *testing.T, out string)
+	}{
+		{"hook json on stdin", hookJSON, nil, func(t *testing.T, out string) {
+			if out != goldenContext(t) {
+				t.Errorf("output differs from golden:\n%s", out)
+			}
+		}},
+		{"empty stdin", "", nil, func(t *testing.T, out string) {
+			if out != goldenContext(t) {
+				t.Errorf("output differs from golden:\n%s", out)
+			}
+		}},
+		{"garbage stdin", "\x00not json{{", nil, func(t *testing.T, out string) {
+			if out != goldenContext(t) {
+				t.Errorf("output differs from golden:\n%s", out)
+			}
+		}},
+		{"compact", hookJSON, []string{"--format", "compact"}, func(t *testing.T, out string) {
+			if !strings.HasPrefix(out, "Seed: v1.0.0 | Ivy (working with Jens-Christian) | Style: adaptive\n") {
+				t.Errorf("compact output:\n%s", out)
+			}
+		}},
+		{"json", hookJSON, []string{"--json"}, func(t *testing.T, out string) {
+			var got struct {
+				HookSpecificOutput struct{ HookEventName, AdditionalContext string }
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out)
+			}
+			if got.HookSpecificOutput.HookEventName != "SessionStart" || got.HookSpecificOutput.AdditionalContext+"\n" != goldenContext(t) {
+				t.Errorf("json output = %+v", got)
+			}
+		}},
+		{"unknown flag is ignored", "", []string{"--future-flag"}, func(t *testing.T, out string) {
+			if !strings.HasPrefix(out, "Seed: v1.0.0") {
+				t.Errorf("output:\n%s", out)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home, _ := testSeed(t, "valid-seed.json")
+			out, _, err := runCLI(t, map[string]string{"HOME": home}, tt.stdin, append([]string{"hook", "session-start"}, tt.args...)...)
+			if err != nil {
+				t.Fatalf("hook returned %v, want nil (exit 0)", err)
+			}
+			tt.want(t, out)
+		})
+	}
+}
+
+func TestHookSessionStartNeverFails(t *testing.T) {
+	home, _ := testSeed(t, "")
+	dirSeed := t.TempDir()
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"no HOME", map[string]string{}, nil, seed.ErrorPrefix + "cannot locate the seed: HOME is not set"},
+		{"seed is a directory", map[string]string{"HOME": home}, []string{"--seed", dirSeed}, seed.ErrorPrefix + "Failed to read seed file"},
+		{"first run", map[string]string{"HOME": home}, nil, seed.SetupMessage},
+		{"json error", map[string]string{}, []string{"--json"}, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"PAI session context error: cannot locate`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := runCLI(t, tt.env, "", append([]string{"hook", "session-start"}, tt.args...)...)
+			if err != nil {
+				t.Fatalf("hook returned %v, want nil", err)
+			}
+			if !strings.HasPrefix(out, tt.want) || strings.Count(out, "\n") != 1 {
+				t.Errorf("output = %q, want one line starting %q", out, tt.want)
+			}
+		})
+	}
+}
+
+func TestHookRecordSession(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	out, _, err := runCLI(t, map[string]string{"HOME": home}, hookJSON, "hook", "session-start", "--record-session")
+	if err != nil || !strings.Contains(out, "Last session: 2026-01-30T18:45:00Z") {
+		t.Fatalf("hook = %v:\n%s", err, out)
+	}
+	res := seed.Load(path)
+	if !res.OK || res.Config.State.LastSessionID != "sess-42" || !seed.IsDatetime(res.Config.State.LastSessionAt) || res.Config.State.LastSessionAt == "2026-01-30T18:45:00Z" {
+		t.Fatalf("state after record = %+v", res.Config.State)
+	}
+	log, _ := exec.Command("git", "-C", filepath.Dir(path), "log", "-1", "--format=%B").Output()
+	if !strings.HasPrefix(string(log), "Update: session sess-42 started\n\n"+seed.CommitTrailer) {
+		t.Errorf("commit = %q", log)
+	}
+}
+
+// runBinary runs the built paige with env and stdin, returning stdout, stderr
+// and the exit code.
+func runBinary(tb testing.TB, env []string, stdin string, args ...string) (string, string, int) {
+	tb.Helper()
+	cmd := exec.Command(builtPaige(tb), args...)
+	cmd.Env = append(env, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Dir = tb.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestHookSessionStartProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	path := "PATH=" + os.Getenv("PATH")
+	home, _ := testSeed(t, "valid-seed.json")
+	unreadableHome, unreadable := testSeed(t, "valid-seed.json")
+	if os.Geteuid() == 0 {
+		// root reads any file: make the seed unreadable by making it a directory
+		if err := os.Remove(unreadable); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(unreadable, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.Chmod(unreadable, 0); err != nil {
+		t.Fatal(err)
+	}
+	noGitHome, _ := testSeed(t, "valid-seed.json")
+	tests := []struct {
+		name       string
+		env        []string
+		wantOut    string
+		wantPrefix string
+		wantErr    string
+	}{
+		{"valid seed", []string{path, "HOME=" + home}, goldenContext(t), "", ""},
+		{"unreadable seed", []string{path, "HOME=" + unreadableHome}, "", seed.ErrorPrefix, ""},
+		{"no HOME", []string{path}, "", seed.ErrorPrefix + "cannot locate the seed: HOME is not set", ""},
+		{"no git on PATH", []string{"PATH=" + t.TempDir(), "HOME=" + noGitHome}, goldenContext(t), "", seed.WarnNoGit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runBinary(t, tt.env, hookJSON, "hook", "session-start")
+			if code != 0 {
+				t.Fatalf("exit code %d, want 0; stderr %s", code, errOut)
+			}
+			if tt.wantOut != "" && out != tt.wantOut {
+				t.Errorf("stdout:\n%s\nwant:\n%s", out, tt.wantOut)
+			}
+			if tt.wantPrefix != "" && (!strings.HasPrefix(out, tt.wantPrefix) || strings.Count(out, "\n") != 1) {
+				t.Errorf("stdout = %q, want one line starting %q", out, tt.wantPrefix)
+			}
+			if strings.Contains(out+errOut, "goroutine ") || strings.Contains(out+errOut, "panic") {
+				t.Errorf("stack trace in output: %s %s", out, errOut)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr = %q, want %q", errOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+// BenchmarkHookSessionStartProcess runs `paige hook session-start` on
+// valid-seed.json as a whole process and reports the median wall time.
+func BenchmarkHookSessionStartProcess(b *testing.B) {
+	home, _ := testSeed(b, "valid-seed.json")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	runBinary(b, env, hookJSON, "hook", "session-start") // first run initialises the repository
+	var times []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		if _, errOut, code := runBinary(b, env, hookJSON, "hook", "session-start"); code != 0 {
+			b.Fatalf("exit %d: %s", code, errOut)
+		}
+		times = append(times, time.Since(start))
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "p90-ms")
+}

@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/seed"
+)
+
+func TestSeedPathResolution(t *testing.T) {
+	home := t.TempDir()
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+		err  string
+	}{
+		{"home default", map[string]string{"HOME": home}, nil, filepath.Join(home, ".pai", "seed.json"), ""},
+		{"env override", map[string]string{"HOME": home, "PAI_SEED_PATH": "/x/env.json"}, nil, "/x/env.json", ""},
+		{"flag wins", map[string]string{"HOME": home, "PAI_SEED_PATH": "/x/env.json"}, []string{"--seed", "/x/flag.json"}, "/x/flag.json", ""},
+		{"no home", map[string]string{}, nil, "", "HOME is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := runCLI(t, tt.env, "", append([]string{"seed", "path"}, tt.args...)...)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || strings.TrimSpace(out) != tt.want {
+				t.Errorf("path = %q, %v; want %q", out, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSeedShowAndStatus(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	env := map[string]string{"HOME": home}
+	out, _, err := runCLI(t, env, "", "seed", "show")
+	if err != nil || out != goldenContext(t) {
+		t.Errorf("show = %v:\n%s", err, out)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "show", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	_ = json.Unmarshal([]byte(out), &got)
+	data, _ := os.ReadFile(path)
+	_ = json.Unmarshal(data, &want)
+	if !jsonEqual(got, want) {
+		t.Errorf("show --json differs from the file:\n%s", out)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "status")
+	for _, w := range []string{"Path: " + path, "Valid: yes", "Version: 1.0.0", "Git: repository", "Setup: done", "Pending proposals: 1"} {
+		if err != nil || !strings.Contains(out, w) {
+			t.Errorf("status lacks %q (err %v):\n%s", w, err, out)
+		}
+	}
+	if err := os.WriteFile(path, []byte(`{"version":"1.0.0","identity":{"principalName":""}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, env, "", "seed", "status")
+	if !strings.Contains(out, "Valid: no (validation_error") || !strings.Contains(out, "$.identity.principalName: String must contain at least 1 character(s) [too_small]") {
+		t.Errorf("status of invalid seed:\n%s", out)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func TestSeedSetup(t *testing.T) {
+	home, path := testSeed(t, "")
+	env := map[string]string{"HOME": home, "TZ": "Europe/Zurich"}
+	if _, _, err := runCLI(t, env, "", "seed", "setup"); err == nil || !strings.Contains(err.Error(), "--name is required") {
+		t.Fatalf("setup without name or terminal: err = %v", err)
+	}
+	out, _, err := runCLI(t, env, "", "seed", "setup", "--name", "Ada", "--ai-name", "Ivy", "--style", "concise")
+	if err != nil || !strings.Contains(out, "Seed set up: Ivy working with Ada") {
+		t.Fatalf("setup = %v: %s", err, out)
+	}
+	s := seed.Load(path).Config
+	if s.Identity.Preferences.Timezone != "Europe/Zurich" || s.Identity.Preferences.ResponseStyle != "concise" || s.Identity.Catchphrase != "Ivy here, ready to go." {
+		t.Errorf("identity = %+v", s.Identity)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "setup", "--name", "Eve")
+	if err != nil || !strings.Contains(out, "already set up") {
+		t.Errorf("second setup = %v: %s", err, out)
+	}
+
+	home2, path2 := testSeed(t, "")
+	out, _, err = runCLI(t, map[string]string{"HOME": home2}, "Grace\nHopper-AI\n\ndetailed\nUTC\nen-GB\n", "seed", "setup", "--interactive")
+	if err != nil || !strings.Contains(out, "Your name: ") {
+		t.Fatalf("interactive setup = %v: %s", err, out)
+	}
+	id := seed.Load(path2).Config.Identity
+	if id.PrincipalName != "Grace" || id.AIName != "Hopper-AI" || id.Preferences.Locale != "en-GB" || id.Preferences.ResponseStyle != "detailed" {
+		t.Errorf("identity = %+v", id)
+	}
+}
+
+func TestSeedLearnForget(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	env := map[string]string{"HOME": home}
+	out, _, err := runCLI(t, env, "", "seed", "learn", "self-knowledge", "Prefers", "short", "answers")
+	if err != nil || !strings.Contains(out, "Learned self_knowledge") {
+		t.Fatalf("learn = %v: %s", err, out)
+	}
+	sk := seed.Load(path).Config.Learned.SelfKnowledge
+	last := sk[len(sk)-1]
+	if last.Content != "Prefers short answers" || !last.Confirmed {
+		t.Errorf("learning = %+v", last)
+	}
+	if _, _, err := runCLI(t, env, "", "seed", "learn", "habit", "x"); err == nil {
+		t.Error("unknown type accepted")
+	}
+	if _, _, err := runCLI(t, env, "", "seed", "forget", "pat"); !errors.Is(err, seed.ErrIDTooShort) {
+		t.Errorf("forget short prefix: err = %v", err)
+	}
+	if _, _, err := runCLI(t, env, "", "seed", "forget", "pat_"); !errors.Is(err, seed.ErrIDAmbiguous) {
+		t.Errorf("forget ambiguous: err = %v", err)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "forget", last.ID[:5])
+	if err != nil || !strings.Contains(out, "Forgot "+last.ID) {
+		t.Fatalf("forget = %v: %s", err, out)
+	}
+	if n := len(seed.Load(path).Config.Learned.SelfKnowledge); n != len(sk)-1 {
+		t.Errorf("self-knowledge = %d, want %d", n, len(sk)-1)
+	}
+	log, _ := exec.Command("git", "-C", filepath.Dir(path), "log", "--format=%s").Output()
+	if !strings.Contains(string(log), "Update: forgot learning "+last.ID) || !strings.Contains(string(log), `Learn: added self_knowledge "Prefers short answers"`) {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
+func TestSeedProposalsCommands(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	env := map[string]string{"HOME": home}
+	if _, err := seed.AddProposals(path, []seed.Proposal{
+		{ID: "prop_100", Type: seed.TypeInsight, Content: "one", Source: "s"},
+		{ID: "q2aaaa", Type: seed.TypeInsight, Content: "two", Source: "s"},
+		{ID: "q3aaaa", Type: seed.TypePattern, Content: "three", Source: "s"},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		args []string
+		out  string
+		err  error
+	}{
+		{[]string{"list"}, "Pending proposals (4):", nil},
+		{[]string{"accept", "prop_"}, "", seed.ErrIDAmbiguous},
+		{[]string{"accept", "zzzz"}, "", seed.ErrIDNotFound},
+		{[]string{"accept", "pr"}, "", seed.ErrIDTooShort},
+		{[]string{"accept", "prop_001"}, "Accepted prop_001 [pattern]", nil},
+		{[]string{"reject", "prop_1"}, "Rejected prop_100 [insight] one", nil},
+		{[]string{"accept", "prop_100"}, "", seed.ErrNotPending},
+		{[]string{"review"}, "Accepted 1, rejected 0, skipped 1.", nil}, // stdin below
+		{[]string{"reject-all"}, "Rejected 1 proposal(s).", nil},
+		{[]string{"accept-all"}, "Accepted 0 proposal(s).", nil},
+		{[]string{"clean"}, "Removed 3 rejected proposal(s).", nil},
+		{[]string{"list"}, "No pending proposals.", nil},
+	}
+	for _, st := range steps {
+		out, _, err := runCLI(t, env, "a\ns\n", append([]string{"seed", "proposals"}, st.args...)...)
+		if !errors.Is(err, st.err) || !strings.Contains(out, st.out) {
+			t.Fatalf("proposals %v = %v:\n%s\nwant %v and %q", st.args, err, out, st.err, st.out)
+		}
+	}
+	status := map[string]string{}
+	for _, p := range seed.Load(path).Config.State.Proposals {
+		status[p.ID] = p.Status
+	}
+	want := map[string]string{"prop_001": "accepted", "prop_002": "accepted", "q2aaaa": "accepted"}
+	if !jsonEqual(status, want) {
+		t.Errorf("statuses = %v, want %v", status, want)
+	}
+}
+
+func TestSeedRepairAndSchema(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	env := map[string]string{"HOME": home}
+	out, _, err := runCLI(t, env, "", "seed", "repair")
+	if err != nil || !strings.Contains(out, "nothing to repair") {
+		t.Fatalf("repair of valid seed = %v: %s", err, out)
+	}
+	if _, _, err := runCLI(t, env, "", "seed", "show"); err != nil { // show versions the existing seed
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("{oops"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "repair")
+	if err != nil || !strings.Contains(out, "restored the last valid version") {
+		t.Fatalf("repair = %v: %s", err, out)
+	}
+	if got := seed.Load(path).Config.Identity.AIName; got != "Ivy" {
+		t.Errorf("aiName after repair = %q", got)
+	}
+	out, _, err = runCLI(t, env, "", "seed", "schema")
+	schemaPath := filepath.Join(filepath.Dir(path), seed.SchemaFileName)
+	if err != nil || !strings.Contains(out, schemaPath) {
+		t.Fatalf("schema = %v: %s", err, out)
+	}
+	written, _ := os.ReadFile(schemaPath)
+	printed, _, _ := runCLI(t, env, "", "seed", "schema", "--print")
+	if string(written) != printed || !strings.Contains(printed, "draft-07") {
+		t.Errorf("schema --print differs from the written file")
+	}
+}
+
+func TestSeedWithoutGitWarns(t *testing.T) {
+	home, path := testSeed(t, "valid-seed.json")
+	env := map[string]string{"HOME": home, "PATH": t.TempDir()}
+	_, errOut, err := runCLI(t, env, "", "seed", "learn", "insight", "Works without git")
+	if err != nil || !strings.Contains(errOut, seed.WarnNoGit) {
+		t.Fatalf("learn without git = %v, stderr %q", err, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".git")); err == nil {
+		t.Error("repository created without git")
+	}
+}
