@@ -40,7 +40,7 @@ import (
 // *store.Store implements it.
 type Store interface {
 	InsertAction(ctx context.Context, sessionID string, t coach.ActionType, data json.RawMessage) (coach.Action, error)
-	InsertAPICall(ctx context.Context, c coach.APICall) (coach.APICall, error)
+	InsertAPICall(ctx context.Context, c coach.APICall) error
 }
 
 // Ticker is the part of *time.Ticker the summary loop uses; tests inject a
@@ -280,7 +280,7 @@ func marshal(data any) (json.RawMessage, error) {
 // LatencyMs -1 (EC-19). It is the seam for llm.CallLogger (the integrator
 // adapts llm.CallRecord to coach.APICall).
 func (l *Logger) RecordAPICall(ctx context.Context, c coach.APICall) error {
-	if _, err := l.store.InsertAPICall(ctx, c); err != nil {
+	if err := l.store.InsertAPICall(ctx, c); err != nil {
 		return fmt.Errorf("log api call: %w", err)
 	}
 	return nil

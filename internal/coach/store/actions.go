@@ -143,21 +143,24 @@ func findActions(ctx context.Context, q querier, query string, args ...any) ([]c
 	return out, rows.Err()
 }
 
-// InsertAPICall appends one row to api_call_log (FR-042, scenario 4.4) and
-// returns it with ID and CreatedAt filled in when they were zero. An empty
-// SessionID is stored as NULL (calls outside a session). A SessionID that
-// names no session is also stored as NULL rather than losing the record.
-// Failed calls carry LatencyMs -1 and zero tokens and cost (EC-19).
-func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) (coach.APICall, error) {
+// InsertAPICall appends one row to api_call_log (FR-042, scenario 4.4).
+// Zero ID and CreatedAt are filled in (UUID v7, now). An empty SessionID is
+// stored as NULL (calls outside a session); a SessionID that names no
+// session is also stored as NULL rather than losing the record. Failed
+// calls carry LatencyMs -1 and zero tokens and cost (EC-19). CallType and
+// Model are required ([ErrInvalid]).
+//
+// It is the seam for llm.CallLogger: an adapter maps llm.CallRecord
+// (CostUSD → CostEstimate, At → CreatedAt) onto coach.APICall.
+func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) error {
 	if c.ID == "" {
 		c.ID = s.NewID()
 	}
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Millisecond)
 	if c.CallType == "" || c.Model == "" {
-		return c, invalidf("api call needs call_type and model")
+		return invalidf("api call needs call_type and model")
 	}
 	insert := func(session any) error {
 		return s.Update(ctx, func(tx *Tx) error {
@@ -170,8 +173,7 @@ func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) (coach.APICa
 	}
 	err := insert(nullString(c.SessionID))
 	if errors.Is(err, ErrNotFound) {
-		c.SessionID = ""
 		err = insert(nil)
 	}
-	return c, err
+	return err
 }

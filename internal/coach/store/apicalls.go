@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/paige-dev/paige/internal/coach"
+
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -35,15 +37,52 @@ type ModelStats struct {
 	AvgLatencyMs float64 `json:"avgLatencyMs"`
 }
 
-// APICallStats computes total cost, tokens, failures, average latency and
-// cost by model with SQL aggregations.
-func (s *Store) APICallStats(ctx context.Context, f APICallFilter) (st APICallStats, err error) {
+// APICalls lists api_call_log rows matching f, oldest first; Limit 0 means all.
+func (s *Store) APICalls(ctx context.Context, f APICallFilter, limit int) (list []coach.APICall, err error) {
+	where, args := f.where()
+	query := `SELECT id, coalesce(session_id, ''), call_type, model, input_hash, latency_ms, input_tokens, output_tokens,
+		cost_estimate, created_at FROM api_call_log` + where + ` ORDER BY created_at, id`
+	if limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var c coach.APICall
+			var at string
+			if err := rows.Scan(&c.ID, &c.SessionID, &c.CallType, &c.Model, &c.InputHash, &c.LatencyMs, &c.InputTokens,
+				&c.OutputTokens, &c.CostEstimate, &at); err != nil {
+				return err
+			}
+			if c.CreatedAt, err = parseTime(at); err != nil {
+				return err
+			}
+			list = append(list, c)
+		}
+		return rows.Err()
+	})
+	return list, err
+}
+
+func (f APICallFilter) where() (string, []any) {
 	where := ` WHERE created_at >= ?`
 	args := []any{sqlite.FormatTime(f.Since)}
 	if f.SessionID != "" {
 		where += ` AND session_id = ?`
 		args = append(args, f.SessionID)
 	}
+	return where, args
+}
+
+// APICallStats computes total cost, tokens, failures, average latency and
+// cost by model with SQL aggregations.
+func (s *Store) APICallStats(ctx context.Context, f APICallFilter) (st APICallStats, err error) {
+	where, args := f.where()
 	const aggs = `count(*), coalesce(sum(cost_estimate), 0),
 		coalesce(avg(CASE WHEN latency_ms >= 0 THEN latency_ms END), 0)`
 	err = s.read(ctx, func(tx *sql.Tx) error {
