@@ -8,7 +8,7 @@ GOBIN       := $(shell $(GO) env GOPATH)/bin
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X github.com/paige-dev/paige/internal/cli.Version=$(VERSION)
 
-.PHONY: run build test test-go test-web lint bench generate
+.PHONY: run build test test-go test-web web lint bench generate
 
 ## run: start Paige on examples/demo-project (offline when no ANTHROPIC_API_KEY is set)
 run: build
@@ -20,8 +20,8 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/paige
 
-## test: lint, then every Go test with the race detector
-test: lint test-go
+## test: lint, then every Go test with the race detector, then the web UI's tests
+test: lint test-go test-web
 
 test-go:
 	$(GO) test -race -count=1 -timeout 20m ./...
@@ -37,3 +37,23 @@ lint:
 ## bench: run the Go benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+WEB_DIR := web/ghostpath
+WEB_DIST := internal/ideate/web/dist
+
+$(WEB_DIR)/node_modules/.package-lock.json: $(WEB_DIR)/package-lock.json
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund
+
+## web: rebuild the GhostPath UI into internal/ideate/web/dist (commit it with the source)
+web: $(WEB_DIR)/node_modules/.package-lock.json
+	cd $(WEB_DIR) && npm run build
+
+## test-web: type-check and unit-test the UI (Vitest), and check the committed dist is current
+test-web: $(WEB_DIR)/node_modules/.package-lock.json
+	cd $(WEB_DIR) && npx tsc --noEmit && npx vitest run
+	@tmp=$$(mktemp -d); \
+	 (cd $(WEB_DIR) && npx vite build --logLevel warn --outDir $$tmp --emptyOutDir) || { rm -rf $$tmp; exit 1; }; \
+	 if ! diff -r $$tmp $(WEB_DIST) >/dev/null; then \
+	   echo "$(WEB_DIST) is not the build of $(WEB_DIR): run 'make web' and commit it"; \
+	   diff -rq $$tmp $(WEB_DIST); rm -rf $$tmp; exit 1; \
+	 fi; rm -rf $$tmp; echo "$(WEB_DIST) is current"

@@ -22,5 +22,7 @@ export default defineConfig({
     globals: true,
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test-setup.ts"],
+    // The machine is shared; generous limits keep slow runs from flaking.
+    testTimeout: 30_000,
   },
 });

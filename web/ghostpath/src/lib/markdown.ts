@@ -264,7 +264,7 @@ function matchLink(s: string, i: number): { label: string; href: string; end: nu
     else if (s[j] === "]" && --level === 0) break;
   }
   if (j >= s.length || s[j + 1] !== "(") return null;
-  const m = /^\(\s*<?([^\s()<>]*)>?(?:\s+"[^"]*")?\s*\)/.exec(s.slice(j + 1));
+  const m = /^\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?(?:\s+"[^"]*")?\s*\)/.exec(s.slice(j + 1));
   if (!m) return null;
   return { label: s.slice(i + 1, j), href: m[1]!, end: j + 1 + m[0].length };
 }

@@ -148,7 +148,7 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "done": {
       if (ev.data?.error) return { ...v, phase: "failed" };
       if (ev.data?.awaiting_input && v.pending) return { ...v, phase: "awaiting" };
-      return { ...v, phase: v.spec !== null ? "finished" : "idle" };
+      return { ...v, pending: null, askUser: null, phase: v.spec !== null ? "finished" : "idle" };
     }
     default:
       return v;
@@ -161,7 +161,9 @@ export function reduce(v: SessionView, a: Action): SessionView {
     case "event":
       return onEvent(v, a.event);
     case "turn_started":
-      return { ...v, phase: "streaming", agentText: [], error: null, pending: null, askUser: null };
+      // The pending prompt stays until the turn answers it (events or done), so a
+      // rejected input (HTTP 400 before any event) can be corrected and re-sent.
+      return { ...v, phase: "streaming", agentText: [], error: null };
     case "scores_sent": {
       const last = currentRound(v);
       if (!last) return v;

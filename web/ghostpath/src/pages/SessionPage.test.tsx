@@ -1,0 +1,175 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionPage } from "./SessionPage";
+
+// A scripted server: each call to fetch answers the next entry, and the test
+// checks what the page sent. The real server is exercised by the Playwright
+// flow (internal/ideate/web/e2e_test.go); this checks the page's wiring alone.
+type Answer = { method: string; path: string; status?: number; json?: unknown; sse?: unknown[] };
+
+function sse(events: unknown[]): Response {
+  const text = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  return new Response(text, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+}
+
+function server(script: Answer[]) {
+  const sent: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const method = init?.method ?? "GET";
+    const path = String(input);
+    sent.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const next = script.shift();
+    if (!next || next.method !== method || next.path !== path) {
+      throw new Error(`unexpected ${method} ${path}, script wanted ${next?.method} ${next?.path}`);
+    }
+    if (next.sse) return sse(next.sse);
+    return new Response(JSON.stringify(next.json ?? {}), { status: next.status ?? 200, headers: { "Content-Type": "application/json" } });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return sent;
+}
+
+const premises = (r: number) =>
+  [0, 1, 2].map((i) => ({ id: `r${r}p${i}`, title: `Idea ${r}.${i}`, body: `Body ${r}.${i}`, premise_type: "initial" }));
+const usage = { tokens_used: 5000, tokens_limit: 1_000_000, tokens_remaining: 995_000, usage_percentage: 0.5, estimated_rounds_left: 199 };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe("SessionPage", () => {
+  it("runs a session: round, scores, question, round 2, resolve, spec", async () => {
+    const user = userEvent.setup();
+    const sent = server([
+      { method: "GET", path: "/api/v1/sessions/s1", json: { id: "s1", problem: "How do we X?", status: "created", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s1/stream",
+        sse: [
+          { type: "context_usage", data: usage },
+          { type: "tool_call", data: { tool: "decompose_problem", input_preview: "{}" } },
+          { type: "premises", data: premises(1) },
+          { type: "done", data: { error: false, awaiting_input: true } },
+        ],
+      },
+      {
+        method: "POST",
+        path: "/api/v1/sessions/s1/user-input",
+        sse: [
+          { type: "ask_user", data: { question: "Speed or cost?", options: [{ label: "Speed" }, { label: "Cost" }] } },
+          { type: "done", data: { error: false, awaiting_input: true } },
+        ],
+      },
+      {
+        method: "POST",
+        path: "/api/v1/sessions/s1/user-input",
+        sse: [
+          { type: "premises", data: premises(2) },
+          { type: "done", data: { error: false, awaiting_input: true } },
+        ],
+      },
+      {
+        method: "POST",
+        path: "/api/v1/sessions/s1/user-input",
+        sse: [
+          { type: "agent_text", data: "Excellent choice!" },
+          { type: "final_spec", data: "# The Spec\n\n- do **this**" },
+          { type: "spec_file_ready", data: { download_url: "/api/v1/sessions/s1/spec" } },
+          { type: "done", data: { error: false, awaiting_input: false } },
+        ],
+      },
+    ]);
+    render(<SessionPage id="s1" />);
+
+    expect(await screen.findByRole("heading", { name: "Round 1" })).toBeInTheDocument();
+    expect(screen.getByText("How do we X?")).toBeInTheDocument();
+    expect(screen.getByRole("meter", { name: "Context used" })).toHaveAttribute("aria-valuenow", "0.5");
+    expect(screen.getByText("Decomposing the problem")).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText("Score for “Idea 1.0”"), { target: { value: "8" } });
+    fireEvent.change(screen.getByLabelText("Score for “Idea 1.1”"), { target: { value: "4.2" } });
+    fireEvent.change(screen.getByLabelText("Score for “Idea 1.2”"), { target: { value: "6" } });
+    await user.click(screen.getByRole("button", { name: "Next Round →" }));
+
+    await user.click(await screen.findByRole("radio", { name: "Speed" }));
+    await user.click(screen.getByRole("button", { name: "Submit response" }));
+
+    expect(await screen.findByRole("heading", { name: "Round 2" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "✓ Problem Resolved" }));
+    await user.click(screen.getByRole("radio", { name: /Idea 2.1/ }));
+    await user.click(screen.getByRole("button", { name: "Generate final spec" }));
+
+    expect(await screen.findByRole("heading", { level: 1, name: "The Spec" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Download spec (.md)" })).toHaveAttribute("href", "/api/v1/sessions/s1/spec");
+    expect(screen.getByText("Excellent choice!")).toBeInTheDocument();
+
+    const inputs = sent.filter((s) => s.method === "POST").map((s) => s.body);
+    expect(inputs).toEqual([
+      {
+        type: "scores",
+        scores: [
+          { premise_id: "r1p0", premise_title: "Idea 1.0", score: 8 },
+          { premise_id: "r1p1", premise_title: "Idea 1.1", score: 4.2 },
+          { premise_id: "r1p2", premise_title: "Idea 1.2", score: 6 },
+        ],
+      },
+      { type: "ask_user_response", response: "Speed" },
+      { type: "resolved", winner: { title: "Idea 2.1", index: 1 } },
+    ]);
+    // The report page can fall back to this local copy of the rounds.
+    const stored = JSON.parse(localStorage.getItem("ghostpath:rounds:s1")!);
+    expect(stored.map((r: { number: number; winnerId?: string }) => [r.number, r.winnerId])).toEqual([
+      [1, undefined],
+      [2, "r2p1"],
+    ]);
+  });
+
+  it("keeps the round on screen when the server rejects the scores", async () => {
+    const user = userEvent.setup();
+    server([
+      { method: "GET", path: "/api/v1/sessions/s2", json: { id: "s2", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s2/stream",
+        sse: [{ type: "premises", data: premises(1) }, { type: "done", data: { awaiting_input: true } }],
+      },
+      {
+        method: "POST",
+        path: "/api/v1/sessions/s2/user-input",
+        status: 400,
+        json: { error: { code: "VALIDATION_ERROR", message: "scores: exactly 3 required" } },
+      },
+    ]);
+    render(<SessionPage id="s2" />);
+    await screen.findByRole("heading", { name: "Round 1" });
+    for (const i of [0, 1, 2]) fireEvent.change(screen.getByLabelText(`Score for “Idea 1.${i}”`), { target: { value: "5.5" } });
+    await user.click(screen.getByRole("button", { name: "Next Round →" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("VALIDATION_ERROR: scores: exactly 3 required");
+    expect(screen.getByRole("heading", { name: "Round 1" })).toBeInTheDocument();
+  });
+
+  it("shows a resolved session's stored spec without streaming", async () => {
+    server([
+      { method: "GET", path: "/api/v1/sessions/s3", json: { id: "s3", problem: "p", status: "resolved", created_at: "" } },
+    ]);
+    const fetchMock = globalThis.fetch as ReturnType<typeof vi.fn>;
+    const scripted = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === "/api/v1/sessions/s3/spec"
+        ? new Response("## Stored spec", { status: 200, headers: { "Content-Type": "text/markdown" } })
+        : scripted(input, init),
+    );
+    render(<SessionPage id="s3" />);
+    expect(await screen.findByRole("heading", { level: 2, name: "Stored spec" })).toBeInTheDocument();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+  });
+
+  it("reports a missing session", async () => {
+    server([
+      { method: "GET", path: "/api/v1/sessions/nope", status: 404, json: { error: { code: "RESOURCE_NOT_FOUND", message: "Session not found" } } },
+    ]);
+    render(<SessionPage id="nope" />);
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not open this session: Session not found");
+  });
+});

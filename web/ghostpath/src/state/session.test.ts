@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import type { StreamEvent } from "../types";
+import { type Action, MAX_ACTIVITY, currentRound, initialView, reduce, roundsFromRecords } from "./session";
+
+const ev = (event: StreamEvent): Action => ({ kind: "event", event });
+const run = (...actions: Action[]) => actions.reduce(reduce, initialView);
+
+const round1 = [
+  { id: "a", title: "A", body: "a", premise_type: "initial" },
+  { id: "b", title: "B", body: "b", premise_type: "initial" },
+  { id: "c", title: "C", body: "c", premise_type: "initial" },
+];
+
+describe("reduce", () => {
+  it("follows a first turn to a presented round", () => {
+    const v = run(
+      { kind: "turn_started" },
+      ev({ type: "context_usage", data: { tokens_used: 1200, tokens_limit: 1_000_000, tokens_remaining: 998_800, usage_percentage: 0.12, estimated_rounds_left: 999 } }),
+      ev({ type: "agent_text", data: "Let me look at this." }),
+      ev({ type: "tool_call", data: { tool: "generate_premise", input_preview: "{'title': 'x'}" } }),
+      ev({ type: "tool_error", data: { tool: "generate_premise", error_code: "GATES_NOT_SATISFIED", message: "Missing gates" } }),
+      ev({ type: "tool_call", data: { tool: "decompose_problem" } }),
+      ev({ type: "tool_result", data: "Web search returned 3 result(s)" }),
+      ev({ type: "premises", data: round1 }),
+      ev({ type: "done", data: { error: false, awaiting_input: true } }),
+    );
+    expect(v.phase).toBe("awaiting");
+    expect(v.pending).toBe("scores");
+    expect(v.agentText).toEqual(["Let me look at this."]);
+    expect(v.context?.tokens_used).toBe(1200);
+    expect(v.activity.map((a) => [a.kind, a.tool, a.code ?? ""])).toEqual([
+      ["call", "generate_premise", ""],
+      ["error", "generate_premise", "GATES_NOT_SATISFIED"],
+      ["call", "decompose_problem", ""],
+      ["result", "", ""],
+    ]);
+    expect(v.activity[1]!.text).toBe("Missing gates");
+    expect(v.rounds).toHaveLength(1);
+    expect(currentRound(v)).toMatchObject({ number: 1, scores: {} });
+    expect(currentRound(v)!.premises.map((p) => p.id)).toEqual(["a", "b", "c"]);
+  });
+
+  it("records scores by premise id, then an ask_user, then round 2 and a winner", () => {
+    let v = run(ev({ type: "premises", data: round1 }), ev({ type: "done", data: { awaiting_input: true } }));
+    v = reduce(v, { kind: "scores_sent", scores: [
+      { premise_id: "a", premise_title: "A", score: 7.5, comment: "nice" },
+      { premise_id: "b", premise_title: "B", score: 2 },
+      { premise_id: "c", premise_title: "C", score: 5 },
+    ] });
+    v = reduce(v, { kind: "turn_started" });
+    expect(v.phase).toBe("streaming");
+    v = reduce(v, ev({ type: "ask_user", data: { question: "Q?", options: [{ label: "yes" }, { label: "no" }] } }));
+    v = reduce(v, ev({ type: "done", data: { awaiting_input: true } }));
+    expect(v.pending).toBe("ask_user");
+    expect(v.askUser?.question).toBe("Q?");
+    expect(v.rounds[0]!.scores).toEqual({ a: { score: 7.5, comment: "nice" }, b: { score: 2 }, c: { score: 5 } });
+
+    v = reduce(v, { kind: "turn_started" });
+    v = reduce(v, ev({ type: "premises", data: round1.map((p) => ({ ...p, id: p.id + "2", title: p.title + "2" })) }));
+    expect(v.pending).toBe("scores");
+    expect(v.askUser).toBeNull();
+    expect(v.rounds.map((r) => r.number)).toEqual([1, 2]);
+    v = reduce(v, { kind: "resolved_sent", index: 2 });
+    expect(v.rounds[1]!.winnerId).toBe("c2");
+    expect(v.rounds[0]!.winnerId).toBeUndefined();
+  });
+
+  it("does not duplicate a round a resumed stream re-sends", () => {
+    const v = run(ev({ type: "premises", data: round1 }), { kind: "turn_started" }, ev({ type: "premises", data: round1 }));
+    expect(v.rounds).toHaveLength(1);
+  });
+
+  it("takes the round number from the premises when given", () => {
+    const v = run(ev({ type: "premises", data: round1.map((p) => ({ ...p, round_number: 4 })) }));
+    expect(currentRound(v)!.number).toBe(4);
+  });
+
+  it("finishes with the final spec and its download URL (spec_file_ready before done)", () => {
+    const v = run(
+      ev({ type: "premises", data: round1 }),
+      { kind: "turn_started" },
+      ev({ type: "agent_text", data: "Excellent choice!" }),
+      ev({ type: "final_spec", data: "# Spec" }),
+      ev({ type: "spec_file_ready", data: { download_url: "/api/v1/sessions/s1/spec" } }),
+      ev({ type: "done", data: { error: false, awaiting_input: true } }),
+    );
+    expect(v.spec).toBe("# Spec");
+    expect(v.specUrl).toBe("/api/v1/sessions/s1/spec");
+    expect(v.pending).toBeNull();
+    expect(v.phase).toBe("finished");
+  });
+
+  it("shows system errors and a failed turn", () => {
+    const v = run(
+      { kind: "turn_started" },
+      ev({ type: "error", data: { code: "AGENT_LOOP_EXCEEDED", message: "50 iterations", severity: "critical", recoverable: false } }),
+      ev({ type: "done", data: { error: true, awaiting_input: false } }),
+    );
+    expect(v.phase).toBe("failed");
+    expect(v.error).toEqual({ code: "AGENT_LOOP_EXCEEDED", message: "50 iterations" });
+    expect(reduce(v, { kind: "turn_started" }).error).toBeNull();
+  });
+
+  it("keeps the pending prompt when sending input fails, so it can be retried", () => {
+    const v = run(ev({ type: "premises", data: round1 }), ev({ type: "done", data: { awaiting_input: true } }), { kind: "turn_started" }, {
+      kind: "stream_failed",
+      message: "scores: want exactly 3",
+      code: "VALIDATION_ERROR",
+    });
+    expect(v.phase).toBe("failed");
+    expect(v.pending).toBe("scores");
+    expect(v.error?.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("goes idle without a pending prompt when a turn ends without awaiting input", () => {
+    const v = run(ev({ type: "premises", data: round1 }), { kind: "turn_started" }, ev({ type: "done", data: { awaiting_input: false } }));
+    expect(v.phase).toBe("idle");
+  });
+
+  it("bounds the activity list to the most recent items", () => {
+    const actions = Array.from({ length: MAX_ACTIVITY + 5 }, (_, i) => ev({ type: "tool_call", data: { tool: `t${i}` } }));
+    const v = run(...actions);
+    expect(v.activity).toHaveLength(MAX_ACTIVITY);
+    expect(v.activity.at(-1)!.tool).toBe(`t${MAX_ACTIVITY + 4}`);
+  });
+
+  it("ignores malformed event data instead of throwing", () => {
+    const bad = [
+      { type: "premises", data: "nope" },
+      { type: "premises", data: [null, 3, "x"] },
+      { type: "ask_user", data: null },
+      { type: "ask_user", data: { options: [] } },
+      { type: "context_usage", data: { tokens_used: "many" } },
+      { type: "spec_file_ready", data: {} },
+      { type: "tool_call", data: null },
+      { type: "tool_error", data: undefined },
+      { type: "error", data: null },
+      { type: "done", data: null },
+      { type: "unknown_kind", data: 1 },
+    ] as unknown as StreamEvent[];
+    const v = run(...bad.map(ev));
+    expect(v.rounds).toEqual([]);
+    expect(v.askUser).toBeNull();
+    expect(v.context).toBeNull();
+    expect(v.specUrl).toBeNull();
+    expect(v.error).toEqual({ code: "ERROR", message: "Unknown error" });
+  });
+
+  it("gives premises without ids a stable id", () => {
+    const v = run(ev({ type: "premises", data: [{ title: "x", body: "y" }, { title: "z" }] as never }));
+    expect(currentRound(v)!.premises.map((p) => p.id)).toEqual(["r1-p0", "r1-p1"]);
+  });
+
+  it("loads stored rounds, scores and winners from the session detail", () => {
+    const v = reduce(initialView, {
+      kind: "loaded",
+      spec: "# done",
+      specUrl: "/api/v1/sessions/x/spec",
+      rounds: [
+        { round_number: 2, premises: [{ id: "q", title: "Q", body: "", score: 9, is_winner: true, user_comment: "yes" }] },
+        { round_number: 1, premises: [{ id: "p", title: "P", body: "", score: null }] },
+      ],
+    });
+    expect(v.phase).toBe("finished");
+    expect(v.rounds.map((r) => r.number)).toEqual([1, 2]);
+    expect(v.rounds[1]).toMatchObject({ winnerId: "q", scores: { q: { score: 9, comment: "yes" } } });
+    expect(v.rounds[0]!.scores).toEqual({});
+    expect(roundsFromRecords(undefined)).toEqual([]);
+  });
+});
