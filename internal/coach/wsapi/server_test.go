@@ -213,7 +213,7 @@ func TestBufferUpdateSilent(t *testing.T) {
 	c := h.dial(t)
 	c.send(TypeBufferUpdate, map[string]any{"path": "main.go", "content": "edited", "cursorPosition": map[string]int{"line": 1, "column": 2}})
 	c.send(TypeConnectionHello, ConnectionHello{})
-	c.expect(TypeConnectionInit, nil) // nothing came before the init
+	c.expect(TypeConnectionInit, nil)                              // nothing came before the init
 	b, ok, err := h.ws.Buffer(filepath.Join(h.project, "main.go")) // any path form finds it
 	if err != nil || !ok || b.Content != "edited" || !b.Dirty || b.CursorPosition.Column != 2 {
 		t.Errorf("buffer = %+v, %v, %v", b, ok, err)

@@ -2,6 +2,8 @@ package wsapi
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/workspace"
 )
 
 // session:start / session:resume / session:end over the wire: rows, actions,
@@ -196,4 +199,34 @@ func waitFor(t testing.TB, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// Scenario 5.6: watcher events become fs:tree_update broadcasts.
+func TestWatcherTreeUpdates(t *testing.T) {
+	h := newHarness(t, Options{})
+	wt, err := h.ws.Watch(&workspace.WatchOptions{Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { ForwardTreeUpdates(h.srv.Hub(), wt.Events()); close(done) }()
+	c := h.dial(t)
+	waitFor(t, func() bool { return h.srv.Hub().Len() == 1 })
+	if err := os.WriteFile(filepath.Join(h.project, "new.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var upd FSTreeUpdate
+	c.expect(TypeFSTreeUpdate, &upd)
+	if upd.Action != "add" || upd.Path != "new.go" {
+		t.Errorf("fs:tree_update = %+v", upd)
+	}
+	if err := os.Remove(filepath.Join(h.project, "new.go")); err != nil {
+		t.Fatal(err)
+	}
+	c.expect(TypeFSTreeUpdate, &upd)
+	if upd.Action != "unlink" || upd.Path != "new.go" {
+		t.Errorf("fs:tree_update = %+v", upd)
+	}
+	wt.Close()
+	<-done // the forwarder ends with the watcher
 }

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/mcpapi"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/workspace"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+)
+
+// wireCoach opens the coaching backend — database, workspace, watcher,
+// action log, live session state, WebSocket hub, MCP server — and mounts
+// /ws and /mcp. Closers are registered as things open, so shutdown runs
+// them in the spec's order: MCP sessions, WebSocket connections, watcher,
+// timers, database (scenario 1.8). The hub is also closed when shutdown
+// begins, because http.Server.Shutdown does not track hijacked connections.
+func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
+	log := a.log.With("component", "coach")
+	st, ws, al, sess, err := openCoachState(ctx, a)
+	if err != nil {
+		return err
+	}
+	watcher, err := ws.Watch(&workspace.WatchOptions{Logger: log})
+	if err != nil {
+		return fmt.Errorf("watch PROJECT_DIR: %w", err)
+	}
+	a.onClose("watcher", func(context.Context) error { return watcher.Close() })
+
+	hub := wsapi.NewHub(log, 0)
+	go wsapi.ForwardTreeUpdates(hub, watcher.Events())
+	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
+		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}})
+	a.onShutdown = append(a.onShutdown, func() {
+		n := hub.Len()
+		hub.Close()
+		log.Info("websocket connections closed", "count", n)
+	})
+	a.onClose("websocket connections", func(context.Context) error { hub.Close(); return nil })
+
+	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version})
+	a.onClose("mcp sessions", func(context.Context) error {
+		log.Info("mcp sessions closed", "count", mcpapi.CloseSessions(mcpSrv))
+		return nil
+	})
+
+	mux.Handle("GET /ws", wss)
+	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log))
+	return nil
+}
+
+// openCoachState opens the database (EC-06: a corrupt file is an error),
+// the workspace, the action log and the live session state, restoring the
+// buffer summaries of a session left active by a previous run.
+func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Workspace, *actionlog.Logger, *session.Service, error) {
+	log := a.log.With("component", "coach")
+	st, err := store.Open(ctx, a.cfg.DataDir)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("open the coaching database in %s: %w", a.cfg.DataDir, err)
+	}
+	a.onClose("database", func(context.Context) error { return st.Close() })
+	ws, err := workspace.New(a.cfg.ProjectDir, nil)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("PROJECT_DIR: %w", err)
+	}
+	al := actionlog.New(st, &actionlog.Options{Logger: log})
+	a.onClose("timers", al.Close)
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: a.cfg.ProjectDir, Normalize: ws.Guard().Normalize, Log: log})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if active, ok := sess.Active(); ok {
+		al.StartSession(ctx, active.ID)
+		log.Info("active coaching session restored", "session", active.ID)
+	}
+	return st, ws, al, sess, nil
+}
