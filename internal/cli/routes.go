@@ -11,6 +11,9 @@ import (
 // Each capability registers its shutdown steps on a.
 func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	if err := wireCoach(ctx, a, mux); err != nil {
+		return err
+	}
 	if err := wireGhostPathUI(ctx, a, mux); err != nil {
 		return err
 	}
