@@ -107,8 +107,12 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 			if path != wt.ws.guard.root && Excluded(d.Name()) {
 				return filepath.SkipDir
 			}
-			if err := wt.fw.Add(path); err != nil && path == dir {
-				return err
+			if err := wt.fw.Add(path); err != nil {
+				if path == dir {
+					return err
+				}
+				// Typically the inotify watch limit: keep going, say so.
+				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
 			}
 		}
 		if rel == "." {
