@@ -116,8 +116,9 @@ type Repository interface {
 	DeleteSession(ctx context.Context, id string) error
 	// UpdateStatus sets the status; resolvedAt is stored when non-nil.
 	UpdateStatus(ctx context.Context, id string, status SessionStatus, resolvedAt *time.Time) error
-	// SaveProgress persists state, message history and token total in one write.
-	SaveProgress(ctx context.Context, id string, state State, messages json.RawMessage, totalTokens int64) error
+	// SaveProgress persists state, message history, token total and the
+	// turn's tool calls (their SessionID is set to id) in one transaction.
+	SaveProgress(ctx context.Context, id string, state State, messages json.RawMessage, totalTokens int64, calls ...ToolCall) error
 	// SetSpecPath records where the final spec was written.
 	SetSpecPath(ctx context.Context, id, path string) error
 

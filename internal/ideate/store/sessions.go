@@ -130,8 +130,9 @@ func (s *Store) UpdateStatus(ctx context.Context, id string, status core.Session
 	return affected(res, "session", id)
 }
 
-// SaveProgress writes state, message history and the token total at once.
-func (s *Store) SaveProgress(ctx context.Context, id string, state core.State, messages json.RawMessage, tokens int64) error {
+// SaveProgress writes state, message history, token total and the turn's
+// tool calls in one transaction, so a turn is persisted whole or not at all.
+func (s *Store) SaveProgress(ctx context.Context, id string, state core.State, messages json.RawMessage, tokens int64, calls ...core.ToolCall) error {
 	if !validID(id) {
 		return notFound("session", id)
 	}
@@ -143,12 +144,26 @@ func (s *Store) SaveProgress(ctx context.Context, id string, state core.State, m
 	if msgs == "" {
 		msgs = "[]"
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, message_history = ?, total_tokens_used = ? WHERE id = ?`),
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save progress: %w", err)
+	}
+	defer rollback(tx)
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, message_history = ?, total_tokens_used = ? WHERE id = ?`),
 		string(st), msgs, tokens, id)
 	if err != nil {
 		return fmt.Errorf("save progress: %w", err)
 	}
-	return affected(res, "session", id)
+	if err := affected(res, "session", id); err != nil {
+		return err
+	}
+	for _, tc := range calls {
+		tc.SessionID = id
+		if err := s.insertToolCall(ctx, tx, tc); err != nil {
+			return fmt.Errorf("save progress: %w", err)
+		}
+	}
+	return tx.Commit()
 }
 
 // SetSpecPath records the final spec's file path.

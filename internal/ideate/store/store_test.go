@@ -352,3 +352,25 @@ func testConcurrent(t *testing.T, s *Store) {
 		t.Errorf("got %d tool calls, want 20", len(calls))
 	}
 }
+
+func TestSaveProgressWithToolCalls(t *testing.T) {
+	for engine, open := range engines() {
+		t.Run(engine, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			sess := newSession(t, s, t0)
+			calls := []core.ToolCall{{ToolName: "a", Status: "ok", CreatedAt: t0}, {ToolName: "b", Status: "error", ErrorCode: "X", CreatedAt: t0.Add(time.Millisecond)}}
+			if err := s.SaveProgress(ctx, sess.ID, core.State{RoundNumber: 1}, nil, 9, calls...); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := s.ListToolCalls(ctx, sess.ID)
+			if len(got) != 2 || got[1].ErrorCode != "X" || got[0].SessionID != sess.ID {
+				t.Errorf("got %+v", got)
+			}
+			// A missing session writes nothing.
+			if err := s.SaveProgress(ctx, NewID(), core.State{}, nil, 0, calls...); !errors.Is(err, core.ErrNotFound) {
+				t.Errorf("got %v, want ErrNotFound", err)
+			}
+		})
+	}
+}

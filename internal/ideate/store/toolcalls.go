@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -11,21 +12,29 @@ import (
 // RecordToolCall stores one tool execution. Empty id and time are filled in;
 // empty input or output become {}.
 func (s *Store) RecordToolCall(ctx context.Context, tc core.ToolCall) error {
+	if err := s.insertToolCall(ctx, s.db, tc); err != nil {
+		return fmt.Errorf("record tool call: %w", err)
+	}
+	return nil
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func (s *Store) insertToolCall(ctx context.Context, db execer, tc core.ToolCall) error {
 	if tc.ID == "" {
 		tc.ID = NewID()
 	}
 	if tc.CreatedAt.IsZero() {
 		tc.CreatedAt = s.now()
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO tool_calls
+	_, err := db.ExecContext(ctx, s.q(`INSERT INTO tool_calls
 		(id, session_id, tool_name, input_json, output_json, status, error_code, iteration, duration_ms, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		tc.ID, tc.SessionID, tc.ToolName, jsonText(tc.Input), jsonText(tc.Output), tc.Status, tc.ErrorCode,
 		tc.Iteration, tc.DurationMs, s.ts(tc.CreatedAt))
-	if err != nil {
-		return fmt.Errorf("record tool call: %w", err)
-	}
-	return nil
+	return err
 }
 
 // ListToolCalls returns a session's tool calls in the order they ran.

@@ -1,0 +1,97 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/ideate/tools"
+)
+
+// executeTools runs the response's client tool calls in order and returns
+// their tool_result blocks. A pausing tool sets rs.paused.
+func (r *Runner) executeTools(rs *run, resp *anthropic.Message) []anthropic.ContentBlockParamUnion {
+	var results []anthropic.ContentBlockParamUnion
+	for _, b := range resp.Content {
+		if b.Type != "tool_use" {
+			continue
+		}
+		res, took := r.execute(rs, b.Name, b.Input)
+		r.record(rs, b.Name, b.Input, res, took)
+		r.forwardResult(rs, b.Name, res)
+		out, _ := json.Marshal(res.Output)
+		results = append(results, anthropic.NewToolResultBlock(b.ID, string(out), res.Failed()))
+	}
+	return results
+}
+
+// execute runs one tool with a context detached from cancellation, so a
+// tool either completes or never starts.
+func (r *Runner) execute(rs *run, name string, input json.RawMessage) (tools.Result, time.Duration) {
+	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
+	defer cancel()
+	start := time.Now()
+	res := r.dispatch.Execute(ctx, rs.env, name, input)
+	return res, time.Since(start)
+}
+
+func (r *Runner) forwardResult(rs *run, name string, res tools.Result) {
+	switch {
+	case res.Failed():
+		r.o.Logger.Warn("ghostpath: tool error", "session_id", rs.sess.ID, "tool_name", name, "error_code", res.Err.Code)
+		rs.emit(core.Event{Type: core.EventToolError, Data: core.ToolErrorData{Tool: name, ErrorCode: res.Err.Code, Message: res.Message()}})
+	case res.Pause != nil:
+		rs.paused = true
+		rs.emit(*res.Pause)
+		switch res.Pause.Type {
+		case core.EventFinalSpec:
+			rs.emit(core.Event{Type: core.EventSpecFileReady, Data: core.SpecFileData{DownloadURL: SpecURL(rs.sess.ID)}})
+		case core.EventPremises:
+			r.activate(rs)
+		}
+	default:
+		rs.emit(core.Event{Type: core.EventToolResult, Data: res.Message()})
+	}
+}
+
+// activate moves a created session to active at its first round.
+func (r *Runner) activate(rs *run) {
+	if rs.sess.Status != core.StatusCreated {
+		return
+	}
+	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
+	defer cancel()
+	if err := r.repo.UpdateStatus(ctx, rs.sess.ID, core.StatusActive, nil); err != nil {
+		r.o.Logger.Error("ghostpath: activate session", "session_id", rs.sess.ID, "err", err)
+		return
+	}
+	rs.sess.Status = core.StatusActive
+}
+
+// record queues the tool call; persist writes it with the turn.
+func (r *Runner) record(rs *run, name string, input json.RawMessage, res tools.Result, took time.Duration) {
+	out, _ := json.Marshal(res.Output)
+	tc := core.ToolCall{SessionID: rs.sess.ID, ToolName: name, Input: input, Output: out, Status: res.Status(),
+		Iteration: rs.iter, DurationMs: took.Milliseconds(), CreatedAt: r.o.Now()}
+	if res.Err != nil {
+		tc.ErrorCode = string(res.Err.Code)
+	}
+	rs.calls = append(rs.calls, tc)
+}
+
+// persist saves state, history, tokens and the queued tool calls in one
+// transaction. A failure is logged and the calls stay queued: the run goes
+// on and the next save catches up.
+func (r *Runner) persist(rs *run) {
+	rs.sess.Messages = rs.hist.JSON()
+	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
+	defer cancel()
+	if err := r.repo.SaveProgress(ctx, rs.sess.ID, rs.sess.State, rs.sess.Messages, rs.sess.TotalTokensUsed, rs.calls...); err != nil {
+		r.o.Logger.Error("ghostpath: save progress", "session_id", rs.sess.ID, "err", err)
+		return
+	}
+	rs.calls = rs.calls[:0]
+}

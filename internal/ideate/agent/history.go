@@ -1,0 +1,109 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+// history is the Claude message history of a session, kept both as SDK
+// params (to send) and as JSON (to persist without re-encoding old turns).
+type history struct {
+	params []anthropic.MessageParam
+	raw    []json.RawMessage
+}
+
+// loadHistory decodes a persisted JSON array of message params.
+func loadHistory(data json.RawMessage) (*history, error) {
+	h := &history{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return h, nil
+	}
+	if err := json.Unmarshal(data, &h.raw); err != nil {
+		return nil, fmt.Errorf("decode message history: %w", err)
+	}
+	h.params = make([]anthropic.MessageParam, len(h.raw))
+	for i, m := range h.raw {
+		if err := json.Unmarshal(m, &h.params[i]); err != nil {
+			return nil, fmt.Errorf("decode message %d: %w", i, err)
+		}
+	}
+	return h, nil
+}
+
+func (h *history) append(p anthropic.MessageParam) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	h.params = append(h.params, p)
+	h.raw = append(h.raw, b)
+	return nil
+}
+
+// JSON returns the history as one JSON array.
+func (h *history) JSON() json.RawMessage {
+	if len(h.raw) == 0 {
+		return json.RawMessage("[]")
+	}
+	n := 2
+	for _, m := range h.raw {
+		n += len(m) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, m := range h.raw {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	return append(b, ']')
+}
+
+func (h *history) lastRole() string {
+	if len(h.params) == 0 {
+		return ""
+	}
+	return string(h.params[len(h.params)-1].Role)
+}
+
+// AppendUserText returns the persisted history data with the user's text
+// added: as a new user message, or as one more text block of the last
+// message when that is already a user message (the tool results of a
+// paused turn), so roles keep alternating.
+func AppendUserText(data json.RawMessage, text string) (json.RawMessage, error) {
+	h, err := loadHistory(data)
+	if err != nil {
+		return nil, err
+	}
+	if h.lastRole() == string(anthropic.MessageParamRoleUser) {
+		n := len(h.params) - 1
+		msg := h.params[n]
+		msg.Content = append(append([]anthropic.ContentBlockParamUnion(nil), msg.Content...), anthropic.NewTextBlock(text))
+		h.params, h.raw = h.params[:n], h.raw[:n]
+		if err := h.append(msg); err != nil {
+			return nil, err
+		}
+		return h.JSON(), nil
+	}
+	if err := h.append(anthropic.NewUserMessage(anthropic.NewTextBlock(text))); err != nil {
+		return nil, err
+	}
+	return h.JSON(), nil
+}
+
+// Due reports whether a run of s would call the model: nothing is pending
+// for the user and the history ends with a user message (a new session,
+// new user input, or a run interrupted by a restart or a cancel).
+func Due(s *core.Session) bool {
+	if s.State.Pending != nil {
+		return false
+	}
+	h, err := loadHistory(s.Messages)
+	return err == nil && h.lastRole() == string(anthropic.MessageParamRoleUser)
+}
