@@ -2,6 +2,7 @@ package seed
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,5 +192,29 @@ func TestReview(t *testing.T) {
 	// End of input quits without error.
 	if sum, err := Review(strings.NewReader(""), &out, path, noGit); err != nil || !sum.Quit {
 		t.Errorf("Review(EOF) = %+v, %v", sum, err)
+	}
+}
+
+func TestConcurrentAddProposalsLoseNothing(t *testing.T) {
+	path := seedFile(t, fixture(t, "valid-seed.json"))
+	LoadWithGit(path, nil)
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := AddProposals(path, []Proposal{{Type: TypeInsight, Content: fmt.Sprintf("concurrent %d", i), Source: "s"}}, nil)
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(mustLoad(t, path).State.Proposals); got != 3+n {
+		t.Errorf("proposals = %d, want %d", got, 3+n)
+	}
+	if got := len(gitLog(t, filepath.Dir(path))); got != 1+n {
+		t.Errorf("commits = %d, want %d", got, 1+n)
 	}
 }

@@ -205,8 +205,15 @@ func lastValid(g *gitRepo) (*Seed, string) {
 
 // Update loads the seed with git (see [LoadWithGit]), applies change and, if
 // change returns a non-empty summary, saves and commits the result as
-// "category: summary". It returns the updated seed and warnings.
+// "category: summary". It returns the updated seed and warnings. Concurrent
+// Updates of one seed (from any process) are serialised by a file lock, so
+// no change is lost.
 func Update(path string, opts *Options, category string, change func(*Seed) (summary string, err error)) (*Seed, []string, error) {
+	unlock, err := lockSeed(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	res := LoadWithGit(path, opts)
 	if !res.OK {
 		return nil, res.Warnings, res.Error

@@ -76,6 +76,11 @@ type SetupResult struct {
 // nothing and returns the existing seed. Learnings and state of an existing
 // default seed are kept.
 func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupResult, error) {
+	unlock, err := lockSeed(path)
+	if err != nil {
+		return SetupResult{}, err
+	}
+	defer unlock()
 	if !IsFirstRun(path) {
 		res := Peek(path)
 		return SetupResult{Config: res.Config}, nil
