@@ -114,7 +114,12 @@ func TestReopenPreservesData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close = %v, want nil", err)
+	}
 	s2, err := Open(ctx, dir)
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
@@ -127,10 +132,13 @@ func TestReopenPreservesData(t *testing.T) {
 	if diff := cmp.Diff(sess, got); diff != "" {
 		t.Errorf("session after reopen (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(allTables, tables(t, s2)); diff != "" {
+		t.Errorf("tables after reopen (-want +got):\n%s", diff)
+	}
 	var n int
 	s2.DB().QueryRow(`SELECT count(*) FROM schema_migrations WHERE namespace = 'coach'`).Scan(&n)
-	if n != 1 {
-		t.Errorf("migrations recorded = %d, want 1", n)
+	if n != 2 {
+		t.Errorf("migrations recorded = %d, want 2", n)
 	}
 }
 
