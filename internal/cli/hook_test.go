@@ -288,3 +288,21 @@ func BenchmarkHookSessionStartProcess(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "p90-ms")
 }
+
+func TestHookSessionStartLargeSeedBounded(t *testing.T) {
+	home, _ := testSeed(t, "large-seed.json")
+	for _, args := range [][]string{nil, {"--format", "compact"}} {
+		out, _, err := runCLI(t, map[string]string{"HOME": home}, hookJSON, append([]string{"hook", "session-start"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len([]rune(strings.TrimSuffix(out, "\n"))); n > seed.MaxContextChars {
+			t.Errorf("%v: context is %d characters, want ≤ %d", args, n, seed.MaxContextChars)
+		}
+		for _, h := range []string{"Seed: v1.0.0", "Pending proposals (", "Last session: ", "... and "} {
+			if !strings.Contains(out, h) {
+				t.Errorf("%v: missing %q", args, h)
+			}
+		}
+	}
+}
