@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,9 +104,13 @@ func parse(path string, data []byte, write bool) LoadResult {
 	}
 	src := data
 	if changed {
-		if src, err = json.Marshal(merged); err != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // unknown keys are copied verbatim into the rewrite
+		if err := enc.Encode(merged); err != nil {
 			return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
 		}
+		src = buf.Bytes()
 	}
 	s, err := Decode(src)
 	if err != nil {

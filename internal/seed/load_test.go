@@ -101,7 +101,7 @@ func TestLoadReadErrors(t *testing.T) {
 }
 
 func TestLoadMergesAndWritesBack(t *testing.T) {
-	path := seedFile(t, []byte(`{"version":"1.0.0","identity":{"principalName":"Ada","aiName":"Ivy"},"future":{"keep":true}}`))
+	path := seedFile(t, []byte(`{"version":"1.0.0","identity":{"principalName":"Ada","aiName":"Ivy"},"future":{"keep":"<b>&"}}`))
 	res := Load(path)
 	if !res.OK || !res.Merged || res.Created {
 		t.Fatalf("Load = %+v, want OK and Merged", res)
@@ -110,7 +110,7 @@ func TestLoadMergesAndWritesBack(t *testing.T) {
 		t.Errorf("identity = %+v, want file values over defaults", res.Config.Identity)
 	}
 	written := string(mustRead(t, path))
-	for _, want := range []string{`"principalName": "Ada"`, `"future": {`, `"selfKnowledge": []`} {
+	for _, want := range []string{`"principalName": "Ada"`, `"keep": "<b>&"`, `"selfKnowledge": []`} {
 		if !strings.Contains(written, want) {
 			t.Errorf("written seed lacks %s:\n%s", want, written)
 		}
