@@ -120,3 +120,13 @@ func Clone(m map[string]any) map[string]any {
 	_ = json.Unmarshal(b, &out)
 	return out
 }
+
+// JSONString marshals v, failing tb on error.
+func JSONString(tb testing.TB, v any) string {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
