@@ -80,9 +80,19 @@ export function useSessionRun(id: string) {
     void run((onEvent, signal) => sendUserInput(id, { type: "ask_user_response", response }, onEvent, signal));
 
   const resolve = (index: number, scores: Record<string, number>) => {
-    const winner = currentRound(view)?.premises[index];
-    if (!winner) return;
+    const round = currentRound(view);
+    const winner = round?.premises[index];
+    if (!round || !winner) return;
     dispatch({ kind: "resolved_sent", index });
+    // Scores given in the last round are kept for the evolution report, even
+    // though "resolved" carries only the winner's.
+    const given = round.premises.filter((p) => scores[p.id] !== undefined);
+    if (given.length > 0) {
+      dispatch({
+        kind: "scores_sent",
+        scores: given.map((p) => ({ premise_id: p.id, premise_title: p.title, score: scores[p.id]! })),
+      });
+    }
     const score = scores[winner.id];
     void run((onEvent, signal) =>
       sendUserInput(
