@@ -163,6 +163,14 @@ func FuzzGuard(f *testing.F) {
 		if got.Rel == ".." || strings.HasPrefix(got.Rel, "../") || strings.HasPrefix(got.Rel, "/") {
 			t.Fatalf("Resolve(%q).Rel = %q escapes", p, got.Rel)
 		}
+		// One key whatever the spelling: the normalised form resolves to the same path.
+		lex, err := g.Normalize(p)
+		if err != nil {
+			t.Fatalf("Resolve(%q) accepted but Normalize failed: %v", p, err)
+		}
+		if again, err := g.Resolve(lex); err != nil || again != got {
+			t.Fatalf("Resolve(Normalize(%q)=%q) = %+v, %v; want %+v", p, lex, again, err, got)
+		}
 		if real, err := filepath.EvalSymlinks(got.Abs); err == nil {
 			if real != g.Root() && !strings.HasPrefix(real, g.Root()+string(filepath.Separator)) {
 				t.Fatalf("Resolve(%q) = %q, really %q outside", p, got.Abs, real)

@@ -206,7 +206,6 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 		isDir, seen := wt.known[rel]
 		wt.forget(rel)
 		if isDir {
-			_ = wt.fw.Remove(ev.Name) // a renamed directory keeps its watch otherwise
 			emit(FileEvent{Action: OpUnlinkDir, Path: rel})
 			return
 		}
@@ -222,15 +221,21 @@ func isTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// forget drops rel and, for a directory, everything known below it.
+// forget drops rel and, for a directory, everything known below it,
+// removing the watches of the directory and its subdirectories: a renamed
+// directory would otherwise keep reporting events under its old name.
 func (wt *Watcher) forget(rel string) {
 	if isDir := wt.known[rel]; isDir {
 		prefix := rel + "/"
-		for p := range wt.known {
-			if len(p) > len(prefix) && p[:len(prefix)] == prefix {
+		for p, dir := range wt.known {
+			if strings.HasPrefix(p, prefix) {
+				if dir {
+					_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(p)))
+				}
 				delete(wt.known, p)
 			}
 		}
+		_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(rel)))
 	}
 	delete(wt.known, rel)
 }

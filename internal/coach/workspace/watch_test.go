@@ -153,3 +153,23 @@ func TestWatcherClose(t *testing.T) {
 		t.Errorf("goroutines = %d after Close, want <= %d", n, before)
 	}
 }
+
+// A renamed directory is an unlinkDir of the old path and an addDir (with
+// its contents) at the new one; the new location keeps being watched.
+func TestWatcherRenameDir(t *testing.T) {
+	w, root := newWorkspace(t, map[string]string{"old/sub/a.ts": "a"})
+	wt, err := w.Watch(&WatchOptions{Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	must(t, os.Rename(filepath.Join(root, "old"), filepath.Join(root, "renamed")))
+	collect(t, wt, FileEvent{OpUnlinkDir, "old"}, FileEvent{OpAddDir, "renamed"}, FileEvent{OpAdd, "renamed/sub/a.ts"})
+	must(t, os.WriteFile(filepath.Join(root, "renamed/sub/b.ts"), []byte("b"), 0o644))
+	got := collect(t, wt, FileEvent{OpAdd, "renamed/sub/b.ts"})
+	for _, e := range got {
+		if e.Path == "old/sub/b.ts" {
+			t.Errorf("event reported under the old name: %v", e)
+		}
+	}
+}
