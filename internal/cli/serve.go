@@ -81,6 +81,10 @@ func serve(ctx context.Context, e *env) error {
 	} else {
 		// Close what wiring opened before it failed.
 		server.RunClosers(ctx, log, a.closers, server.DefaultShutdownTimeout)
+		if ctx.Err() != nil { // SIGINT/SIGTERM during startup is a clean stop (EC-05)
+			log.Info("interrupted during startup", "err", err)
+			err = nil
+		}
 	}
 	if err != nil {
 		return &ExitError{Code: 1, Err: err}

@@ -17,8 +17,9 @@ import (
 // action log, live session state, WebSocket hub, MCP server — and mounts
 // /ws and /mcp. Closers are registered as things open, so shutdown runs
 // them in the spec's order: MCP sessions, WebSocket connections, watcher,
-// timers, database (scenario 1.8). The hub is also closed when shutdown
-// begins, because http.Server.Shutdown does not track hijacked connections.
+// timers, database (scenario 1.8). The hub is closed by its closer, not an
+// OnShutdown hook: http.Server.Shutdown does not wait for hijacked
+// connections, and closing them after the MCP sessions keeps that order.
 func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	log := a.log.With("component", "coach")
 	st, ws, al, sess, err := openCoachState(ctx, a)
@@ -35,12 +36,12 @@ func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	go wsapi.ForwardTreeUpdates(hub, watcher.Events())
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
 		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}})
-	a.onShutdown = append(a.onShutdown, func() {
+	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()
 		hub.Close()
 		log.Info("websocket connections closed", "count", n)
+		return nil
 	})
-	a.onClose("websocket connections", func(context.Context) error { hub.Close(); return nil })
 
 	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version})
 	a.onClose("mcp sessions", func(context.Context) error {

@@ -41,6 +41,9 @@ const DefaultQueueSize = 256
 // writeTimeout bounds one frame write to a client.
 const writeTimeout = 5 * time.Second
 
+// closeTimeout bounds the close handshake with one client.
+const closeTimeout = time.Second
+
 // NewHub returns an empty hub. A nil log discards; queueSize <= 0 means
 // [DefaultQueueSize].
 func NewHub(log *slog.Logger, queueSize int) *Hub {
@@ -126,7 +129,13 @@ func (h *Hub) remove(c *Conn, code websocket.StatusCode, reason string) <-chan s
 		close(c.done)
 		go func() {
 			defer close(closed)
-			_ = c.ws.Close(code, reason)
+			handshake := make(chan struct{})
+			go func() { _ = c.ws.Close(code, reason); close(handshake) }()
+			select { // a peer that does not answer the close frame is cut off
+			case <-handshake:
+			case <-time.After(closeTimeout):
+				_ = c.ws.CloseNow()
+			}
 		}()
 	})
 	if !first {

@@ -119,7 +119,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.hub.remove(c, websocket.StatusNormalClosure, "")
-	s.readLoop(r.Context(), c)
+	// The connection lives until the client or the hub closes it, not until
+	// the server's base context is cancelled: shutdown closes the hub in
+	// its own step, with "going away".
+	s.readLoop(context.WithoutCancel(r.Context()), c)
 }
 
 func (s *Server) readLoop(ctx context.Context, c *Conn) {

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+)
+
+// Scenarios 1.1–1.4, 1.7, 1.8, EC-02, EC-03 against the real server.
+func TestServeLifecycle(t *testing.T) {
+	env := serveEnv(t)
+	s := startServe(t, env)
+
+	// 1.1: the startup log names the address and the project; 1.7: DATA_DIR created.
+	out := s.out.String()
+	if !strings.Contains(out, "paige ready") || !strings.Contains(out, env["PROJECT_DIR"]) {
+		t.Errorf("startup log lacks ready line or project:\n%s", out)
+	}
+	if fi, err := os.Stat(filepath.Join(env["DATA_DIR"], "paige.db")); err != nil || fi.Size() == 0 {
+		t.Errorf("DATA_DIR/paige.db not created: %v", err)
+	}
+	// 1.4
+	code, body := s.health(t)
+	if code != http.StatusOK || body["status"] != "ok" {
+		t.Errorf("health = %d %v", code, body)
+	}
+	if _, ok := body["uptime"].(float64); !ok {
+		t.Errorf("uptime = %#v, want a number", body["uptime"])
+	}
+	// 1.2, EC-02: each client has its own UUID session.
+	a, b := s.mcpClient(t), s.mcpClient(t)
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		if _, err := uuid.Parse(cs.ID()); err != nil {
+			t.Errorf("session id %q is not a UUID", cs.ID())
+		}
+	}
+	if a.ID() == b.ID() {
+		t.Error("two clients share a session id")
+	}
+	// 1.3: WebSocket upgrade, JSON both ways.
+	w := s.ws(t)
+	w.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{Version: "0.1", Platform: "linux"})
+	w.expect(wsapi.TypeConnectionInit, nil)
+	// EC-03: an editor that vanishes does not disturb the server.
+	gone := s.ws(t)
+	gone.c.CloseNow()
+
+	// 1.8: shutdown with an open MCP session and WebSocket connection.
+	editorErr := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := w.c.Read(context.Background()); err != nil {
+				editorErr <- err
+				return
+			}
+		}
+	}()
+	if err := s.shutdown(t); err != nil {
+		t.Fatalf("serve returned %v, want nil (exit 0)", err)
+	}
+	logs := s.out.String()
+	steps := []string{`"mcp sessions closed"`, `count=2`, `step="mcp sessions"`, `"websocket connections closed"`,
+		`count=1`, `step="websocket connections"`, `step=watcher`, `step=timers`, `step=database`, `"paige stopped"`}
+	at := 0
+	for _, step := range steps {
+		i := strings.Index(logs[at:], step)
+		if i < 0 {
+			t.Fatalf("shutdown log lacks %s after offset %d:\n%s", step, at, logs)
+		}
+		at += i
+	}
+	if err := <-editorErr; websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Errorf("editor read after shutdown: %v, want close 1001", err)
+	}
+}
+
+// The raw Streamable HTTP exchange: POST initialize answers Mcp-Session-Id,
+// DELETE ends the session (FR-002, FR-009).
+func TestServeMCPHTTP(t *testing.T) {
+	s := startServe(t, serveEnv(t))
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: %s", resp.Status)
+	}
+	if _, err := uuid.Parse(id); err != nil {
+		t.Fatalf("Mcp-Session-Id %q is not a UUID", id)
+	}
+	del, _ := http.NewRequest(http.MethodDelete, s.base+"/mcp", nil)
+	del.Header.Set("Mcp-Session-Id", id)
+	resp, err = http.DefaultClient.Do(del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		t.Errorf("DELETE: %s", resp.Status)
+	}
+	// Cross-site browsers are refused on both endpoints.
+	evil, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(init))
+	evil.Header.Set("Origin", "https://evil.example")
+	evil.Header.Set("Sec-Fetch-Site", "cross-site")
+	evil.Header.Set("Content-Type", "application/json")
+	resp, err = http.DefaultClient.Do(evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site POST /mcp: %s, want 403", resp.Status)
+	}
+}
+
+// EC-01: a port in use exits non-zero with a clear message.
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	env := serveEnv(t)
+	env["PORT"] = strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
+	var out safeBuffer
+	err = Run(context.Background(), []string{"serve"}, mapEnv(env), nil, &out, &out)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code == 0 || !strings.Contains(err.Error(), "already in use") {
+		t.Fatalf("err = %v, want a non-zero exit saying the port is in use", err)
+	}
+	if !strings.Contains(out.String(), "step=database") {
+		t.Errorf("opened resources not closed:\n%s", out.String())
+	}
+}
+
+// EC-05: a signal before the server is ready is a clean stop (exit 0);
+// whatever was opened is closed (see server.Serve and RunClosers).
+func TestServeCancelledDuringStartup(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out safeBuffer
+	if err := Run(ctx, []string{"serve"}, mapEnv(serveEnv(t)), nil, &out, &out); err != nil {
+		t.Fatalf("err = %v, want nil", err)
+	}
+	if !strings.Contains(out.String(), "interrupted during startup") {
+		t.Errorf("no interruption logged:\n%s", out.String())
+	}
+}
+
+// EC-06: a corrupt database file stops startup with a clear error.
+func TestServeCorruptDatabase(t *testing.T) {
+	env := serveEnv(t)
+	if err := os.MkdirAll(env["DATA_DIR"], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	junk := []byte(strings.Repeat("this is not a database ", 400))
+	if err := os.WriteFile(filepath.Join(env["DATA_DIR"], "paige.db"), junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out safeBuffer
+	err := Run(context.Background(), []string{"serve"}, mapEnv(env), nil, &out, &out)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 1 || !strings.Contains(err.Error(), "paige.db") {
+		t.Fatalf("err = %v, want exit 1 naming the database", err)
+	}
+}
