@@ -16,6 +16,8 @@ import (
 const EventBufferUpdate coach.ActionType = "buffer_update"
 
 // Event is what the bus carries: one logged action, or one buffer update.
+// Every subscriber receives the same value; Data is shared and must not be
+// modified.
 type Event struct {
 	// Type is the action type, or EventBufferUpdate.
 	Type      coach.ActionType
