@@ -15,8 +15,9 @@ import (
 	"github.com/paige-dev/paige/internal/seed"
 )
 
-// hookStdinTimeout bounds how long a hook waits for Claude Code's JSON.
-const hookStdinTimeout = 2 * time.Second
+// hookStdinTimeout bounds how long a hook waits for Claude Code's JSON; a
+// variable so tests can shorten it.
+var hookStdinTimeout = 2 * time.Second
 
 // newHookCmd is the `paige hook` group: one subcommand per Claude Code hook
 // event. Hooks never fail Claude Code: they exit 0 and report problems as
@@ -158,7 +159,7 @@ func readHookStdin(e *env) claudecode.HookInput {
 		}
 		return r.in
 	case <-time.After(hookStdinTimeout):
-		fmt.Fprintln(e.stderr, "paige hook session-start: no hook input within 2s; continuing without it")
+		fmt.Fprintf(e.stderr, "paige hook session-start: no hook input within %v; continuing without it\n", hookStdinTimeout)
 		return claudecode.HookInput{}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,9 @@ var binDir string
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+		os.Unsetenv(k)
+	}
 	dir, err := os.MkdirTemp("", "paige-cli-test-")
 	if err != nil {
 		panic(err)
@@ -304,5 +308,22 @@ func TestHookSessionStartLargeSeedBounded(t *testing.T) {
 				t.Errorf("%v: missing %q", args, h)
 			}
 		}
+	}
+}
+
+func TestHookSessionStartSilentStdin(t *testing.T) {
+	old := hookStdinTimeout
+	hookStdinTimeout = 50 * time.Millisecond
+	t.Cleanup(func() { hookStdinTimeout = old })
+	home, _ := testSeed(t, "valid-seed.json")
+	r, w := io.Pipe() // a writer that never writes nor closes
+	defer w.Close()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), []string{"hook", "session-start"}, mapEnv(map[string]string{"HOME": home}), r, &out, &errb)
+	if err != nil || out.String() != goldenContext(t) {
+		t.Fatalf("hook = %v:\n%s", err, out.String())
+	}
+	if !strings.Contains(errb.String(), "no hook input within 50ms") {
+		t.Errorf("stderr = %q", errb.String())
 	}
 }
