@@ -80,6 +80,18 @@ func Run(ctx context.Context, path string, opts Options) (Result, error) {
 	return res, err
 }
 
+// ExtractError is returned when the extractor (the model) fails.
+type ExtractError struct {
+	Source, Extractor string
+	Err               error
+}
+
+func (e *ExtractError) Error() string {
+	return fmt.Sprintf("extract %s with %s: %v", e.Source, e.Extractor, e.Err)
+}
+
+func (e *ExtractError) Unwrap() error { return e.Err }
+
 // Source names a transcript file in entries: "session:<base name>".
 func Source(path string) string {
 	return "session:" + strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -119,7 +131,7 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		}
 		es, err := x.Extract(ctx, chunk, source)
 		if err != nil {
-			return res, fmt.Errorf("extract %s with %s: %w", source, x.Name(), err)
+			return res, &ExtractError{Source: source, Extractor: x.Name(), Err: err}
 		}
 		extracted = append(extracted, es...)
 	}

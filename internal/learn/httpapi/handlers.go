@@ -1,0 +1,230 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/server"
+)
+
+// handleExtract answers POST /api/extract {transcriptPath, force?, dryRun?}
+// with {stats, entries}.
+func handleExtract(d Deps) http.Handler {
+	type request struct {
+		TranscriptPath string `json:"transcriptPath"`
+		Force          bool   `json:"force"`
+		DryRun         bool   `json:"dryRun"`
+	}
+	type response struct {
+		Stats   learn.Stats   `json:"stats"`
+		Entries []learn.Entry `json:"entries"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decode(w, r, &req); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		path, err := d.Roots.Resolve(req.TranscriptPath)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		res, err := pipeline.Run(r.Context(), path, pipeline.Options{Store: d.Store, Extractor: d.Extractor, Force: req.Force, DryRun: req.DryRun})
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, response{Stats: res.Stats, Entries: res.Entries})
+	})
+}
+
+type messageRequest struct {
+	Content string `json:"content"`
+}
+
+func handleCreateSession(d Deps) http.Handler {
+	type request struct {
+		Name string `json:"name"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if r.ContentLength != 0 {
+			if err := decode(w, r, &req); err != nil {
+				writeError(w, http.StatusBadRequest, err.Error())
+				return
+			}
+		}
+		ss, err := d.Chat.CreateSession(r.Context(), req.Name)
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusCreated, ss)
+	})
+}
+
+func handleListSessions(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ss, err := d.Chat.Sessions(r.Context())
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, map[string]any{"sessions": ss})
+	})
+}
+
+func handleListMessages(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ms, err := d.Chat.Messages(r.Context(), r.PathValue("id"))
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, map[string]any{"messages": ms})
+	})
+}
+
+// handleSend answers POST /api/chat/sessions/{id}/messages {content} with
+// the stored assistant message.
+func handleSend(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req messageRequest
+		if err := decode(w, r, &req); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		m, err := d.Chat.Send(r.Context(), r.PathValue("id"), req.Content)
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, map[string]any{"message": m})
+	})
+}
+
+// handleStream answers POST /api/chat/sessions/{id}/stream {content} with
+// server-sent events: "delta" {text} for each piece of the reply, then
+// "done" {message} with the stored message, or "error" {error}. Errors found
+// before the stream starts (bad body, unknown session) are plain JSON.
+func handleStream(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req messageRequest
+		if err := decode(w, r, &req); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if _, err := d.Chat.Messages(r.Context(), r.PathValue("id")); err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		fl, ok := w.(http.Flusher)
+		if !ok {
+			writeError(w, http.StatusInternalServerError, "streaming unsupported")
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		fl.Flush()
+		send := func(event string, v any) error {
+			b, _ := json.Marshal(v)
+			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+				return err
+			}
+			fl.Flush()
+			return nil
+		}
+		m, err := d.Chat.Stream(r.Context(), r.PathValue("id"), req.Content, func(text string) error {
+			return send("delta", map[string]string{"text": text})
+		})
+		if err != nil {
+			if r.Context().Err() == nil {
+				d.Log.Warn("learn: chat stream failed", "err", err)
+				send("error", map[string]string{"error": err.Error()})
+			}
+			return
+		}
+		send("done", map[string]any{"message": m})
+	})
+}
+
+func handleContext(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asm, err := d.Chat.Assembler.Assemble(r.Context())
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, asm)
+	})
+}
+
+func handleListPreprompts(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ps, err := d.Chat.Assembler.Preprompts.List(r.Context(), false)
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, map[string]any{"preprompts": ps})
+	})
+}
+
+func handleAddPreprompt(d Deps) http.Handler {
+	type request struct {
+		Name     string `json:"name"`
+		Type     string `json:"type"`
+		Content  string `json:"content"`
+		Priority int    `json:"priority"`
+		Active   *bool  `json:"active"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decode(w, r, &req); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		p := contextasm.Preprompt{Name: req.Name, Type: req.Type, Content: req.Content, Priority: req.Priority, Active: req.Active == nil || *req.Active}
+		p, err := d.Chat.Assembler.Preprompts.Add(r.Context(), p)
+		if err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusCreated, p)
+	})
+}
+
+func handleSetPreprompt(d Deps) http.Handler {
+	type request struct {
+		Active *bool `json:"active"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decode(w, r, &req); err != nil || req.Active == nil {
+			writeError(w, http.StatusBadRequest, `send {"active": true|false}`)
+			return
+		}
+		if err := d.Chat.Assembler.Preprompts.SetActive(r.Context(), r.PathValue("id"), *req.Active); err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		server.Encode(w, http.StatusOK, map[string]any{"id": r.PathValue("id"), "active": *req.Active})
+	})
+}
+
+func handleDeletePreprompt(d Deps) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := d.Chat.Assembler.Preprompts.Delete(r.Context(), r.PathValue("id")); err != nil {
+			fail(w, d.Log, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
