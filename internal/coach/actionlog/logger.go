@@ -1,6 +1,6 @@
 // Package actionlog records the coaching timeline (spec story 4): every
 // significant user action and system event in action_log, every Claude call
-// in api_call_log, periodic and significant-change buffer summaries, and an
+// in api_call_log (the Logger is an llm.CallLogger), periodic and significant-change buffer summaries, and an
 // in-process event bus the Observer subscribes to.
 //
 // # Design
@@ -277,8 +277,8 @@ func marshal(data any) (json.RawMessage, error) {
 
 // RecordAPICall writes one api_call_log row (FR-042, scenario 4.4). Calls
 // outside a session are kept with a NULL session; failed calls carry
-// LatencyMs -1 (EC-19). It is the seam for llm.CallLogger (the integrator
-// adapts llm.CallRecord to coach.APICall).
+// LatencyMs -1 (EC-19). [Logger.LogAPICall] is the same for an
+// llm.CallRecord.
 func (l *Logger) RecordAPICall(ctx context.Context, c coach.APICall) error {
 	if err := l.store.InsertAPICall(ctx, c); err != nil {
 		return fmt.Errorf("log api call: %w", err)

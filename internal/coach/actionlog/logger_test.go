@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,9 +13,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 var _ Store = (*store.Store)(nil)
@@ -351,5 +354,35 @@ func TestRecordAPICall(t *testing.T) {
 	}
 	if err := f.l.RecordAPICall(ctx, coach.APICall{}); err == nil {
 		t.Error("API call without type and model accepted")
+	}
+}
+
+// The llm.CallLogger seam: a record maps onto the spec's columns.
+func TestLogAPICallFromLLM(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	at := time.Date(2026, 2, 11, 12, 0, 0, 0, time.UTC)
+	recs := []llm.CallRecord{
+		{SessionID: f.sess.ID, CallType: "coach_agent", Model: "claude-sonnet-4-5", InputHash: "0123456789abcdef",
+			LatencyMs: 850, InputTokens: 1200, OutputTokens: 300, CostUSD: 0.0081, At: at},
+		{CallType: "learn_extract", Model: "claude-haiku-4-5", InputHash: "fedcba9876543210", LatencyMs: -1,
+			Err: errors.New("529 overloaded"), At: at.Add(time.Second)},
+	}
+	for _, r := range recs {
+		if err := f.l.LogAPICall(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := f.st.APICalls(ctx, store.APICallFilter{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []coach.APICall{
+		{SessionID: f.sess.ID, CallType: "coach_agent", Model: "claude-sonnet-4-5", InputHash: "0123456789abcdef",
+			LatencyMs: 850, InputTokens: 1200, OutputTokens: 300, CostEstimate: 0.0081, CreatedAt: at},
+		{CallType: "learn_extract", Model: "claude-haiku-4-5", InputHash: "fedcba9876543210", LatencyMs: -1, CreatedAt: at.Add(time.Second)},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(coach.APICall{}, "ID")); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }

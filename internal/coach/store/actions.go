@@ -150,8 +150,7 @@ func findActions(ctx context.Context, q querier, query string, args ...any) ([]c
 // calls carry LatencyMs -1 and zero tokens and cost (EC-19). CallType and
 // Model are required ([ErrInvalid]).
 //
-// It is the seam for llm.CallLogger: an adapter maps llm.CallRecord
-// (CostUSD → CostEstimate, At → CreatedAt) onto coach.APICall.
+// actionlog.Logger.LogAPICall maps an llm.CallRecord onto it.
 func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) error {
 	if c.ID == "" {
 		c.ID = s.NewID()
