@@ -386,3 +386,30 @@ func TestLogAPICallFromLLM(t *testing.T) {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
+
+// The real ticker path: with a short interval, summaries appear on their own.
+func TestRealTickerFlushes(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sess, _ := st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
+	l := New(st, &Options{SummaryInterval: 5 * time.Millisecond})
+	defer l.Close(ctx)
+	sub := l.Bus().Subscribe(64)
+	l.StartSession(ctx, sess.ID)
+	l.ObserveBuffer(ctx, "a.ts", 3, 4)
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case e := <-sub.C():
+			if e.Type == coach.ActionBufferSummary {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no buffer_summary within 5 s of a 5 ms interval")
+		}
+	}
+}

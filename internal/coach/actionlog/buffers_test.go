@@ -55,3 +55,37 @@ func BenchmarkBufferUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+// The first-update baseline end to end: the workspace reports the file's
+// size on disk as the previous count, so a paste into a freshly opened file
+// is significant at once, while the first keystroke in a new file is not.
+func TestBaselineFromWorkspace(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "small.ts"), []byte("const a = 1;\n"), 0o644)
+	ws, err := workspace.New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+	for _, u := range []struct{ path, content string }{
+		{"small.ts", "const a = 1;\n" + strings.Repeat("// pasted\n", 100)},
+		{"new.ts", strings.Repeat("x", 2000)},
+	} {
+		ch, err := ws.UpdateBuffer(u.path, u.content, workspace.Cursor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.l.ObserveBuffer(ctx, ch.Path, ch.PrevCharCount, ch.CharCount); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := f.actions(t, "buffer_significant_change")
+	if len(got) != 1 {
+		t.Fatalf("%d significant changes, want 1 (the paste)", len(got))
+	}
+	if d := dataOf(t, got[0]); d["path"] != "small.ts" || d["previousCharCount"] != 13.0 || d["newCharCount"] != 1013.0 {
+		t.Errorf("significant change = %v, want small.ts 13 → 1013", d)
+	}
+}
