@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/paige-dev/paige/internal/ideate/agent"
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+func (a *API) handleUserInput() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in core.UserInput
+		if err := decodeBody(r, &in); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		in, verr := in.Normalize()
+		if verr != nil {
+			a.writeError(w, r, verr)
+			return
+		}
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		run, fresh := a.runs.reserve(s.ID)
+		if !fresh {
+			a.writeError(w, r, core.NewError(core.CodeConcurrency, "The agent is still working on this session; wait for its done event").WithSession(s.ID))
+			return
+		}
+		if e := a.applyInput(r.Context(), &s, in); e != nil {
+			a.runs.release(s.ID, run)
+			a.writeError(w, r, e.WithSession(s.ID))
+			return
+		}
+		a.runs.launch(s.ID, run, a.runSession(s.ID))
+		a.follow(w, r, run)
+	})
+}
+
+// applyInput checks the input fits what the session waits for, stores its
+// effects (scores, winner, status) and appends the message for the agent.
+func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput) *core.Error {
+	if s.Status == core.StatusCancelled || s.State.SpecGenerated {
+		return core.NewError(core.CodeInvalidSessionState, "Session is %s and takes no more input", s.Status)
+	}
+	var msg string
+	var e *core.Error
+	switch in.Type {
+	case core.InputScores:
+		msg, e = a.applyScores(ctx, s, in.Scores)
+	case core.InputAskUser:
+		if s.State.Awaiting != core.AwaitAskUser {
+			return notAwaiting(s, in.Type)
+		}
+		msg = core.AskUserMessage(*in.Response)
+	case core.InputResolved:
+		msg, e = a.applyResolved(ctx, s, *in.Winner)
+	}
+	if e != nil {
+		return e
+	}
+	if in.RawText != nil && *in.RawText != "" {
+		msg += fmt.Sprintf("\n\nThe user also wrote: %q", *in.RawText)
+	}
+	msgs, err := agent.AppendUserText(s.Messages, msg)
+	if err != nil {
+		a.log.Error("ghostpath: append user input", "session_id", s.ID, "err", err)
+		return core.Internal()
+	}
+	s.Messages = msgs
+	s.State.Pending, s.State.Awaiting = nil, core.AwaitNone
+	if err := a.repo.SaveProgress(ctx, s.ID, s.State, s.Messages, s.TotalTokensUsed); err != nil {
+		return a.repoError(err, "Session", s.ID, "save user input")
+	}
+	return nil
+}
+
+func notAwaiting(s *core.Session, typ string) *core.Error {
+	waiting := string(s.State.Awaiting)
+	if waiting == "" {
+		waiting = "nothing"
+	}
+	return core.NewError(core.CodeInvalidSessionState, "Input %q does not fit: the session is waiting for %s", typ, waiting)
+}
+
+// roundPremises returns the premises of the session's latest round.
+func (a *API) roundPremises(ctx context.Context, s *core.Session) ([]core.Premise, *core.Error) {
+	ps, err := a.repo.QueryPremises(ctx, s.ID, core.PremiseQuery{Filter: core.FilterByRound, RoundNumber: s.State.RoundNumber})
+	if err != nil {
+		return nil, a.repoError(err, "Session", s.ID, "load round")
+	}
+	return ps, nil
+}
+
+func (a *API) applyScores(ctx context.Context, s *core.Session, scores []core.ScoreInput) (string, *core.Error) {
+	if s.State.Awaiting != core.AwaitScores {
+		return "", notAwaiting(s, core.InputScores)
+	}
+	premises, e := a.roundPremises(ctx, s)
+	if e != nil {
+		return "", e
+	}
+	var named []core.NamedScore
+	seen := map[string]bool{}
+	for i, sc := range scores {
+		p, ok := matchPremise(premises, sc.PremiseID, sc.PremiseTitle)
+		if !ok || seen[p.ID] {
+			return "", core.Validation(core.FieldError{Field: fmt.Sprintf("scores.%d.premise_id", i),
+				Message: fmt.Sprintf("does not name a distinct premise of round %d", s.State.RoundNumber), Type: "value_error"})
+		}
+		seen[p.ID] = true
+		comment := ""
+		if sc.Comment != nil {
+			comment = *sc.Comment
+		}
+		named = append(named, core.NamedScore{Title: p.Title, Score: *sc.Score, Comment: comment})
+	}
+	for i, sc := range scores {
+		p, _ := matchPremise(premises, sc.PremiseID, sc.PremiseTitle)
+		if err := a.repo.UpdateScore(ctx, s.ID, core.ScoreUpdate{PremiseID: p.ID, Score: *scores[i].Score, Comment: sc.Comment}); err != nil {
+			return "", a.repoError(err, "Premise", p.ID, "save score")
+		}
+	}
+	return core.ScoresMessage(named), nil
+}
+
+// matchPremise finds a premise by id, else by title (NOTES.md).
+func matchPremise(ps []core.Premise, id, title string) (core.Premise, bool) {
+	for _, p := range ps {
+		if id != "" && p.ID == id {
+			return p, true
+		}
+	}
+	for _, p := range ps {
+		if title != "" && p.Title == title {
+			return p, true
+		}
+	}
+	return core.Premise{}, false
+}
+
+func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerInput) (string, *core.Error) {
+	if s.State.RoundNumber < 1 || s.State.Resolved {
+		return "", core.NewError(core.CodeInvalidSessionState, "Only a session with a presented round can be resolved, once")
+	}
+	premises, e := a.roundPremises(ctx, s)
+	if e != nil {
+		return "", e
+	}
+	p, ok := matchPremise(premises, w.PremiseID, "")
+	if !ok && *w.Index < len(premises) {
+		p, ok = premises[*w.Index], true
+	}
+	if !ok {
+		return "", core.Validation(core.FieldError{Field: "winner.index", Message: "does not name a premise of the last round", Type: "value_error"})
+	}
+	if err := a.repo.MarkWinner(ctx, s.ID, p.ID); err != nil {
+		return "", a.repoError(err, "Premise", p.ID, "mark winner")
+	}
+	if w.Score != nil {
+		if err := a.repo.UpdateScore(ctx, s.ID, core.ScoreUpdate{PremiseID: p.ID, Score: *w.Score}); err != nil {
+			return "", a.repoError(err, "Premise", p.ID, "save winner score")
+		}
+	} else if p.Score != nil {
+		w.Score = p.Score
+	}
+	now := a.o.Now()
+	if err := a.repo.UpdateStatus(ctx, s.ID, core.StatusResolved, &now); err != nil {
+		return "", a.repoError(err, "Session", s.ID, "resolve session")
+	}
+	s.Status = core.StatusResolved
+	winner := core.Winner{PremiseID: p.ID, Title: p.Title, Index: p.BufferIndex, Score: w.Score}
+	s.State.Resolved, s.State.Winner = true, &winner
+	return core.ResolvedMessage(winner), nil
+}

@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+// liveRun is one agent run of a session: its encoded SSE frames so far, and
+// whether it ended. Streams read frames by index and wait on notify.
+type liveRun struct {
+	cancel context.CancelFunc
+	ctx    context.Context
+
+	mu     sync.Mutex
+	frames [][]byte      // guarded by mu
+	done   bool          // guarded by mu
+	notify chan struct{} // closed and replaced on every change; guarded by mu
+}
+
+// emit encodes ev as one SSE frame and wakes the streams.
+func (r *liveRun) emit(ev core.Event) {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		b, _ = json.Marshal(core.Internal().SSE())
+	}
+	frame := make([]byte, 0, len(b)+8)
+	frame = append(append(append(frame, "data: "...), b...), "\n\n"...)
+	r.mu.Lock()
+	r.frames = append(r.frames, frame)
+	close(r.notify)
+	r.notify = make(chan struct{})
+	r.mu.Unlock()
+}
+
+func (r *liveRun) finish() {
+	r.mu.Lock()
+	if !r.done {
+		r.done = true
+		close(r.notify)
+		r.notify = make(chan struct{})
+	}
+	r.mu.Unlock()
+}
+
+// since returns the frames from index i on, a channel closed at the next
+// change, and whether the run has ended.
+func (r *liveRun) since(i int) ([][]byte, <-chan struct{}, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.frames[min(i, len(r.frames)):], r.notify, r.done
+}
+
+// runManager keeps the live run of each session.
+type runManager struct {
+	base       context.Context
+	cancelBase context.CancelFunc
+	wg         sync.WaitGroup
+
+	mu   sync.Mutex
+	runs map[string]*liveRun // guarded by mu
+}
+
+func newRunManager() *runManager {
+	base, cancel := context.WithCancel(context.Background())
+	return &runManager{base: base, cancelBase: cancel, runs: map[string]*liveRun{}}
+}
+
+// get returns the session's live run, or nil.
+func (m *runManager) get(id string) *liveRun {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.runs[id]
+}
+
+// reserve registers a new run for the session unless one exists; existing
+// is returned otherwise (and ok is false). A reserved run must be started
+// with launch or dropped with release.
+func (m *runManager) reserve(id string) (run *liveRun, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.runs[id]; r != nil {
+		return r, false
+	}
+	ctx, cancel := context.WithCancel(m.base)
+	r := &liveRun{ctx: ctx, cancel: cancel, notify: make(chan struct{})}
+	m.runs[id] = r
+	return r, true
+}
+
+// release drops a reserved run that will not start.
+func (m *runManager) release(id string, r *liveRun) {
+	m.mu.Lock()
+	if m.runs[id] == r {
+		delete(m.runs, id)
+	}
+	m.mu.Unlock()
+	r.cancel()
+	r.finish()
+}
+
+// launch runs f for the reserved run in its own goroutine; the run ends
+// (and leaves the manager) when f returns.
+func (m *runManager) launch(id string, r *liveRun, f func(ctx context.Context, emit func(core.Event))) {
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer m.release(id, r)
+		f(r.ctx, r.emit)
+	}()
+}
+
+// cancel stops the session's live run; it reports whether there was one.
+func (m *runManager) cancel(id string) bool {
+	if r := m.get(id); r != nil {
+		r.cancel()
+		return true
+	}
+	return false
+}
+
+func (m *runManager) cancelAll() { m.cancelBase() }
+
+// close cancels every run and waits for them until ctx ends.
+func (m *runManager) close(ctx context.Context) error {
+	m.cancelBase()
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

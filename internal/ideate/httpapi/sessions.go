@@ -1,0 +1,230 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/paige-dev/paige/internal/ideate/agent"
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+func (a *API) handleCreate() http.Handler {
+	type request struct {
+		Problem *string `json:"problem"`
+	}
+	type response struct {
+		ID      string             `json:"id"`
+		Problem string             `json:"problem"`
+		Status  core.SessionStatus `json:"status"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decodeBody(r, &req); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		if req.Problem == nil {
+			a.writeError(w, r, core.Validation(core.FieldError{Field: "problem", Message: "is required", Type: "missing"}))
+			return
+		}
+		problem, verr := core.ValidateProblem(*req.Problem)
+		if verr != nil {
+			a.writeError(w, r, verr)
+			return
+		}
+		msgs, err := agent.AppendUserText(nil, core.InitialMessage(problem))
+		if err != nil {
+			a.writeError(w, r, core.Internal())
+			return
+		}
+		s := core.Session{ID: uuid.Must(uuid.NewV7()).String(), Problem: problem, Status: core.StatusCreated,
+			CreatedAt: a.o.Now(), Messages: msgs}
+		if err := a.repo.CreateSession(r.Context(), s); err != nil {
+			a.log.Error("ghostpath: create session", "err", err)
+			e := core.Internal()
+			e.Message = "Failed to create session"
+			a.writeError(w, r, e)
+			return
+		}
+		a.writeJSON(w, http.StatusCreated, response{s.ID, s.Problem, s.Status})
+	})
+}
+
+func (a *API) handleList() http.Handler {
+	type item struct {
+		ID        string             `json:"id"`
+		Problem   string             `json:"problem"`
+		Status    core.SessionStatus `json:"status"`
+		CreatedAt string             `json:"created_at"`
+	}
+	type response struct {
+		Sessions   []item         `json:"sessions"`
+		Pagination map[string]int `json:"pagination"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		opts, verr := listOptions(r)
+		if verr != nil {
+			a.writeError(w, r, verr)
+			return
+		}
+		ss, err := a.repo.ListSessions(r.Context(), opts)
+		if err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", "", "list sessions"))
+			return
+		}
+		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}}
+		for _, s := range ss {
+			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt)})
+		}
+		a.writeJSON(w, http.StatusOK, out)
+	})
+}
+
+// listOptions validates ?limit (1–100, default 10), ?offset (>= 0) and ?status.
+func listOptions(r *http.Request) (core.ListOptions, *core.Error) {
+	o := core.ListOptions{Limit: 10}
+	var errs []core.FieldError
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			errs = append(errs, core.FieldError{Field: "query.limit", Message: "must be an integer between 1 and 100", Type: "range"})
+		}
+		o.Limit = n
+	}
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, core.FieldError{Field: "query.offset", Message: "must be an integer >= 0", Type: "range"})
+		}
+		o.Offset = n
+	}
+	if v := q.Get("status"); v != "" {
+		o.Status = core.SessionStatus(v)
+		if !o.Status.Valid() {
+			errs = append(errs, core.FieldError{Field: "query.status", Message: "must be one of created, active, resolved, cancelled", Type: "enum"})
+		}
+	}
+	if len(errs) > 0 {
+		return o, core.Validation(errs...)
+	}
+	return o, nil
+}
+
+func preview(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "..."
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func formatTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := formatTime(*t)
+	return &s
+}
+
+// load returns the session named by the {id} path value, or the error to answer.
+func (a *API) load(ctx context.Context, r *http.Request) (core.Session, *core.Error) {
+	id := r.PathValue("id")
+	s, err := a.repo.GetSession(ctx, id)
+	if err != nil {
+		return s, a.repoError(err, "Session", id, "get session")
+	}
+	return s, nil
+}
+
+func (a *API) handleGet() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		detail, err := a.sessionDetail(r.Context(), s)
+		if err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", s.ID, "load rounds"))
+			return
+		}
+		a.writeJSON(w, http.StatusOK, detail)
+	})
+}
+
+func (a *API) handleDelete() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		if s.Status == core.StatusActive || a.runs.get(s.ID) != nil {
+			a.writeError(w, r, core.NewError(core.CodeConcurrency, "Cannot delete active session").WithSession(s.ID))
+			return
+		}
+		if err := a.repo.DeleteSession(r.Context(), s.ID); err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", s.ID, "delete session"))
+			return
+		}
+		if s.SpecPath != "" {
+			if err := os.Remove(s.SpecPath); err != nil && !os.IsNotExist(err) {
+				a.log.Warn("ghostpath: remove spec file", "path", s.SpecPath, "err", err)
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+func (a *API) handleCancel() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		running := a.runs.get(s.ID) != nil
+		if s.Status == core.StatusCancelled || (s.Status != core.StatusActive && !running) {
+			a.writeError(w, r, core.NewError(core.CodeInvalidSessionState,
+				"Cannot cancel session with status '%s'", s.Status).WithSession(s.ID))
+			return
+		}
+		if err := a.repo.UpdateStatus(r.Context(), s.ID, core.StatusCancelled, nil); err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", s.ID, "cancel session"))
+			return
+		}
+		a.runs.cancel(s.ID)
+		a.writeJSON(w, http.StatusOK, map[string]string{"message": "Session cancelled"})
+	})
+}
+
+func (a *API) handleSpec() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		b, err := os.ReadFile(s.SpecPath)
+		if s.SpecPath == "" || err != nil {
+			if err != nil && !os.IsNotExist(err) {
+				a.log.Error("ghostpath: read spec", "path", s.SpecPath, "err", err)
+			}
+			a.writeError(w, r, core.NotFound("Spec", s.ID).WithSession(s.ID))
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="ghostpath-spec-`+s.ID+`.md"`)
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+	})
+}

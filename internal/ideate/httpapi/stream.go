@@ -1,0 +1,87 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/paige-dev/paige/internal/ideate/core"
+)
+
+func (a *API) handleStream() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, e := a.load(r.Context(), r)
+		if e != nil {
+			a.writeError(w, r, e)
+			return
+		}
+		run, fresh := a.runs.reserve(s.ID)
+		if fresh {
+			a.runs.launch(s.ID, run, a.runSession(s.ID))
+		}
+		a.follow(w, r, run)
+	})
+}
+
+// runSession returns the body of a run: reload the session (it may have
+// changed since the request looked at it) and let the runner continue it.
+// The runner re-sends a pending prompt, continues a due run, or just ends.
+func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Event)) {
+	return func(ctx context.Context, emit func(core.Event)) {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		s, err := a.repo.GetSession(lctx, id)
+		cancel()
+		if err != nil {
+			emit(a.repoError(err, "Session", id, "load session").SSE())
+			emit(core.Done(true, false))
+			return
+		}
+		if s.Status == core.StatusCancelled {
+			emit(core.NewError(core.CodeInvalidSessionState, "Session is cancelled").WithSession(id).SSE())
+			emit(core.Event{Type: core.EventDone, Data: core.DoneData{Error: true, Cancelled: true}})
+			return
+		}
+		a.runner.Run(ctx, &s, emit)
+	}
+}
+
+// follow streams run's events as SSE from its first event until it ends or
+// the client goes away, with keep-alive comments while idle.
+func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	tick := time.NewTicker(a.o.Heartbeat)
+	defer tick.Stop()
+	for i := 0; ; {
+		frames, notify, done := run.since(i)
+		for _, f := range frames {
+			if _, err := w.Write(f); err != nil {
+				return
+			}
+		}
+		i += len(frames)
+		if len(frames) > 0 {
+			if rc.Flush() != nil {
+				return
+			}
+		}
+		if done {
+			return
+		}
+		select {
+		case <-notify:
+		case <-tick.C:
+			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package web_test
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+)
+
+// The scripted agent of TestBrowserFlow. Each reply is chosen by how many
+// assistant turns the request's history already holds, so a retried request
+// gets the same reply, and each step first checks that the request carries
+// what the user did in the browser (scores, answer, winner).
+
+const (
+	axiom        = "Every ticket needs a human reply"
+	askQuestion  = "Should GhostPath favour speed over depth?"
+	specMarkdown = "# Spec: Ticket Immune System\n\n## 1. Executive Summary\n" +
+		"A **self-healing** support desk that learns from repeated tickets.\n\n" +
+		"| Metric | Target |\n|---|---:|\n| repeated tickets | -80% |\n\n" +
+		"<script>alert('x')</script>\n\n## 2. The Problem\n- three product bugs\n- one answer each\n"
+)
+
+var (
+	round1 = []string{"Self-healing FAQ", "Customers fix bugs", "Ticket immune system"}
+	round2 = []string{"Immune memory for bugs", "Antibody macros", "Fever alerts"}
+)
+
+type step struct {
+	// wants are byte strings the request must contain (the user's input).
+	wants []string
+	reply func() llmtest.Response
+}
+
+var steps = []step{
+	// Round 1. A premature generate_premise shows the gate error in the UI.
+	{reply: func() llmtest.Response {
+		return msg(llmtest.TextBlock("Let me start with a first idea."),
+			use("generate_premise", map[string]any{"title": "Too early", "body": "b", "premise_type": "initial"}))
+	}},
+	{wants: []string{"GATES_NOT_SATISFIED"}, reply: func() llmtest.Response {
+		return msg(llmtest.TextBlock("Right, the analysis gates first."),
+			use("decompose_problem", map[string]any{"problem_statement": "Repeated tickets", "dimensions": []string{"volume", "bugs"}}),
+			use("map_conventional_approaches", map[string]any{"approaches": []map[string]any{{"name": "More agents", "limitations": "cost"}}}),
+			use("extract_hidden_axioms", map[string]any{"axioms": []map[string]any{{"axiom": axiom, "why_assumed": "habit"}}}))
+	}},
+	{reply: func() llmtest.Response { return generate(round1, "initial") }},
+	{reply: func() llmtest.Response { return obviousness(round1) }},
+	{reply: func() llmtest.Response { return present("Round 1: three angles on repetition.") }},
+	// Scores → ask_user.
+	{wants: []string{"8.5", "3.2", "9.9", "Love the self-healing angle"}, reply: func() llmtest.Response {
+		return msg(use("ask_user", map[string]any{
+			"question": askQuestion,
+			"context":  "You scored the self-healing ideas highest.",
+			"options": []map[string]any{
+				{"label": "Speed first", "description": "Ship the quickest fix"},
+				{"label": "Depth first"},
+			},
+		}))
+	}},
+	// Answer → round 2 (negative context and an axiom challenge first).
+	{wants: []string{"Speed first"}, reply: func() llmtest.Response {
+		return msg(use("get_negative_context", map[string]any{}),
+			use("challenge_axiom", map[string]any{"axiom": axiom, "violation_strategy": "remove",
+				"resulting_insight": "Tickets can answer themselves"}))
+	}},
+	{reply: func() llmtest.Response { return generate(round2, "radical") }},
+	{reply: func() llmtest.Response { return obviousness(round2) }},
+	{reply: func() llmtest.Response { return present("Round 2: biology as the lens.") }},
+	// Resolved with winner index 1 → the final spec.
+	{wants: []string{round2[1]}, reply: func() llmtest.Response {
+		return msg(llmtest.TextBlock("Excellent choice! I'll develop a complete spec."),
+			use("generate_final_spec", map[string]any{
+				"winning_premise_title": round2[1], "winning_premise_body": "Body of " + round2[1],
+				"problem_statement": "Repeated tickets", "evolution_summary": "Two rounds",
+				"spec_content": specMarkdown}))
+	}},
+}
+
+// agentScript answers the fake Messages API from steps and records requests
+// that lack what the step wants. Safe for concurrent use.
+type agentScript struct {
+	mu       sync.Mutex
+	problemv []string
+}
+
+func (s *agentScript) reply(r llmtest.Request) llmtest.Response {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	if n >= len(steps) {
+		s.report("request %d: the script has only %d replies", n+1, len(steps))
+		return llmtest.Text("Done.")
+	}
+	for _, w := range steps[n].wants {
+		if !bytes.Contains(r.Raw, []byte(w)) {
+			s.report("request %d does not contain %q", n+1, w)
+		}
+	}
+	return steps[n].reply().WithUsage(1200, 300)
+}
+
+func (s *agentScript) report(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.problemv = append(s.problemv, fmt.Sprintf(format, args...))
+}
+
+func (s *agentScript) problems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.problemv...)
+}
+
+var (
+	idMu sync.Mutex
+	idN  int
+)
+
+func use(name string, input any) llmtest.Block {
+	idMu.Lock()
+	idN++
+	id := fmt.Sprintf("toolu_e2e_%02d_%s", idN, name)
+	idMu.Unlock()
+	return llmtest.ToolUseBlock(id, name, input)
+}
+
+func msg(blocks ...llmtest.Block) llmtest.Response { return llmtest.Message("tool_use", blocks...) }
+
+func generate(titles []string, kind string) llmtest.Response {
+	var bs []llmtest.Block
+	for _, t := range titles {
+		in := map[string]any{"title": t, "body": "Body of " + t + ".", "premise_type": kind}
+		if kind == "radical" {
+			in["violated_axiom"] = axiom
+		}
+		bs = append(bs, use("generate_premise", in))
+	}
+	return msg(bs...)
+}
+
+func obviousness(titles []string) llmtest.Response {
+	var bs []llmtest.Block
+	for i, t := range titles {
+		bs = append(bs, use("obviousness_test", map[string]any{"premise_buffer_index": i, "premise_title": t,
+			"obviousness_score": 0.3, "justification": "not what most teams try"}))
+	}
+	return msg(bs...)
+}
+
+func present(summary string) llmtest.Response {
+	return msg(llmtest.TextBlock(summary), use("present_round", map[string]any{"round_summary": summary}))
+}
