@@ -136,8 +136,8 @@ func newSeedStatusCmd(e *env) *cobra.Command {
 			fmt.Fprintf(w, "Valid: yes\nVersion: %s\n", s.Version)
 			fmt.Fprintf(w, "Git: %s\n", gitState(filepath.Dir(path)))
 			fmt.Fprintf(w, "Setup: %s\n", map[bool]string{true: "needed (run paige seed setup)", false: "done"}[s.Identity.PrincipalName == seed.DefaultPrincipalName])
-			fmt.Fprintf(w, "Learnings: %d patterns, %d insights, %d self-knowledge\n",
-				len(s.Learned.Patterns), len(s.Learned.Insights), len(s.Learned.SelfKnowledge))
+			fmt.Fprintf(w, "Learnings: %s, %s, %d self-knowledge\n",
+				seedCount(len(s.Learned.Patterns), "pattern"), seedCount(len(s.Learned.Insights), "insight"), len(s.Learned.SelfKnowledge))
 			fmt.Fprintf(w, "Pending proposals: %d\n", len(seed.PendingIDs(s)))
 			for _, wn := range res.Warnings {
 				fmt.Fprintf(w, "Warning: %s\n", wn)
@@ -266,4 +266,12 @@ func newSeedPathCmd(e *env) *cobra.Command {
 func stdinIsTerminal(e *env) bool {
 	f, ok := e.stdin.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// seedCount renders n noun with a plural s unless n is 1.
+func seedCount(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
