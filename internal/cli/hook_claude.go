@@ -130,18 +130,18 @@ func newHookSessionEndCmd(e *env) *cobra.Command {
 		Short: "Claude Code SessionEnd hook: queue the transcript for learning and return at once",
 		Long: `Reads Claude Code's SessionEnd hook JSON on stdin (transcript_path, session_id, reason),
 queues the transcript in DATA_DIR/learn-queue (once per transcript version) and starts a
-detached worker ('paige hook learn-queue') that extracts knowledge and proposes it to the
-seed; the worker logs to DATA_DIR/logs/learn.log. Prints nothing and always exits 0.
+detached worker ('paige hook learn-queue') that extracts knowledge into DATA_DIR/knowledge
+and proposes what is new to the seed; the worker logs to DATA_DIR/logs/learn.log. Prints nothing and always exits 0.
 PAIGE_LEARN_QUEUE=inline drains the queue before returning, =off only queues.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			runSessionEnd(cmd.Context(), e)
+			runSessionEnd(cmd, e)
 			return nil
 		},
 	}
 }
 
-func runSessionEnd(ctx context.Context, e *env) {
+func runSessionEnd(cmd *cobra.Command, e *env) {
 	in, err := readClaudeHookInput(e)
 	if err != nil {
 		hookError(e, "session-end", err)
@@ -170,9 +170,18 @@ func runSessionEnd(ctx context.Context, e *env) {
 	switch strings.ToLower(e.getenv("PAIGE_LEARN_QUEUE")) {
 	case learnOff:
 	case learnInline:
-		drainLearnQueue(ctx, e, cfg)
+		path, err := seedPath(cmd, e)
+		if err != nil {
+			logLearn(cfg, "no seed", "err", err)
+			return
+		}
+		drainLearnQueue(cmd.Context(), e, cfg, path)
 	default:
-		if err := startLearnWorker(e, cfg); err != nil {
+		var args []string
+		if f := cmd.Flag("seed"); f != nil && f.Value.String() != "" {
+			args = []string{"--seed", f.Value.String()}
+		}
+		if err := startLearnWorker(e, cfg, args); err != nil {
 			logLearn(cfg, "start learn worker failed", "err", err)
 		}
 	}
@@ -189,7 +198,11 @@ func newHookLearnQueueCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			drainLearnQueue(cmd.Context(), e, cfg)
+			path, err := seedPath(cmd, e)
+			if err != nil {
+				return err
+			}
+			drainLearnQueue(cmd.Context(), e, cfg, path)
 			return nil
 		},
 	}
@@ -220,7 +233,7 @@ func logLearn(cfg config.Config, msg string, kv ...any) {
 }
 
 // drainLearnQueue processes queued transcripts until none is left.
-func drainLearnQueue(ctx context.Context, e *env, cfg config.Config) {
+func drainLearnQueue(ctx context.Context, e *env, cfg config.Config, seedPath string) {
 	q := learnQueue(cfg)
 	for ctx.Err() == nil {
 		c, ok, err := q.Claim(time.Now())
@@ -232,7 +245,7 @@ func drainLearnQueue(ctx context.Context, e *env, cfg config.Config) {
 			return
 		}
 		start := time.Now()
-		res, err := learnFromTranscript(ctx, e, cfg, c.Item)
+		res, err := learnFromTranscript(ctx, e, cfg, seedPath, c.Item)
 		if err != nil {
 			logLearn(cfg, "learn failed", "transcript", c.Item.TranscriptPath, "session", c.Item.SessionID, "err", err)
 		} else {
@@ -245,9 +258,9 @@ func drainLearnQueue(ctx context.Context, e *env, cfg config.Config) {
 	}
 }
 
-// startLearnWorker starts `paige hook learn-queue` in its own session, its
-// output appended to the learn log, and does not wait for it.
-func startLearnWorker(e *env, cfg config.Config) error {
+// startLearnWorker starts `paige hook learn-queue [extra…]` in its own
+// session, its output appended to the learn log, and does not wait for it.
+func startLearnWorker(e *env, cfg config.Config, extra []string) error {
 	bin, err := paigeBinary(e)
 	if err != nil {
 		return err
@@ -261,7 +274,7 @@ func startLearnWorker(e *env, cfg config.Config) error {
 		return err
 	}
 	defer log.Close()
-	return startDetached(bin, []string{"hook", "learn-queue"}, log)
+	return startDetached(bin, append([]string{"hook", "learn-queue"}, extra...), log)
 }
 
 // paigeBinary is the paige executable hooks start: PAIGE_BIN when set, else

@@ -1,34 +1,70 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
+	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/learn/extract"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/loop"
 )
 
 // learnTimeout bounds the extraction of one transcript.
 const learnTimeout = 10 * time.Minute
 
-// learnFromTranscript extracts knowledge from one queued transcript by
-// running `paige learn extract -i <path>` and returns its summary.
-func learnFromTranscript(ctx context.Context, e *env, _ config.Config, it claudecode.QueueItem) (string, error) {
-	bin, err := paigeBinary(e)
+// knowledgeDir is the knowledge store the learn worker writes:
+// DATA_DIR/knowledge.
+func knowledgeDir(cfg config.Config) string { return filepath.Join(cfg.DataDir, "knowledge") }
+
+// learnExtractor picks the extractor: PAIGE_LEARN_MODEL when set (values
+// of `paige learn extract --model`), else Claude Haiku when a key is
+// configured, else the heuristics.
+func learnExtractor(e *env, cfg config.Config) (extract.Extractor, error) {
+	spec := strings.TrimSpace(e.getenv("PAIGE_LEARN_MODEL"))
+	if spec == "" && cfg.HasModel() {
+		spec = "haiku"
+	}
+	var client *llm.Client
+	if cfg.HasModel() {
+		client = llm.New(llm.Options{APIKey: cfg.AnthropicAPIKey, BaseURL: cfg.AnthropicURL,
+			Models: map[llm.Tier]string{llm.Haiku: cfg.ModelHaiku, llm.Sonnet: cfg.ModelSonnet, llm.Opus: cfg.ModelOpus}})
+	}
+	return extract.New(spec, client, cfg.OllamaURL, http.DefaultClient)
+}
+
+// learnFromTranscript extracts knowledge from one queued transcript into
+// the knowledge store and proposes what is new to the seed at seedPath. It
+// returns a one-line summary.
+func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPath string, it claudecode.QueueItem) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
+	defer cancel()
+	store, err := knowledge.Open(knowledgeDir(cfg))
+	if err != nil {
+		return "", fmt.Errorf("open knowledge store: %w", err)
+	}
+	ex, err := learnExtractor(e, cfg)
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
-	defer cancel()
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "learn", "extract", "-i", it.TranscriptPath)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("paige learn extract: %w: %s", err, strings.TrimSpace(out.String()))
+	res, err := pipeline.Run(ctx, it.TranscriptPath, pipeline.Options{Store: store, Extractor: ex})
+	if err != nil {
+		return "", fmt.Errorf("extract with %s: %w", ex.Name(), err)
 	}
-	return strings.TrimSpace(out.String()), nil
+	lr, err := loop.Run(res.Entries, loop.Options{
+		SeedPath: seedPath, Seed: seedOptions(e), StoreDir: store.Dir(),
+		SessionID: it.SessionID, Method: loop.Method(ex.Name()),
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: %d turns, %d new entries, %d proposals (%d skipped), %d decisions synced",
+		ex.Name(), res.Stats.TurnsProcessed, len(res.Entries), len(lr.Proposed), lr.Skipped, lr.Synced), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -147,51 +148,54 @@ func TestHookSessionEndQueuesOnce(t *testing.T) {
 	}
 }
 
+// rustPort is a real Claude Code 2.1.14 transcript (from
+// ../shared/fixtures/transcripts) in which the user states one rule.
+var rustPort = filepath.Join("testdata", "claude", "cc-2.1.14-python-to-rust-port.jsonl")
+
+const rustPortRule = "Don't stop until all functions are ported, tests pass, and you have 100% coverage"
+
 func TestHookSessionEndInlineWorker(t *testing.T) {
 	data := t.TempDir()
-	dir := t.TempDir()
-	tr := filepath.Join(dir, "t.jsonl")
-	if err := os.WriteFile(tr, []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// A fake paige that records its arguments and fails the second time.
-	argsFile := filepath.Join(dir, "args")
-	fake := filepath.Join(dir, "paige")
-	script := "#!/bin/sh\necho \"$@\" >> " + argsFile + "\n[ $(wc -l < " + argsFile + ") -lt 2 ] || { echo extraction broke; exit 3; }\necho extracted\n"
-	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAIGE_BIN": fake}
-	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end"); out != "" || errOut != "" {
+	seedFile := filepath.Join(t.TempDir(), "seed.json")
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAI_SEED_PATH": seedFile, "HOME": t.TempDir()}
+	abs, _ := filepath.Abs(rustPort)
+	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(abs), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
 	}
-	got, err := os.ReadFile(argsFile)
-	if err != nil {
-		t.Fatal(err)
+	res := seed.Peek(seedFile)
+	if !res.OK || len(res.Config.State.Proposals) != 1 {
+		t.Fatalf("seed proposals = %+v (%+v), want one", res.Config, res.Error)
 	}
-	if want := "learn extract -i " + tr + "\n"; string(got) != want {
-		t.Errorf("worker ran %q, want %q", got, want)
+	p := res.Config.State.Proposals[0]
+	if p.Content != rustPortRule || p.Type != seed.TypePattern || p.Source != "session:sess-1" || p.Method != seed.MethodRegex || p.Status != seed.StatusPending {
+		t.Errorf("proposal = %+v", p)
 	}
-	// Same transcript again: not processed twice.
-	runClaudeHook(t, vars, sessionEndJSON(tr), "session-end")
-	if got2, _ := os.ReadFile(argsFile); string(got2) != string(got) {
-		t.Errorf("the same transcript was processed again: %q", got2)
+	log := string(mustRead(t, filepath.Join(data, "logs", "learn.log")))
+	if strings.Count(log, `"msg":"learned"`) != 1 {
+		t.Errorf("learn.log:\n%s", log)
 	}
-	// A grown transcript is processed again; this time the fake fails, and the
-	// failure goes to the log and the failed queue, never to the hook output.
-	if err := os.WriteFile(tr, []byte("{}\n{}\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// The same transcript again: queued once only, nothing processed twice.
+	runClaudeHook(t, vars, sessionEndJSON(abs), "session-end")
+	if log2 := string(mustRead(t, filepath.Join(data, "logs", "learn.log"))); log2 != log {
+		t.Errorf("the same transcript was processed again:\n%s", log2)
 	}
+}
+
+func TestHookSessionEndWorkerFailureIsLogged(t *testing.T) {
+	data := t.TempDir()
+	writeFile(t, filepath.Join(data, "knowledge"), "a file where the store's directory should be")
+	tr := filepath.Join(t.TempDir(), "t.jsonl")
+	writeFile(t, tr, "{}\n")
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAI_SEED_PATH": filepath.Join(t.TempDir(), "seed.json")}
 	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("failing worker leaked stdout %q stderr %q", out, errOut)
 	}
 	failed, _ := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}.Failed()
-	if len(failed) != 1 || !strings.Contains(failed[0].Error, "extraction broke") {
-		t.Errorf("failed = %+v, want the one failed extraction", failed)
+	if len(failed) != 1 || !strings.Contains(failed[0].Error, "knowledge store") {
+		t.Errorf("failed = %+v, want the one failed transcript", failed)
 	}
-	log, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log"))
-	if !strings.Contains(string(log), "learn failed") || !strings.Contains(string(log), `"learned"`) {
-		t.Errorf("learn.log lacks the outcomes:\n%s", log)
+	if log := string(mustRead(t, filepath.Join(data, "logs", "learn.log"))); !strings.Contains(log, "learn failed") {
+		t.Errorf("learn.log lacks the failure:\n%s", log)
 	}
 }
 
