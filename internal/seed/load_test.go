@@ -2,6 +2,7 @@ package seed
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,19 @@ func TestPeekNeverWrites(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("Peek created the seed (stat err %v)", err)
+	}
+}
+
+func TestLoadResultJSONShape(t *testing.T) {
+	ok, err := json.Marshal(Load(seedFile(t, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(ok); !strings.HasPrefix(s, `{"ok":true,"config":{"version":"1.0.0"`) || !strings.HasSuffix(s, `"created":true}`) {
+		t.Errorf("ok result = %s", s)
+	}
+	bad, _ := json.Marshal(Load(seedFile(t, []byte("{"))))
+	if s := string(bad); !strings.HasPrefix(s, `{"ok":false,"error":{"code":"parse_error","message":"Invalid JSON in seed file: `) {
+		t.Errorf("error result = %s", s)
 	}
 }

@@ -27,6 +27,9 @@
 //     user with an unreadable seed to run setup would hide the real problem.
 //   - A seed whose major version is newer ("requires migration") is never
 //     repaired, so a newer tool's data is not reset to defaults.
+//   - The plan's example context lists an unconfirmed learning under "Recent
+//     patterns"; its own rule (only confirmed items are listed) wins. Listed
+//     items are the most recently confirmed first.
 //   - The seed repository is the seed's own directory: a seed inside another
 //     repository gets its own nested repository instead of commits in the
 //     outer one.
