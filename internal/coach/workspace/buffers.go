@@ -138,6 +138,9 @@ func (w *Workspace) UpdateBuffer(p, content string, cursor Cursor) (BufferChange
 // diskChars counts the characters of the file on disk, -1 when it does not
 // exist; a binary file is [ErrBinary].
 func (w *Workspace) diskChars(rel string) (int, error) {
+	if rel == "." {
+		return -1, fmt.Errorf("%w: the project directory has no buffer", ErrInvalidPath)
+	}
 	if IsBinaryName(rel) {
 		return -1, fmt.Errorf("%q: %w", rel, ErrBinary)
 	}
@@ -146,8 +149,11 @@ func (w *Workspace) diskChars(rel string) (int, error) {
 		return -1, err
 	}
 	data, _, err := w.read(rp.Abs)
-	if err != nil {
-		return -1, nil // missing, a directory or unreadable: no baseline
+	switch {
+	case errors.Is(err, errIsDir):
+		return -1, fmt.Errorf("%q: %w: a directory has no buffer", rel, ErrInvalidPath)
+	case err != nil:
+		return -1, nil // missing or unreadable: no baseline
 	}
 	if LooksBinary(data) {
 		return -1, fmt.Errorf("%q: %w", rel, ErrBinary)

@@ -84,6 +84,12 @@ func TestBufferRejectsBinary(t *testing.T) {
 	if _, err := w.UpdateBuffer("../escape.ts", "x", Cursor{}); !errors.Is(err, ErrOutsideProject) {
 		t.Errorf("UpdateBuffer(../escape.ts) = %v, want ErrOutsideProject", err)
 	}
+	os.Mkdir(filepath.Join(w.Root(), "dir"), 0o755)
+	for _, p := range []string{".", "dir", "./dir/"} {
+		if _, err := w.UpdateBuffer(p, "x", Cursor{}); !errors.Is(err, ErrInvalidPath) {
+			t.Errorf("UpdateBuffer(%q) = %v, want ErrInvalidPath", p, err)
+		}
+	}
 }
 
 // Scenario 3.5, SC-013, EC-13, EC-34.
@@ -158,4 +164,32 @@ func BenchmarkBufferUpdateCache(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzBufferKey: a buffer written under any accepted spelling is found
+// under its normalised path, and rejected spellings create no buffer.
+func FuzzBufferKey(f *testing.F) {
+	w, root := newWorkspace(f, map[string]string{"src/a.ts": "a"})
+	os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "in"))
+	for _, s := range []string{"src/a.ts", "./src/a.ts", "in/a.ts", root + "/src/a.ts", "../x", "a\x00", "", "logo.png", "src/../../x"} {
+		f.Add(s, "content")
+	}
+	f.Fuzz(func(t *testing.T, p, content string) {
+		before := len(w.Buffers())
+		ch, err := w.UpdateBuffer(p, content, Cursor{})
+		if err != nil {
+			if n := len(w.Buffers()); n != before {
+				t.Fatalf("rejected UpdateBuffer(%q) changed the cache: %d → %d buffers", p, before, n)
+			}
+			return
+		}
+		rp, err := w.Guard().Resolve(p)
+		if err != nil || rp.Rel != ch.Path {
+			t.Fatalf("UpdateBuffer(%q) keyed %q, Resolve = %+v, %v", p, ch.Path, rp, err)
+		}
+		b, ok, err := w.Buffer(ch.Path)
+		if err != nil || !ok || b.Content != content {
+			t.Fatalf("Buffer(%q) after UpdateBuffer(%q) = %q ok %v err %v", ch.Path, p, b.Content, ok, err)
+		}
+	})
 }
