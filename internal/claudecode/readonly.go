@@ -92,6 +92,10 @@ func split(toks []token) []command {
 			out = append(out, cur)
 			cur = command{}
 		case tokRedir:
+			if len(cur.args) > 0 && cur.args[0] == "[[" && !strings.HasPrefix(t.val, "&") {
+				cur.args = append(cur.args, t.val) // [[ a > b ]] compares strings
+				continue
+			}
 			r := redirect{op: t.val}
 			if i+1 < len(toks) && toks[i+1].kind == tokWord {
 				r.target = toks[i+1].val

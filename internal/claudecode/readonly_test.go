@@ -109,6 +109,11 @@ var bashTable = []struct {
 	{"echo 'unterminated", false},
 	{"curl -s https://example.com | jq .", false},
 	{"npm test", false},
+	{`[[ "$a" > "$b" ]] && echo later`, false},
+	{"(( n > 3 )) && echo big", false},
+	{"x=$(( 2 > 1 ))", false},
+	{`[[ -f a ]] && echo x > out`, true},
+	{"(( n > 3 )) && rm big", true},
 	// writes
 	{"echo hi > out.txt", true},
 	{"echo hi >> out.txt", true},

@@ -101,6 +101,11 @@ func (l *lexer) run() {
 			l.i = end
 		case c == '<' || c == '>' || (c == '&' && l.at(1) == '>'):
 			l.redirection()
+		case c == '(' && l.at(1) == '(' && !l.inWord: // (( arithmetic )): no commands, > compares
+			l.endWord()
+			_, end := matchParen(l.s, l.i+2)
+			l.emit(tokWord, "((")
+			l.i = min(end+1, len(l.s)) // past the second ")"
 		case c == '&' || c == '|' || c == ';' || c == '(' || c == ')':
 			l.endWord()
 			l.control()

@@ -217,3 +217,28 @@ func TestHookSessionEndBadInput(t *testing.T) {
 		t.Errorf("learn.log = %q, want the queue failure", log)
 	}
 }
+
+// FuzzHookStdin feeds arbitrary stdin to the Claude hooks: they never fail,
+// print either nothing or one PreToolUse decision, and report problems on
+// stderr only.
+func FuzzHookStdin(f *testing.F) {
+	f.Add(preToolUseJSON(f, "/p", "Bash", map[string]string{"command": "rm -rf /"}))
+	f.Add(preToolUseJSON(f, "/p", "Write", map[string]string{"file_path": "x"}))
+	f.Add(sessionEndJSON("/nonexistent.jsonl"))
+	f.Add(`{"tool_name":"Bash","tool_input":{"command":"$(((("}}`)
+	f.Add("\x00\xff{")
+	data := f.TempDir()
+	f.Fuzz(func(t *testing.T, stdin string) {
+		vars := map[string]string{"DATA_DIR": data, "PAIGE_MODE": "coach", "PAIGE_LEARN_QUEUE": "off"}
+		out, _ := runClaudeHook(t, vars, stdin, "pre-tool-use")
+		if out != "" {
+			var got claudecode.PreToolUseOutput
+			if err := json.Unmarshal([]byte(out), &got); err != nil || got.HookSpecificOutput.PermissionDecision != "deny" {
+				t.Fatalf("stdout %q is not a deny decision", out)
+			}
+		}
+		if out, _ := runClaudeHook(t, vars, stdin, "session-end"); out != "" {
+			t.Fatalf("session-end printed %q", out)
+		}
+	})
+}
