@@ -104,15 +104,7 @@ func checkDatabase(ctx context.Context, cfg config.Config) check {
 		c.ok, c.detail = true, path+" does not exist yet; paige serve creates it"
 		return c
 	}
-	db, err := claudecode.OpenReadOnly(path)
-	if err == nil {
-		defer db.Close()
-		var res string
-		err = db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res)
-		if err == nil && res != "ok" {
-			err = errors.New(res)
-		}
-	}
+	err := sqliteHealthy(ctx, path)
 	if err != nil {
 		c.detail = fmt.Sprintf("%s is corrupt or unreadable: %v", path, err)
 		c.fix = fmt.Sprintf("stop paige, move it aside (mv %s %s.broken); paige serve starts a fresh one", path, path)
@@ -123,16 +115,16 @@ func checkDatabase(ctx context.Context, cfg config.Config) check {
 }
 
 // checkMemory checks the configured memory backend: the embedded store's
-// directory, or ChromaDB's heartbeat.
+// database (DATA_DIR/memory.db), or ChromaDB's heartbeat.
 func checkMemory(ctx context.Context, cfg config.Config) check {
 	c := check{name: "memory", required: true}
-	if cfg.Memory != "chroma" {
-		dir := filepath.Join(cfg.DataDir, "memory")
-		if err := writable(dir); err != nil {
-			c.detail, c.fix = fmt.Sprintf("embedded store %s is not writable: %v", dir, err), "fix the permissions of DATA_DIR"
-			return c
-		}
-		c.ok, c.detail = true, "embedded store in "+dir+" (writable)"
+	switch strings.ToLower(strings.TrimSpace(cfg.Memory)) {
+	case "", "embedded":
+		return checkEmbeddedMemory(ctx, c, cfg)
+	case "chroma", "chromadb":
+	default:
+		c.detail = fmt.Sprintf("PAIGE_MEMORY=%q is not a memory backend", cfg.Memory)
+		c.fix = "set PAIGE_MEMORY to embedded (default) or chroma"
 		return c
 	}
 	url := strings.TrimRight(cfg.ChromaURL(), "/") + "/api/v2/heartbeat"
@@ -155,6 +147,43 @@ func checkMemory(ctx context.Context, cfg config.Config) check {
 	}
 	c.ok, c.detail = true, "ChromaDB at "+cfg.ChromaURL()+" answers"
 	return c
+}
+
+// checkEmbeddedMemory checks DATA_DIR/memory.db like the coaching database.
+func checkEmbeddedMemory(ctx context.Context, c check, cfg config.Config) check {
+	path := filepath.Join(cfg.DataDir, "memory.db")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := writable(cfg.DataDir); err != nil {
+			c.detail, c.fix = fmt.Sprintf("embedded store cannot be created in %s: %v", cfg.DataDir, err), "fix the permissions of DATA_DIR"
+			return c
+		}
+		c.ok, c.detail = true, "embedded store "+path+" (created on first use)"
+		return c
+	}
+	if err := sqliteHealthy(ctx, path); err != nil {
+		c.detail = fmt.Sprintf("embedded store %s is corrupt or unreadable: %v", path, err)
+		c.fix = fmt.Sprintf("stop paige and move it aside (mv %s %s.broken); memories start afresh", path, path)
+		return c
+	}
+	c.ok, c.detail = true, "embedded store "+path
+	return c
+}
+
+// sqliteHealthy opens path read-only and runs PRAGMA quick_check.
+func sqliteHealthy(ctx context.Context, path string) error {
+	db, err := claudecode.OpenReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return errors.New(res)
+	}
+	return nil
 }
 
 // checkProgram finds name on PATH and prints its version.

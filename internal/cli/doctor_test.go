@@ -102,6 +102,10 @@ func TestDoctorProblems(t *testing.T) {
 		{"corrupt database", func(tb testing.TB, v map[string]string) {
 			writeFile(tb, filepath.Join(v["DATA_DIR"], "paige.db"), strings.Repeat("garbage ", 200))
 		}, "database", "move it aside", true},
+		{"corrupt memory store", func(tb testing.TB, v map[string]string) {
+			writeFile(tb, filepath.Join(v["DATA_DIR"], "memory.db"), strings.Repeat("garbage ", 200))
+		}, "memory", "memories start afresh", true},
+		{"bad memory backend", func(tb testing.TB, v map[string]string) { v["PAIGE_MEMORY"] = "redis" }, "memory", "PAIGE_MEMORY to embedded", true},
 		{"chroma down", func(tb testing.TB, v map[string]string) { v["CHROMADB_URL"] = "http://127.0.0.1:" + freePort(tb) }, "memory", "start ChromaDB", true},
 		{"not installed", func(tb testing.TB, v map[string]string) { v["HOME"] = tb.TempDir() }, "claude hooks", "paige claude install", false},
 		{"binary moved", func(tb testing.TB, v map[string]string) { os.Remove(filepath.Join(v["PATH"], "paige")) }, "claude hooks", "paige claude install", false},
