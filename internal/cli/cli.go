@@ -77,6 +77,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newServeCmd(e),
 		newSeedCmd(e), newHookCmd(e),
 		newClaudeCmd(e), newDoctorCmd(e),
+		newLearnCmd(e),
 	)
 	return root
 }

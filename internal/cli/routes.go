@@ -17,5 +17,8 @@ func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	if err := wireGhostPathUI(ctx, a, mux); err != nil {
 		return err
 	}
+	if err := wireLearn(ctx, a, mux); err != nil {
+		return err
+	}
 	return nil
 }

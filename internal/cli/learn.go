@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/extract"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/learn/transcript"
+	"github.com/paige-dev/paige/internal/llm"
+)
+
+func newLearnCmd(e *env) *cobra.Command {
+	var store string
+	cmd := &cobra.Command{
+		Use:   "learn",
+		Short: "Learn from Claude Code transcripts (extract, show, forget knowledge)",
+		Long: `Shadow learning: read Claude Code session transcripts, keep what the user taught
+(preferences, corrections, rules, decisions, procedures) in a knowledge store.
+
+The store is a directory holding entries.jsonl and knowledge.md; default
+DATA_DIR/knowledge (~/.paige/knowledge). See docs/learn.md.`,
+	}
+	cmd.PersistentFlags().StringVar(&store, "store", "", "knowledge store directory (default DATA_DIR/knowledge, ~/.paige/knowledge)")
+	cmd.AddCommand(newLearnExtractCmd(e, &store), newLearnShowCmd(e, &store), newLearnForgetCmd(e, &store))
+	return cmd
+}
+
+// openLearnStore opens the --store directory or DATA_DIR/knowledge.
+func openLearnStore(e *env, flag string) (*knowledge.Store, config.Config, error) {
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		return nil, cfg, &ExitError{Code: 1, Err: err}
+	}
+	dir := flag
+	if dir == "" {
+		dir = knowledgeStoreDir(cfg)
+	}
+	s, err := knowledge.Open(dir)
+	if err != nil {
+		return nil, cfg, &ExitError{Code: 1, Err: err}
+	}
+	return s, cfg, nil
+}
+
+// knowledgeStoreDir is learn's default store: DATA_DIR/knowledge.
+func knowledgeStoreDir(cfg config.Config) string {
+	return cfg.DataDir + string(os.PathSeparator) + "knowledge"
+}
+
+// learnExtractorFor returns the extractor --model names; an empty spec
+// means PAIGE_LEARN_MODEL, else haiku when a Claude key is configured, else
+// the heuristics.
+func learnExtractorFor(getenv func(string) string, cfg config.Config, spec string) (extract.Extractor, error) {
+	if strings.TrimSpace(spec) == "" {
+		spec = strings.TrimSpace(getenv("PAIGE_LEARN_MODEL"))
+	}
+	if spec == "" && cfg.HasModel() {
+		spec = "haiku"
+	}
+	return extract.New(spec, llm.FromConfig(cfg, nil, nil), cfg.OllamaURL, http.DefaultClient)
+}
+
+type learnExtractOpts struct {
+	inputs                           []string
+	model                            string
+	dryRun, asJSON, force, sidechain bool
+	chunk                            int
+}
+
+func newLearnExtractCmd(e *env, store *string) *cobra.Command {
+	var o learnExtractOpts
+	cmd := &cobra.Command{
+		Use:   "extract -i <file|dir|glob>...",
+		Short: "Extract knowledge from transcripts into the store",
+		Long: `Extract knowledge from Claude Code transcripts (JSONL) into the knowledge store.
+
+Inputs are files, directories (searched for *.jsonl) or glob patterns; repeat -i
+or pass them as arguments. A transcript already extracted (same path, size and
+modification time) is skipped unless --force.
+
+--model: heuristic (no model), haiku, sonnet, opus, claude:<model id>, ollama:<name>.
+Default: PAIGE_LEARN_MODEL, else haiku when ANTHROPIC_API_KEY is set, else heuristic.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.inputs = append(o.inputs, args...)
+			return learnExtract(cmd.Context(), e, *store, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.inputs, "input", "i", nil, "transcript file, directory or glob (repeatable)")
+	f.StringVarP(&o.model, "model", "m", "", "heuristic | haiku | sonnet | opus | claude:<id> | ollama:<name>")
+	f.BoolVar(&o.dryRun, "dry-run", false, "extract and report, write nothing")
+	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON (no progress bar)")
+	f.BoolVar(&o.force, "force", false, "extract transcripts already extracted")
+	f.BoolVar(&o.sidechain, "include-sidechain", false, "also read subagent (sidechain) turns")
+	f.IntVar(&o.chunk, "chunk-size", pipeline.DefaultChunkSize, "signal turns per extractor call")
+	return cmd
+}
+
+func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractOpts) error {
+	if len(o.inputs) == 0 {
+		return &ExitError{Code: 2, Err: errors.New("no transcripts: pass -i <file|dir|glob>")}
+	}
+	paths, err := pipeline.Expand(o.inputs)
+	if err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	store, cfg, err := openLearnStore(e, storeFlag)
+	if err != nil {
+		return err
+	}
+	x, err := learnExtractorFor(e.getenv, cfg, o.model)
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	bar := learnProgress(e.stderr, len(paths), o.asJSON)
+	opts := pipeline.Options{Store: store, Extractor: x, ChunkSize: o.chunk, Force: o.force, DryRun: o.dryRun,
+		Reader: &transcript.Options{IncludeSidechain: o.sidechain}}
+	sum, err := pipeline.RunMany(ctx, paths, opts, func(pipeline.Result, error) {
+		if bar != nil {
+			_ = bar.Add(1)
+		}
+	})
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(e.stderr)
+	}
+	if err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		printLearnSummary(e.stdout, sum, x.Name(), store.Dir(), o.dryRun)
+	}
+	for _, f := range sum.Failed {
+		fmt.Fprintf(e.stderr, "paige learn: %s: %s\n", f.Path, f.Error)
+	}
+	if len(sum.Failed) > 0 {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+// learnProgress returns a progress bar on w when w is a terminal, there is
+// more than one transcript and JSON output is off; else nil.
+func learnProgress(w io.Writer, n int, asJSON bool) *progressbar.ProgressBar {
+	f, ok := w.(*os.File)
+	if asJSON || n < 2 || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("transcripts"),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+}
+
+func printLearnSummary(w io.Writer, sum pipeline.Summary, model, dir string, dryRun bool) {
+	st := sum.Stats
+	fmt.Fprintf(w, "Transcripts: %d (%d already extracted, %d failed)  model: %s  store: %s\n", sum.Files, sum.Skipped, len(sum.Failed), model, dir)
+	fmt.Fprintf(w, "Processed %d turns (%d signal, %d noise)\n", st.TurnsProcessed, st.SignalTurns, st.NoiseTurns)
+	fmt.Fprintf(w, "Extracted %d items, %d duplicates skipped\n", st.EntriesExtracted, st.DuplicatesSkipped)
+	if st.EntriesForgotten > 0 {
+		fmt.Fprintf(w, "Forgot %d entries (@forget)\n", st.EntriesForgotten)
+	}
+	if dryRun {
+		fmt.Fprintf(w, "%d new entries (dry run: nothing written)\n", len(sum.Entries))
+	} else {
+		fmt.Fprintf(w, "%d new entries written\n", len(sum.Entries))
+	}
+	for _, en := range sum.Entries {
+		fmt.Fprintf(w, "  [%s] %s (confidence: %.2g)\n", en.Type, oneLine(en.Content), en.Confidence)
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func newLearnShowCmd(e *env, store *string) *cobra.Command {
+	var asJSON, all, md bool
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "List the learned knowledge (active entries; --all for history)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, _, err := openLearnStore(e, *store)
+			if err != nil {
+				return err
+			}
+			entries, err := s.Entries()
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if md {
+				_, err := io.WriteString(e.stdout, knowledge.RenderMarkdown(entries))
+				return err
+			}
+			if !all {
+				entries = knowledge.ActiveOnly(entries)
+			}
+			if entries == nil {
+				entries = []learn.Entry{}
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(entries)
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(e.stdout, "No knowledge yet in %s. Run: paige learn extract -i <transcripts>\n", s.Dir())
+				return nil
+			}
+			for _, en := range entries {
+				state := ""
+				if en.Forgotten {
+					state = " (forgotten)"
+				} else if en.SupersededBy != "" {
+					state = " (superseded by " + en.SupersededBy + ")"
+				}
+				fmt.Fprintf(e.stdout, "%s  [%s] %s (%.2g, %s)%s\n", en.ID, en.Type, oneLine(en.Content), en.Confidence, en.Source, state)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print entries as JSON")
+	cmd.Flags().BoolVar(&all, "all", false, "include forgotten and superseded entries")
+	cmd.Flags().BoolVar(&md, "md", false, "print knowledge.md (active entries by section)")
+	return cmd
+}
+
+func newLearnForgetCmd(e *env, store *string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "forget <id>",
+		Short: "Forget an entry (by id or a unique id prefix); it is never injected again",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, _, err := openLearnStore(e, *store)
+			if err != nil {
+				return err
+			}
+			en, err := s.Forget(args[0])
+			if err != nil {
+				return &ExitError{Code: 1, Err: fmt.Errorf("forget %s: %w", args[0], err)}
+			}
+			if _, err := s.WriteMarkdown(); err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			fmt.Fprintf(e.stdout, "Forgot %s: [%s] %s\n", en.ID, en.Type, oneLine(en.Content))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/extract"
+	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+)
+
+// learnTranscripts is the reader's copy of the real transcripts and the
+// plan's fixture (11 files), absolute because the binary runs elsewhere.
+var learnTranscripts = func() string {
+	p, err := filepath.Abs("../learn/transcript/testdata")
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
+
+// learnEnv is a clean environment for the paige binary: a temp HOME and
+// DATA_DIR, no Claude key.
+func learnEnv(tb testing.TB, extra ...string) []string {
+	tb.Helper()
+	home := tb.TempDir()
+	return append([]string{"HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PATH=" + os.Getenv("PATH")}, extra...)
+}
+
+// runLearnBin runs the built paige binary with env in a temp directory and
+// returns stdout, stderr and the exit code.
+func runLearnBin(tb testing.TB, env []string, args ...string) (string, string, int) {
+	tb.Helper()
+	cmd := exec.Command(builtPaige(tb), args...)
+	cmd.Env = env
+	cmd.Dir = tb.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func decodeSummary(tb testing.TB, out string) pipeline.Summary {
+	tb.Helper()
+	var s pipeline.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		tb.Fatalf("summary is not JSON: %v\n%s", err, out)
+	}
+	return s
+}
+
+func TestLearnExtractShowForget(t *testing.T) {
+	env := learnEnv(t)
+	store := filepath.Join(t.TempDir(), "kb")
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts, "--store", store, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("progress bar or noise on a non-terminal stderr: %q", stderr)
+	}
+	sum := decodeSummary(t, out)
+	if sum.Files != 11 || len(sum.Failed) != 0 || sum.Stats.TurnsProcessed == 0 || len(sum.Entries) == 0 {
+		t.Errorf("summary: files %d failed %v stats %+v entries %d", sum.Files, sum.Failed, sum.Stats, len(sum.Entries))
+	}
+	if _, err := os.Stat(filepath.Join(store, "knowledge.md")); err != nil {
+		t.Errorf("knowledge.md: %v", err)
+	}
+
+	out, _, _ = runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/*.jsonl", "--store", store, "--json")
+	if again := decodeSummary(t, out); again.Skipped != 11 || len(again.Entries) != 0 {
+		t.Errorf("second run: skipped %d, entries %d; want 11, 0", again.Skipped, len(again.Entries))
+	}
+
+	out, _, code = runLearnBin(t, env, "learn", "show", "--store", store, "--json")
+	var shown []learn.Entry
+	if err := json.Unmarshal([]byte(out), &shown); err != nil || code != 0 || len(shown) != len(sum.Entries) {
+		t.Fatalf("show: exit %d, %d entries (want %d), %v", code, len(shown), len(sum.Entries), err)
+	}
+	victim := shown[0]
+	out, stderr, code = runLearnBin(t, env, "learn", "forget", victim.ID, "--store", store)
+	if code != 0 || !strings.Contains(out, "Forgot "+victim.ID) {
+		t.Errorf("forget: exit %d, %q %q", code, out, stderr)
+	}
+	out, _, _ = runLearnBin(t, env, "learn", "show", "--store", store)
+	if strings.Contains(out, victim.ID) || !strings.Contains(out, shown[len(shown)-1].ID) {
+		t.Errorf("show after forget:\n%s", out)
+	}
+	out, _, _ = runLearnBin(t, env, "learn", "show", "--store", store, "--all")
+	if !strings.Contains(out, victim.ID+"  ") || !strings.Contains(out, "(forgotten)") {
+		t.Errorf("show --all lacks the forgotten entry:\n%s", out)
+	}
+	md, _ := os.ReadFile(filepath.Join(store, "knowledge.md"))
+	if strings.Contains(string(md), victim.Content) {
+		t.Errorf("knowledge.md still shows the forgotten entry")
+	}
+	_, stderr, code = runLearnBin(t, env, "learn", "forget", "no-such-id", "--store", store)
+	if code != 1 || !strings.Contains(stderr, "no entry with that id") {
+		t.Errorf("forget unknown: exit %d, %q", code, stderr)
+	}
+}
+
+func TestLearnExtractHumanOutputAndDefaultStore(t *testing.T) {
+	env := learnEnv(t)
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/sample-session.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Processed 8 turns (3 signal, 5 noise)", "Extracted 2 items, 0 duplicates skipped", "2 new entries written",
+		"[preference] User prefers using pnpm for package management (confidence: 0.8)", "model: heuristic"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	dataDir := strings.TrimPrefix(env[1], "DATA_DIR=")
+	if _, err := os.Stat(filepath.Join(dataDir, "knowledge", "entries.jsonl")); err != nil {
+		t.Errorf("default store DATA_DIR/knowledge not used: %v", err)
+	}
+}
+
+func TestLearnExtractDryRun(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "kb")
+	out, _, code := runLearnBin(t, learnEnv(t), "learn", "extract", "-i", learnTranscripts+"/sample-session.jsonl", "--store", store, "--dry-run")
+	if code != 0 || !strings.Contains(out, "2 new entries (dry run: nothing written)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if files, _ := os.ReadDir(store); len(files) != 0 {
+		t.Errorf("dry run wrote %v", files)
+	}
+}
+
+func TestLearnExtractWithClaude(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Response {
+		return llmtest.JSON(extract.Extraction{Items: []extract.Item{{Type: "rule", Content: "Run mix format before committing",
+			Confidence: 0.9, Evidence: "user said so", Entities: []string{"mix"}}}})
+	})
+	env := learnEnv(t, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL())
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--store", t.TempDir(), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sum := decodeSummary(t, out)
+	if len(sum.Entries) != 1 || sum.Entries[0].Content != "Run mix format before committing" {
+		t.Errorf("entries: %+v", sum.Entries)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Model != "claude-haiku-4-5-20251001" || !strings.Contains(reqs[0].LastUserText(), "scrolling back in xterm.js") {
+		t.Errorf("requests: %d, model %q", len(reqs), reqs[0].Model)
+	}
+}
+
+func TestLearnExtractWithOllama(t *testing.T) {
+	var models []string
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req extract.OllamaChatRequest
+		json.NewDecoder(r.Body).Decode(&req)
+		models = append(models, req.Model)
+		content, _ := json.Marshal(extract.Extraction{Items: []extract.Item{{Type: "fact", Content: "The app is a Phoenix project", Confidence: 0.8, Entities: []string{"Phoenix"}}}})
+		json.NewEncoder(w).Encode(extract.OllamaChatResponse{Model: req.Model, Done: true, Message: extract.OllamaMessage{Role: "assistant", Content: string(content)}})
+	}))
+	t.Cleanup(fake.Close)
+	env := learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL)
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--model", "ollama:qwen3", "--store", t.TempDir(), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if sum := decodeSummary(t, out); len(sum.Entries) != 1 || fmt.Sprint(models) != "[qwen3]" {
+		t.Errorf("entries %+v, models %v", sum.Entries, models)
+	}
+}
+
+func TestLearnExtractErrors(t *testing.T) {
+	env := learnEnv(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no input", []string{"learn", "extract"}, 2, "no transcripts"},
+		{"missing file", []string{"learn", "extract", "-i", "/nope/x.jsonl"}, 1, "no such file"},
+		{"unknown model", []string{"learn", "extract", "-i", learnTranscripts, "--model", "gpt-4"}, 2, "unknown model"},
+		{"claude without key", []string{"learn", "extract", "-i", learnTranscripts, "--model", "haiku"}, 2, "no model configured"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runLearnBin(t, env, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d %q, want %d containing %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestLearnExtractReportsFailedTranscripts(t *testing.T) {
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":"out of memory"}`, 500)
+	}))
+	t.Cleanup(down.Close)
+	out, stderr, code := runLearnBin(t, learnEnv(t, "PAIGE_OLLAMA_URL="+down.URL), "learn", "extract", "-i",
+		learnTranscripts+"/sample-session.jsonl", "-i", learnTranscripts+"/cc-2.1.38-short.jsonl", "--model", "ollama:x", "--store", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "out of memory") || !strings.Contains(out, "1 failed") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+}
+
+func TestServeMountsLearn(t *testing.T) {
+	env := serveEnv(t)
+	transcript := filepath.Join(env["PROJECT_DIR"], "session.jsonl")
+	raw, _ := os.ReadFile(learnTranscripts + "/sample-session.jsonl")
+	os.WriteFile(transcript, raw, 0o644)
+	s := startServe(t, env)
+
+	post := func(path, body string, out any) int {
+		resp, err := http.Post(s.base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		json.NewDecoder(resp.Body).Decode(out)
+		return resp.StatusCode
+	}
+	var res struct {
+		Stats   learn.Stats
+		Entries []learn.Entry
+		Error   string
+	}
+	if code := post("/api/extract", fmt.Sprintf(`{"transcriptPath":%q}`, transcript), &res); code != 200 || len(res.Entries) != 2 {
+		t.Fatalf("extract: %d %+v", code, res)
+	}
+	if code := post("/api/extract", `{"transcriptPath":"/etc/passwd"}`, &res); code != 400 || !strings.Contains(res.Error, "not under an allowed root") {
+		t.Errorf("outside root: %d %q", code, res.Error)
+	}
+	if _, err := os.Stat(filepath.Join(env["DATA_DIR"], "knowledge", "entries.jsonl")); err != nil {
+		t.Errorf("store not in DATA_DIR/knowledge: %v", err)
+	}
+	var ss struct{ ID string }
+	if code := post("/api/chat/sessions", `{"name":"x"}`, &ss); code != 201 || ss.ID == "" {
+		t.Errorf("chat session: %d %+v", code, ss)
+	}
+	var e struct{ Error string }
+	if code := post("/api/chat/sessions/"+ss.ID+"/messages", `{"content":"hi"}`, &e); code != 503 {
+		t.Errorf("offline chat: %d %q, want 503", code, e.Error)
+	}
+	if _, err := os.Stat(filepath.Join(env["DATA_DIR"], "learn.db")); err != nil {
+		t.Errorf("learn.db: %v", err)
+	}
+}

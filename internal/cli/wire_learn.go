@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/paige-dev/paige/internal/learn/chat"
+	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/learn/httpapi"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/llm"
+)
+
+// wireLearn opens learn's knowledge store (DATA_DIR/knowledge) and
+// database (DATA_DIR/learn.db) and mounts POST /api/extract and
+// /api/chat/…. Transcripts are read only under ~/.claude/projects,
+// PROJECT_DIR and PAIGE_LEARN_ROOTS (colon-separated). The extractor is
+// PAIGE_LEARN_MODEL (else haiku with a Claude key, else heuristic); the
+// chat model is PAIGE_CHAT_MODEL (default sonnet).
+func wireLearn(ctx context.Context, a *app, mux *http.ServeMux) error {
+	log := a.log.With("component", "learn")
+	getenv := a.cfg.Env
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	store, err := knowledge.Open(filepath.Join(a.cfg.DataDir, "knowledge"))
+	if err != nil {
+		return err
+	}
+	db, err := learndb.Open(ctx, filepath.Join(a.cfg.DataDir, learndb.FileName))
+	if err != nil {
+		return fmt.Errorf("open learn database: %w", err)
+	}
+	a.onClose("learn database", func(context.Context) error { return db.Close() })
+	x, err := learnExtractorFor(getenv, a.cfg, "")
+	if err != nil {
+		return fmt.Errorf("PAIGE_LEARN_MODEL: %w", err)
+	}
+	model, err := chat.NewModel(strings.TrimSpace(getenv("PAIGE_CHAT_MODEL")), llm.FromConfig(a.cfg, nil, log), a.cfg.OllamaURL)
+	if err != nil {
+		return fmt.Errorf("PAIGE_CHAT_MODEL: %w", err)
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, getenv("PAIGE_LEARN_ROOTS"))
+	svc := &chat.Service{DB: db, Model: model,
+		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: store}}
+	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log})
+	log.Info("learn ready", "store", store.Dir(), "extractor", x.Name(), "chat", model.Name(), "roots", roots.Dirs())
+	return nil
+}
