@@ -78,6 +78,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newSeedCmd(e), newHookCmd(e),
 		newClaudeCmd(e), newDoctorCmd(e),
 		newLearnCmd(e),
+		newMemoryCmd(e),
 	)
 	return root
 }

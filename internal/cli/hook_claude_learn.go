@@ -3,42 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
-	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/loop"
 )
 
 // learnTimeout bounds the extraction of one transcript.
 const learnTimeout = 10 * time.Minute
-
-// knowledgeDir is the knowledge store the learn worker writes:
-// DATA_DIR/knowledge.
-func knowledgeDir(cfg config.Config) string { return filepath.Join(cfg.DataDir, "knowledge") }
-
-// learnExtractor picks the extractor: PAIGE_LEARN_MODEL when set (values
-// of `paige learn extract --model`), else Claude Haiku when a key is
-// configured, else the heuristics.
-func learnExtractor(e *env, cfg config.Config) (extract.Extractor, error) {
-	spec := strings.TrimSpace(e.getenv("PAIGE_LEARN_MODEL"))
-	if spec == "" && cfg.HasModel() {
-		spec = "haiku"
-	}
-	var client *llm.Client
-	if cfg.HasModel() {
-		client = llm.New(llm.Options{APIKey: cfg.AnthropicAPIKey, BaseURL: cfg.AnthropicURL,
-			Models: map[llm.Tier]string{llm.Haiku: cfg.ModelHaiku, llm.Sonnet: cfg.ModelSonnet, llm.Opus: cfg.ModelOpus}})
-	}
-	return extract.New(spec, client, cfg.OllamaURL, http.DefaultClient)
-}
 
 // learnFromTranscript extracts knowledge from one queued transcript into
 // the knowledge store and proposes what is new to the seed at seedPath. It
@@ -46,11 +21,11 @@ func learnExtractor(e *env, cfg config.Config) (extract.Extractor, error) {
 func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPath string, it claudecode.QueueItem) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
 	defer cancel()
-	store, err := knowledge.Open(knowledgeDir(cfg))
+	store, err := knowledge.Open(knowledgeStoreDir(cfg))
 	if err != nil {
 		return "", fmt.Errorf("open knowledge store: %w", err)
 	}
-	ex, err := learnExtractor(e, cfg)
+	ex, err := learnExtractorFor(e.getenv, cfg, "") // the same choice as paige learn extract
 	if err != nil {
 		return "", err
 	}
