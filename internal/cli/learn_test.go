@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -262,5 +263,29 @@ func TestServeMountsLearn(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(env["DATA_DIR"], "learn.db")); err != nil {
 		t.Errorf("learn.db: %v", err)
+	}
+}
+
+func TestLearnProgressOnlyOnTerminals(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tests := []struct {
+		name   string
+		w      io.Writer
+		n      int
+		asJSON bool
+	}{
+		{"buffer", &bytes.Buffer{}, 5, false},
+		{"regular file", f, 5, false},
+		{"json", os.Stderr, 5, true},
+		{"one transcript", os.Stderr, 1, false},
+	}
+	for _, tt := range tests {
+		if bar := learnProgress(tt.w, tt.n, tt.asJSON); bar != nil {
+			t.Errorf("%s: got a progress bar, want none", tt.name)
+		}
 	}
 }

@@ -256,3 +256,27 @@ func TestIndexMatchesIsDuplicate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse feeds arbitrary store contents to Parse: it must not panic,
+// and every entry it returns has an id and a unique one.
+func FuzzParse(f *testing.F) {
+	f.Add(`{"id":"a","type":"fact","content":"x"}` + "\n" + `{"id":"a","forgotten":true}` + "\n")
+	f.Add(`{"id":"b","type":"rule","content":"y","entities":["z"]}` + "\n" + `{"id":"c","ty`)
+	f.Add("\n\n[1,2]\nnull\n{}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		es, bad, err := Parse(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, e := range es {
+			if e.ID == "" || seen[e.ID] {
+				t.Errorf("entry id %q empty or repeated", e.ID)
+			}
+			seen[e.ID] = true
+		}
+		if bad < 0 || len(es)+bad > strings.Count(in, "\n")+1 {
+			t.Errorf("%d entries + %d bad from %d lines", len(es), bad, strings.Count(in, "\n")+1)
+		}
+	})
+}

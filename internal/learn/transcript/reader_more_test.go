@@ -182,3 +182,20 @@ func TestClean(t *testing.T) {
 		})
 	}
 }
+
+func TestSkippedRecordTypes(t *testing.T) {
+	for _, rec := range []string{
+		`{"type":"progress","data":{"type":"hook_progress"},"message":{"role":"user","content":"x"}}`,
+		`{"type":"system","subtype":"local_command","content":"x"}`,
+		`{"type":"summary","summary":"Fixing the build","leafUuid":"u"}`,
+		`{"type":"file-history-snapshot","snapshot":{}}`,
+		`{"type":"queue-operation","operation":"enqueue","content":"x"}`,
+		`{"type":"user","isMeta":true,"message":{"role":"user","content":"Stop hook feedback: x"}}`,
+		`{"type":"something-new","message":{"role":"user","content":"x"}}`,
+	} {
+		turns, st := readString(t, rec+"\n", nil)
+		if len(turns) != 0 || st.Skipped != 1 {
+			t.Errorf("%s: %d turns, stats %+v; want skipped", rec, len(turns), st)
+		}
+	}
+}
