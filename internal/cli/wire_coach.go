@@ -70,10 +70,12 @@ func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Works
 	}
 	al := actionlog.New(st, &actionlog.Options{Logger: log})
 	a.onClose("timers", al.Close)
-	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: a.cfg.ProjectDir, Normalize: ws.Guard().Normalize, Log: log})
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: a.cfg.ProjectDir, Normalize: ws.Guard().Normalize,
+		Log: log, Batch: st, Bus: al.Bus()})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	a.onClose("action queue", sess.Close)
 	if active, ok := sess.Active(); ok {
 		al.StartSession(ctx, active.ID)
 		log.Info("active coaching session restored", "session", active.ID)

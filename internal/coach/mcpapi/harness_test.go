@@ -81,10 +81,12 @@ func newHarness(t testing.TB) *harness {
 	}
 	al := actionlog.New(st, nil)
 	t.Cleanup(func() { al.Close(context.Background()) })
-	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize,
+		Batch: st, Bus: al.Bus()}) // the batched writer, as the server runs it
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { sess.Close(context.Background()) })
 	hub := &recorder{}
 	srv := New(Options{Files: ws, Store: st, Session: sess, Hub: hub})
 	ct, stt := mcp.NewInMemoryTransports()
@@ -157,6 +159,7 @@ func (h *harness) plan(t testing.TB, sess coach.Session) (coach.Plan, []coach.Ph
 
 func (h *harness) actions(t testing.TB, sessionID string) []coach.ActionType {
 	t.Helper()
+	h.sess.Flush(context.Background())
 	list, err := h.st.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID})
 	if err != nil {
 		t.Fatal(err)

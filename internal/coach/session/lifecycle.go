@@ -21,6 +21,7 @@ type StartInput struct {
 // previous session's highlights and hints are cleared; the open-files set is
 // editor state and survives.
 func (s *Service) Start(ctx context.Context, in StartInput) (coach.Session, error) {
+	s.Flush(ctx)
 	if prev, ok := s.Active(); ok {
 		if _, err := s.finish(ctx, prev, coach.SessionAbandoned); err != nil {
 			return coach.Session{}, err
@@ -33,6 +34,7 @@ func (s *Service) Start(ctx context.Context, in StartInput) (coach.Session, erro
 		return coach.Session{}, fmt.Errorf("create session: %w", err)
 	}
 	s.setActive(&sess, true)
+	s.warned.Clear()
 	s.logFor(ctx, sess.ID, coach.ActionSessionStarted, map[string]any{"issueNumber": in.IssueNumber})
 	s.notify(ctx, Event{Kind: Started, Session: sess})
 	return sess, nil
@@ -44,6 +46,7 @@ func (s *Service) Start(ctx context.Context, in StartInput) (coach.Session, erro
 // it. A different active session is abandoned first. An unknown id returns
 // an error wrapping [ErrNotFound].
 func (s *Service) Resume(ctx context.Context, id string) (coach.Session, error) {
+	s.Flush(ctx)
 	target, err := s.store.Session(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return coach.Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
@@ -81,6 +84,7 @@ func (s *Service) End(ctx context.Context) (coach.Session, error) {
 // finish moves sess to status, logs session_ended, clears the live state and
 // notifies subscribers.
 func (s *Service) finish(ctx context.Context, sess coach.Session, status coach.SessionStatus) (coach.Session, error) {
+	s.Flush(ctx) // the session's actions are stored before it ends
 	done, err := s.store.SetSessionStatus(ctx, sess.ID, status)
 	if err != nil {
 		return coach.Session{}, fmt.Errorf("end session: %w", err)

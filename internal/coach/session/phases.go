@@ -82,11 +82,15 @@ func (s *Service) UpdatePhase(ctx context.Context, number int, status coach.Phas
 	}
 	if changed {
 		data := map[string]any{"phaseId": ph.ID, "phaseNumber": ph.Number, "title": ph.Title}
+		var err error
 		switch ph.Status {
 		case coach.PhaseActive:
-			s.logFor(ctx, sess.ID, coach.ActionPhaseStarted, data)
+			err = s.Log(ctx, coach.ActionPhaseStarted, data)
 		case coach.PhaseComplete:
-			s.logFor(ctx, sess.ID, coach.ActionPhaseCompleted, data)
+			err = s.Log(ctx, coach.ActionPhaseCompleted, data)
+		}
+		if err != nil {
+			s.log.Error("cannot log phase change", "phase", ph.Number, "err", err)
 		}
 	}
 	return ph, changed, nil

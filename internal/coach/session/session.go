@@ -34,7 +34,9 @@ import (
 
 // Errors returned by Service methods.
 var (
-	// ErrNoActiveSession is returned by operations that need an active session.
+	// ErrNoActiveSession is returned by operations that need an active
+	// session. Its text is the spec's exact MCP error (scenario 6.17).
+	//lint:ignore ST1005 the message is a protocol contract
 	ErrNoActiveSession = errors.New("No active session")
 	// ErrNotFound is returned when a session to resume does not exist.
 	ErrNotFound = errors.New("session: not found")
@@ -86,6 +88,12 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Batch and Bus, when both set, make [Service.Log] queue actions for
+	// one background writer that stores them in order, batched into few
+	// transactions, and publishes them on Bus; call [Service.Close] at
+	// shutdown. Otherwise Log writes through the ActionLogger at once.
+	Batch BatchStore
+	Bus   Publisher
 }
 
 // Service is the live coaching state. Create it with [New].
@@ -94,6 +102,10 @@ type Service struct {
 	actions ActionLogger
 	opts    Options
 	log     *slog.Logger
+
+	writeMu sync.Mutex   // serialises synchronous action writes
+	queue   *actionQueue // nil: Log writes synchronously
+	warned  sync.Map     // action types warned about without a session
 
 	mu          sync.Mutex
 	active      *coach.Session                 // guarded by mu
@@ -121,6 +133,9 @@ func New(ctx context.Context, st Store, actions ActionLogger, opts *Options) (*S
 		o.Normalize = func(p string) (string, error) { return p, nil }
 	}
 	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{}}
+	if o.Batch != nil && o.Bus != nil {
+		s.queue = newActionQueue(o.Batch, o.Bus, actions, o.Log)
+	}
 	sess, err := st.ActiveSession(ctx)
 	switch {
 	case err == nil:
@@ -173,16 +188,47 @@ func (s *Service) Require() (coach.Session, error) {
 	return sess, nil
 }
 
-// Log logs an action against the active session. With no active session
-// the action is discarded and a warning logged (EC-17); that is not an error.
+// Log logs an action against the active session: queued for the
+// background writer when batching is on, written at once otherwise. With no
+// active session the action is discarded and a warning logged once per
+// action type until a session starts (EC-17); that is not an error.
 func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 	id := s.ActiveID()
 	if id == "" {
-		s.log.Warn("no active session; action not logged", "action", string(t))
+		if _, seen := s.warned.LoadOrStore(t, true); !seen {
+			s.log.Warn("no active session; action not logged", "action", string(t))
+		}
 		return nil
 	}
-	if err := s.actions.LogSession(ctx, id, t, data); err != nil {
+	if s.queue != nil {
+		select {
+		case s.queue.in <- queued{sessionID: id, t: t, data: data}:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("log %s: %w", t, ctx.Err())
+		}
+	}
+	s.writeMu.Lock() // one writer at a time: no SQLite busy-handler sleeps
+	err := s.actions.LogSession(ctx, id, t, data)
+	s.writeMu.Unlock()
+	if err != nil {
 		return fmt.Errorf("log %s: %w", t, err)
 	}
 	return nil
+}
+
+// Flush returns once every action logged before it is stored.
+func (s *Service) Flush(ctx context.Context) {
+	if s.queue != nil {
+		s.queue.flush(ctx)
+	}
+}
+
+// Close stores the queued actions and stops the background writer. Log
+// must not be called after Close.
+func (s *Service) Close(ctx context.Context) error {
+	if s.queue == nil {
+		return nil
+	}
+	return s.queue.close(ctx)
 }

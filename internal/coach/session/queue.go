@@ -1,0 +1,157 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/store"
+)
+
+// BatchStore runs one write transaction; *store.Store satisfies it.
+type BatchStore interface {
+	Update(ctx context.Context, f func(tx *store.Tx) error) error
+}
+
+// Publisher receives every written action; *actionlog.Bus satisfies it.
+type Publisher interface {
+	Publish(e actionlog.Event)
+}
+
+// maxBatch bounds the actions written in one transaction.
+const maxBatch = 512
+
+// queueSize is the number of actions waiting before Log blocks (back
+// pressure: actions are never dropped).
+const queueSize = 8192
+
+// queued is one action waiting to be written, or a flush barrier (done set).
+type queued struct {
+	sessionID string
+	t         coach.ActionType
+	data      any
+	done      chan struct{}
+}
+
+// actionQueue writes actions in the order they were queued from one
+// goroutine, every action that queued up meanwhile in the same transaction.
+// One writer means no two action writes wait on SQLite's busy handler, and
+// batching turns thousands of tool calls per second into a few commits.
+type actionQueue struct {
+	store   BatchStore
+	bus     Publisher
+	single  ActionLogger // fallback, row by row, when a batch fails
+	log     *slog.Logger
+	in      chan queued
+	stopped chan struct{}
+	once    sync.Once
+}
+
+func newActionQueue(st BatchStore, bus Publisher, single ActionLogger, log *slog.Logger) *actionQueue {
+	q := &actionQueue{store: st, bus: bus, single: single, log: log,
+		in: make(chan queued, queueSize), stopped: make(chan struct{})}
+	go q.run()
+	return q
+}
+
+func (q *actionQueue) run() {
+	defer close(q.stopped)
+	for first := range q.in {
+		batch := []queued{first}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case it, ok := <-q.in:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, it)
+			default:
+				break drain
+			}
+		}
+		q.write(batch)
+	}
+}
+
+// write stores the actions of batch in one transaction and publishes them;
+// if the transaction fails (say one row refers to a deleted session) the
+// rows are retried one by one so the others are kept.
+func (q *actionQueue) write(batch []queued) {
+	ctx := context.Background()
+	var rows []coach.Action
+	err := q.store.Update(ctx, func(tx *store.Tx) error {
+		rows = rows[:0]
+		for _, it := range batch {
+			if it.done != nil {
+				continue
+			}
+			raw, err := marshal(it.data)
+			if err != nil {
+				return err
+			}
+			a, err := tx.InsertAction(ctx, it.sessionID, it.t, raw)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, a)
+		}
+		return nil
+	})
+	if err == nil {
+		for _, a := range rows {
+			q.bus.Publish(actionlog.Event{Type: a.Type, SessionID: a.SessionID, Data: a.Data, At: a.CreatedAt, ActionID: a.ID})
+		}
+	}
+	for _, it := range batch {
+		switch {
+		case it.done != nil:
+			close(it.done)
+		case err != nil:
+			if err := q.single.LogSession(ctx, it.sessionID, it.t, it.data); err != nil {
+				q.log.Error("cannot log action", "action", string(it.t), "session", it.sessionID, "err", err)
+			}
+		}
+	}
+}
+
+// flush returns once everything queued before it is written.
+func (q *actionQueue) flush(ctx context.Context) {
+	done := make(chan struct{})
+	select {
+	case q.in <- queued{done: done}:
+	case <-q.stopped:
+		return
+	case <-ctx.Done():
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// close writes what is queued and stops the writer.
+func (q *actionQueue) close(ctx context.Context) error {
+	q.once.Do(func() { close(q.in) })
+	select {
+	case <-q.stopped:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("action queue not drained: %w", ctx.Err())
+	}
+}
+
+func marshal(data any) (json.RawMessage, error) {
+	switch d := data.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return d, nil
+	}
+	return json.Marshal(data)
+}
