@@ -81,8 +81,9 @@ try {
   step = "round 1: activity, tool error, context meter";
   await page.getByRole("heading", { name: "Round 1" }).waitFor({ timeout: T });
   check((await page.getByRole("article").count()) === 3, "round 1 shows three premise cards");
-  await page.getByText("GATES_NOT_SATISFIED").first().waitFor({ state: "attached", timeout: T });
-  await page.getByText("Decomposing the problem").first().waitFor({ state: "attached", timeout: T });
+  const toolErrors = page.getByRole("list", { name: "Tool errors" });
+  await toolErrors.getByText("GATES_NOT_SATISFIED").waitFor({ timeout: T });
+  await page.getByText("Presenting the round").first().waitFor({ state: "attached", timeout: T });
   check((await page.getByRole("meter", { name: "Context used" }).count()) === 1, "context meter is shown");
   check(
     (await page.getByLabel("Agent messages").getAttribute("aria-live")) === "polite",

@@ -30,12 +30,13 @@ interface Props {
   phase: Phase;
   agentText: string[];
   activity: ActivityItem[];
+  /** Recent tool errors, shown apart from the calls so they stay visible. */
+  toolErrors?: ActivityItem[];
 }
 
 /** AgentActivityIndicator shows the streaming agent text, recent tool calls and tool errors. */
-export function AgentActivityIndicator({ phase, agentText, activity }: Props) {
+export function AgentActivityIndicator({ phase, agentText, activity, toolErrors = [] }: Props) {
   const working = phase === "streaming";
-  const errors = activity.filter((a) => a.kind === "error");
   return (
     <section aria-label="Agent activity" className="space-y-3 rounded-2xl border border-gray-200 bg-white p-4">
       <p role="status" className="flex items-center gap-2 text-sm font-medium text-gray-700">
@@ -72,10 +73,17 @@ export function AgentActivityIndicator({ phase, agentText, activity }: Props) {
           </ol>
         </details>
       )}
-      {errors.length > 0 && (
-        <p className="text-xs text-gray-500">
-          {errors.length} tool error{errors.length === 1 ? "" : "s"} this session; the agent sees them and corrects course.
-        </p>
+      {toolErrors.length > 0 && (
+        <div className="rounded-lg bg-amber-50 p-3 text-sm">
+          <p className="font-medium text-amber-900">Tool errors (the agent sees them and corrects course)</p>
+          <ul aria-label="Tool errors" className="mt-1 space-y-1 text-amber-900">
+            {toolErrors.map((a) => (
+              <li key={a.seq}>
+                <span className="font-mono text-xs">{a.tool}</span> <span className="font-mono">{a.code}</span>: {a.text}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </section>
   );

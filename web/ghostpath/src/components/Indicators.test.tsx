@@ -13,6 +13,7 @@ describe("AgentActivityIndicator", () => {
           { seq: 1, kind: "call", tool: "extract_hidden_axioms", text: "" },
           { seq: 2, kind: "error", tool: "generate_premise", code: "GATES_NOT_SATISFIED", text: "Missing gates" },
         ]}
+        toolErrors={[{ seq: 2, kind: "error", tool: "generate_premise", code: "GATES_NOT_SATISFIED", text: "Missing gates" }]}
       />,
     );
     expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
@@ -20,8 +21,8 @@ describe("AgentActivityIndicator", () => {
     expect(live).toHaveAttribute("aria-live", "polite");
     expect(live).toHaveTextContent("Decomposing your problem…");
     expect(screen.getByText("Extracting hidden axioms")).toBeInTheDocument();
-    expect(screen.getByText("GATES_NOT_SATISFIED")).toBeInTheDocument();
-    expect(screen.getByText(/1 tool error this session/)).toBeInTheDocument();
+    expect(screen.getAllByText("GATES_NOT_SATISFIED")).toHaveLength(2);
+    expect(screen.getByRole("list", { name: "Tool errors" })).toHaveTextContent("generate_premise GATES_NOT_SATISFIED: Missing gates");
   });
 
   it("labels unknown tools by name", () => expect(toolLabel("new_tool")).toBe("new_tool"));

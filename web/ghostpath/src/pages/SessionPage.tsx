@@ -49,7 +49,12 @@ export function SessionPage({ id }: { id: string }) {
         <ContextMeter usage={view.context} />
       </header>
 
-      <AgentActivityIndicator phase={view.phase} agentText={view.agentText} activity={view.activity} />
+      <AgentActivityIndicator
+        phase={view.phase}
+        agentText={view.agentText}
+        activity={view.activity}
+        toolErrors={view.toolErrors}
+      />
 
       {view.error && (
         <div role="alert" className="space-y-2 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StreamEvent } from "../types";
-import { type Action, MAX_ACTIVITY, currentRound, initialView, reduce, roundsFromRecords } from "./session";
+import { type Action, MAX_ACTIVITY, MAX_TOOL_ERRORS, currentRound, initialView, reduce, roundsFromRecords } from "./session";
 
 const ev = (event: StreamEvent): Action => ({ kind: "event", event });
 const run = (...actions: Action[]) => actions.reduce(reduce, initialView);
@@ -117,11 +117,14 @@ describe("reduce", () => {
     expect(v.phase).toBe("idle");
   });
 
-  it("bounds the activity list to the most recent items", () => {
+  it("bounds the activity list to the most recent items but keeps tool errors apart", () => {
     const actions = Array.from({ length: MAX_ACTIVITY + 5 }, (_, i) => ev({ type: "tool_call", data: { tool: `t${i}` } }));
-    const v = run(...actions);
+    const v = run(ev({ type: "tool_error", data: { tool: "x", error_code: "E1", message: "m" } }), ...actions);
     expect(v.activity).toHaveLength(MAX_ACTIVITY);
     expect(v.activity.at(-1)!.tool).toBe(`t${MAX_ACTIVITY + 4}`);
+    expect(v.toolErrors.map((e) => e.code)).toEqual(["E1"]);
+    const many = run(...Array.from({ length: MAX_TOOL_ERRORS + 2 }, (_, i) => ev({ type: "tool_error", data: { error_code: `E${i}` } })));
+    expect(many.toolErrors.map((e) => e.code)).toEqual(Array.from({ length: MAX_TOOL_ERRORS }, (_, i) => `E${i + 2}`));
   });
 
   it("ignores malformed event data instead of throwing", () => {

@@ -28,6 +28,8 @@ export interface SessionView {
   agentText: string[];
   /** The most recent tool calls, results and errors, oldest first. */
   activity: ActivityItem[];
+  /** The most recent tool errors of the session, oldest first (kept apart so calls do not push them out). */
+  toolErrors: ActivityItem[];
   rounds: Round[];
   /** What the agent waits for; null while it works or when nothing is pending. */
   pending: "scores" | "ask_user" | null;
@@ -49,12 +51,15 @@ export type Action =
 
 /** MAX_ACTIVITY bounds the activity list (the indicator shows recent calls only). */
 export const MAX_ACTIVITY = 12;
+/** MAX_TOOL_ERRORS bounds the tool errors kept for display. */
+export const MAX_TOOL_ERRORS = 5;
 const MAX_TEXT = 50;
 
 export const initialView: SessionView = {
   phase: "idle",
   agentText: [],
   activity: [],
+  toolErrors: [],
   rounds: [],
   pending: null,
   askUser: null,
@@ -118,13 +123,15 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
       return pushActivity(v, { kind: "call", tool: str(ev.data?.tool, 80), text: str(ev.data?.input_preview) });
     case "tool_result":
       return pushActivity(v, { kind: "result", tool: "", text: str(ev.data) });
-    case "tool_error":
-      return pushActivity(v, {
+    case "tool_error": {
+      const next = pushActivity(v, {
         kind: "error",
         tool: str(ev.data?.tool, 80),
         code: str(ev.data?.error_code, 80) || "TOOL_ERROR",
         text: str(ev.data?.message, 1000),
       });
+      return { ...next, toolErrors: [...v.toolErrors, next.activity.at(-1)!].slice(-MAX_TOOL_ERRORS) };
+    }
     case "premises":
       return onPremises(v, ev.data);
     case "ask_user":
