@@ -78,6 +78,8 @@ install_glibc() {
     -o "Dir::Cache=$apt/cache"
     -o "APT::Get::List-Cleanup=0"
   )
+  # apt's _apt sandbox user cannot write into a private dir under $HOME.
+  [ "$(id -u)" = 0 ] && opts+=(-o "APT::Sandbox::User=root")
   apt-get "${opts[@]}" -qq update >&2
   (cd "$apt/debs" && apt-get "${opts[@]}" -qq download libc6 libstdc++6 libgcc-s1 >&2)
   mkdir -p "$root"
