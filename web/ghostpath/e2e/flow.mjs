@@ -121,6 +121,12 @@ try {
   check((await page.getByRole("article").count()) === 3, "round 2 shows three premise cards");
   await shot(page, "04-round2");
 
+  step = "reload during round 2 re-shows the pending round";
+  await page.reload();
+  await page.getByRole("heading", { name: "Round 2" }).waitFor({ timeout: T });
+  check((await page.getByRole("article").count()) === 3, "after reload, round 2 shows three premise cards");
+  check((await page.getByRole("heading", { name: "Round 1" }).count()) === 0, "after reload, only the pending round is shown");
+
   step = "resolve: pick winner 2";
   await page.getByRole("button", { name: "✓ Problem Resolved" }).click();
   const picker = page.getByRole("group", { name: "Which premise solves your problem?" });
