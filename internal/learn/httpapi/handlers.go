@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
@@ -12,8 +13,11 @@ import (
 )
 
 // handleExtract answers POST /api/extract {transcriptPath, force?, dryRun?}
-// with {stats, entries}.
+// with {stats, entries}. Extractions run one at a time, so two requests
+// for one transcript cannot both pass the already-extracted and duplicate
+// checks.
 func handleExtract(d Deps) http.Handler {
+	var mu sync.Mutex
 	type request struct {
 		TranscriptPath string `json:"transcriptPath"`
 		Force          bool   `json:"force"`
@@ -34,6 +38,8 @@ func handleExtract(d Deps) http.Handler {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		res, err := pipeline.Run(r.Context(), path, pipeline.Options{Store: d.Store, Extractor: d.Extractor, Force: req.Force, DryRun: req.DryRun})
 		if err != nil {
 			fail(w, d.Log, err)

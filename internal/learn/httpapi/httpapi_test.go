@@ -337,3 +337,20 @@ func TestPrepromptsAndContextAPI(t *testing.T) {
 		t.Errorf("delete: %d", code)
 	}
 }
+
+func TestExtractConcurrentRequests(t *testing.T) {
+	e := start(t, nil, false)
+	body := jsonBody(map[string]any{"transcriptPath": filepath.Join(e.root, "sample.jsonl")})
+	codes := make(chan int, 4)
+	for range 4 {
+		go func() { codes <- call(t, "POST", e.url+"/api/extract", body, &extractResp{}) }()
+	}
+	for range 4 {
+		if code := <-codes; code != 200 {
+			t.Errorf("status %d", code)
+		}
+	}
+	if es, _ := e.store.Entries(); len(es) != 2 {
+		t.Errorf("store holds %d entries after 4 concurrent extractions, want 2", len(es))
+	}
+}

@@ -34,7 +34,7 @@ func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) err
 // message id) or starts a new turn.
 func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain bool) error {
 	if c.open == nil || id == "" || c.open.MessageID != id {
-		if _, dup := c.seen[id]; dup && id != "" {
+		if id != "" && c.seen.has(id) {
 			s.stats.Duplicates++
 			return nil
 		}

@@ -10,7 +10,7 @@
 //   - an assistant message is written as one line per content block, all
 //     sharing message.id: those lines are merged into one turn, and blocks
 //     repeated by streaming are dropped (a message id seen again after its
-//     turn ended is a duplicate and skipped);
+//     turn ended — among the last 256 — is a duplicate and skipped);
 //   - progress, system, summary, file-history-snapshot and queue-operation
 //     lines, and isMeta lines (hook feedback, skill bodies, caveats), are
 //     skipped;
@@ -118,7 +118,33 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 type chain struct {
 	open *learn.Turn         // assistant turn being assembled
 	sigs map[string]struct{} // block signatures already in open
-	seen map[string]struct{} // message ids of finished assistant turns
+	seen recentIDs           // ids of recently finished assistant turns
+}
+
+// recentIDs remembers the last len(ring) ids: a streaming duplicate
+// follows its original closely, and a bounded set keeps memory independent
+// of the transcript's length.
+type recentIDs struct {
+	set  map[string]struct{}
+	ring [256]string
+	next int
+}
+
+func (r *recentIDs) has(id string) bool {
+	_, ok := r.set[id]
+	return ok
+}
+
+func (r *recentIDs) add(id string) {
+	if r.set == nil {
+		r.set = map[string]struct{}{}
+	}
+	if old := r.ring[r.next]; old != "" {
+		delete(r.set, old)
+	}
+	r.ring[r.next] = id
+	r.set[id] = struct{}{}
+	r.next = (r.next + 1) % len(r.ring)
 }
 
 type scanner struct {
@@ -143,7 +169,7 @@ func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
 func (s *scanner) chain(key string) *chain {
 	c := s.chains[key]
 	if c == nil {
-		c = &chain{sigs: map[string]struct{}{}, seen: map[string]struct{}{}}
+		c = &chain{sigs: map[string]struct{}{}}
 		s.chains[key] = c
 	}
 	return c
@@ -251,8 +277,8 @@ func (s *scanner) flush(c *chain) error {
 	}
 	c.open = nil
 	clear(c.sigs)
-	if t.MessageID != "" {
-		c.seen[t.MessageID] = struct{}{}
+	if t.MessageID != "" && !c.seen.has(t.MessageID) {
+		c.seen.add(t.MessageID)
 	}
 	if t.Content == "" && len(t.ToolUse) == 0 {
 		return nil
