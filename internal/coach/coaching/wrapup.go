@@ -1,0 +1,254 @@
+package coaching
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+// WrapUp is the outcome of [Service.EndSession] (paige_end_session's
+// result and session:completed's payload).
+type WrapUp struct {
+	SessionID      string
+	KnowledgeGaps  int // new knowledge_gaps rows
+	KataSpecs      int // new kata_specs rows
+	DreyfusUpdates int // assessments inserted or changed
+	MemoriesStored int // memories the memory store added
+	// AlreadyCompleted is true when the session had been wrapped up before
+	// and this call did nothing (EC-62).
+	AlreadyCompleted bool
+	// TranscriptTruncated reports that the transcript exceeded
+	// memorysummary.MaxTranscriptChars and was cut (EC-63).
+	TranscriptTruncated bool
+	// Failed names the best-effort steps that failed ("knowledge_gaps",
+	// "dreyfus_assessment", "memory_summarisation").
+	Failed []string
+}
+
+// sessionData is what the wrap-up reads about the session before calling
+// the models.
+type sessionData struct {
+	sess    coach.Session
+	phases  []coach.Phase
+	actions []coach.Action
+	events  []progressEvent
+}
+
+// EndSession wraps up the active session (see the package doc) with the
+// transcript Claude Code's Stop hook condensed (FR-117). Errors:
+// session.ErrNoActiveSession when no session is active and the latest one
+// was not wrapped up already (scenario 9.13); llm.ErrNoModel without an API
+// key (nothing is stored and the session stays active). Failures of the
+// three model steps are not errors: they are logged, listed in
+// WrapUp.Failed and count zero (D49).
+func (s *Service) EndSession(ctx context.Context, transcript string) (WrapUp, error) {
+	s.wrapMu.Lock()
+	defer s.wrapMu.Unlock()
+	sess, err := s.sess.Require()
+	if errors.Is(err, session.ErrNoActiveSession) {
+		if done, ok := s.wrappedUp(ctx); ok {
+			return WrapUp{SessionID: done.ID, AlreadyCompleted: true}, nil
+		}
+	}
+	if err != nil {
+		return WrapUp{}, err
+	}
+	if !s.llm.Available() {
+		return WrapUp{}, llm.ErrNoModel
+	}
+	out := WrapUp{SessionID: sess.ID, TranscriptTruncated: len(transcript) > memorysummary.MaxTranscriptChars}
+	data := s.sessionData(ctx, sess)
+	gaps, err := s.extractGaps(ctx, data, &out)
+	if err != nil {
+		s.stepFailed(&out, "knowledge_gaps", sess.ID, err)
+	}
+	if err := s.assessDreyfus(ctx, data, &out); err != nil {
+		s.stepFailed(&out, "dreyfus_assessment", sess.ID, err)
+	}
+	if err := s.summariseMemories(ctx, data, transcript, gaps, &out); err != nil {
+		s.stepFailed(&out, "memory_summarisation", sess.ID, err)
+	}
+	s.complete(context.WithoutCancel(ctx), sess, out)
+	return out, nil
+}
+
+func (s *Service) stepFailed(out *WrapUp, step, sessionID string, err error) {
+	out.Failed = append(out.Failed, step)
+	s.log.Error("session wrap-up: step failed, continuing", "step", step, "session", sessionID, "err", err)
+}
+
+// wrappedUp returns the latest session when it is completed and its wrap-up
+// ran (a session_end action exists): the EC-62 no-op case.
+func (s *Service) wrappedUp(ctx context.Context) (coach.Session, bool) {
+	latest, err := s.st.Sessions(ctx, store.SessionFilter{Limit: 1})
+	if err != nil || len(latest) == 0 || latest[0].Status != coach.SessionCompleted {
+		return coach.Session{}, false
+	}
+	n, err := s.st.CountActions(ctx, latest[0].ID, coach.ActionSessionEnd, zeroTime)
+	return latest[0], err == nil && n > 0
+}
+
+// complete marks the session completed (always, FR-124) and logs
+// session_end. If another session became active meanwhile, only the row of
+// the wrapped-up one is updated.
+func (s *Service) complete(ctx context.Context, sess coach.Session, out WrapUp) {
+	var err error
+	if s.sess.ActiveID() == sess.ID {
+		_, err = s.sess.End(ctx)
+	} else {
+		_, err = s.st.SetSessionStatus(ctx, sess.ID, coach.SessionCompleted)
+	}
+	if err != nil {
+		s.log.Error("session wrap-up: cannot complete the session", "session", sess.ID, "err", err)
+	}
+	s.logAction(ctx, sess.ID, coach.ActionSessionEnd, map[string]any{
+		"knowledgeGaps": out.KnowledgeGaps, "kataSpecs": out.KataSpecs, "dreyfusUpdates": out.DreyfusUpdates,
+		"memoriesStored": out.MemoriesStored, "transcriptTruncated": out.TranscriptTruncated, "failed": nonNil(out.Failed),
+	})
+}
+
+// sessionData reads the session's plan, actions and progress events; what
+// cannot be read is logged and left empty (the steps are best-effort).
+func (s *Service) sessionData(ctx context.Context, sess coach.Session) sessionData {
+	d := sessionData{sess: sess}
+	_, phases, _, err := s.sess.Plan(ctx, sess.ID)
+	if err != nil {
+		s.log.Warn("session wrap-up: cannot read the plan", "err", err)
+	}
+	d.phases = phases
+	if d.actions, err = s.st.RecentActions(ctx, store.ActionQuery{SessionID: sess.ID, Limit: knowledgegaps.MaxActions}); err != nil {
+		s.log.Warn("session wrap-up: cannot read the action log", "err", err)
+	}
+	for _, ph := range phases {
+		evs, err := s.st.ProgressEvents(ctx, ph.ID)
+		if err != nil {
+			s.log.Warn("session wrap-up: cannot read progress events", "phase", ph.ID, "err", err)
+			continue
+		}
+		for _, e := range evs {
+			d.events = append(d.events, progressEvent{ProgressEvent: e, PhaseNumber: ph.Number})
+		}
+	}
+	return d
+}
+
+// extractGaps runs the knowledge gap extraction and stores its gaps and
+// katas in one transaction; it returns the stored gaps.
+func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) ([]coach.KnowledgeGap, error) {
+	earlier, err := s.st.KnowledgeGaps(ctx, store.GapFilter{Limit: 1000})
+	if err != nil {
+		return nil, fmt.Errorf("read earlier gaps: %w", err)
+	}
+	user := knowledgegaps.Assemble(gapActions(d.actions, d.events), gapPhases(d.phases), existingGaps(earlier))
+	resp, _, err := llm.CallWithRetry[knowledgegaps.Response](ctx, s.llm, knowledgegaps.Request(d.sess.ID, user))
+	if err != nil {
+		return nil, err
+	}
+	var gaps []coach.KnowledgeGap
+	katas := 0
+	err = s.st.Update(ctx, func(tx *store.Tx) error {
+		gaps, katas = gaps[:0], 0
+		for _, g := range gapRows(d.sess.ID, resp.KnowledgeGaps) {
+			stored, err := tx.CreateKnowledgeGap(ctx, g)
+			if err != nil {
+				return err
+			}
+			gaps = append(gaps, stored)
+		}
+		for i, k := range resp.KataSpecs {
+			j := gapFor(k, i, gaps)
+			if j < 0 || k.Title == "" {
+				s.log.Warn("session wrap-up: kata dropped (no gap to attach it to, or no title)", "title", k.Title)
+				continue
+			}
+			if _, err := tx.CreateKata(ctx, kataRow(gaps[j].ID, k)); err != nil {
+				return err
+			}
+			katas++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store gaps and katas: %w", err)
+	}
+	out.KnowledgeGaps, out.KataSpecs = len(gaps), katas
+	return gaps, nil
+}
+
+// assessDreyfus runs the Dreyfus assessment over the accumulated evidence
+// and upserts the changed assessments by skill area (FR-121).
+func (s *Service) assessDreyfus(ctx context.Context, d sessionData, out *WrapUp) error {
+	h, err := s.history(ctx, d.sess.ID)
+	if err != nil {
+		return fmt.Errorf("read the evidence: %w", err)
+	}
+	user := dreyfusassessment.Assemble(dreyfusEvidence(h), currentAssessments(h.Assessments), recentSession(d.phases, h.SessionHints))
+	resp, _, err := llm.CallWithRetry[dreyfusassessment.Response](ctx, s.llm, dreyfusassessment.Request(d.sess.ID, user))
+	if err != nil {
+		return err
+	}
+	changed := changedAssessments(h.Assessments, resp.Assessments)
+	err = s.st.Update(ctx, func(tx *store.Tx) error {
+		for _, a := range changed {
+			if _, err := tx.UpsertDreyfus(ctx, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("upsert assessments: %w", err)
+	}
+	out.DreyfusUpdates = len(changed)
+	return nil
+}
+
+// summariseMemories runs the memory summarisation and stores the memories
+// (FR-122, FR-123). Without a memory store there is nothing to keep them
+// in, so the call is not made.
+func (s *Service) summariseMemories(ctx context.Context, d sessionData, transcript string, gaps []coach.KnowledgeGap, out *WrapUp) error {
+	if s.mem == nil {
+		return errors.New("no memory store configured")
+	}
+	var phases []memorysummary.Phase
+	for _, p := range d.phases {
+		if p.Status == coach.PhaseComplete {
+			phases = append(phases, memorysummary.Phase{Title: p.Title, Description: p.Description})
+		}
+	}
+	var mgaps []memorysummary.Gap
+	for _, g := range gaps {
+		mgaps = append(mgaps, memorysummary.Gap{Topic: g.Topic, Severity: string(g.Severity)})
+	}
+	user := memorysummary.Assemble(transcript, d.sess.IssueTitle, phases, mgaps)
+	resp, _, err := llm.CallWithRetry[memorysummary.Response](ctx, s.llm, memorysummary.Request(d.sess.ID, user))
+	if err != nil {
+		return err
+	}
+	mems := make([]memory.Memory, 0, len(resp.Memories))
+	for _, m := range resp.Memories {
+		mems = append(mems, memory.Memory{Content: m.Content, Tags: m.Tags, Importance: m.Importance})
+	}
+	n, err := s.mem.AddMemories(ctx, d.sess.ID, ProjectName(d.sess), mems)
+	if err != nil {
+		return fmt.Errorf("add memories: %w", err)
+	}
+	out.MemoriesStored = n
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
