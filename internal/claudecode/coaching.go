@@ -92,8 +92,18 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// within reports whether path is dir or below it.
+// within reports whether path is dir or below it, also after resolving
+// symbolic links (macOS's /var is /private/var).
 func within(path, dir string) bool {
+	if under(path, dir) {
+		return true
+	}
+	rp, err1 := filepath.EvalSymlinks(path)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	return err1 == nil && err2 == nil && under(rp, rd)
+}
+
+func under(path, dir string) bool {
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -66,6 +66,14 @@ func TestCoachingActive(t *testing.T) {
 			}
 		})
 	}
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := CoachingActive(context.Background(), coachDB(t, [2]string{real, "active"}), filepath.Join(link)); err != nil || !got {
+		t.Errorf("cwd through a symlink to the project: got %v, %v; want active", got, err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "missing.db")); !os.IsNotExist(err) {
 		t.Errorf("CoachingActive created the database file: %v", err)
 	}

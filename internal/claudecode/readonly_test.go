@@ -218,3 +218,13 @@ func FuzzDecideReadOnly(f *testing.F) {
 		_ = DecideReadOnly(tool, json.RawMessage(cmd))
 	})
 }
+
+// BenchmarkDecideReadOnly decides a typical compound command.
+func BenchmarkDecideReadOnly(b *testing.B) {
+	in := bashInput(b, `cd src && go test ./... 2>&1 | tee /dev/null | grep -v '^ok' > /dev/null; echo "done: $(date)"`)
+	for i := 0; i < b.N; i++ {
+		if DecideReadOnly("Bash", in).Deny {
+			b.Fatal("denied a read-only command")
+		}
+	}
+}

@@ -61,29 +61,13 @@ func (l *lexer) run() {
 			l.i++
 			l.skipHereDocs()
 		case c == '\\':
-			if l.i+1 < len(l.s) && l.s[l.i+1] == '\n' { // line continuation
-				l.i += 2
-				continue
-			}
-			l.inWord = true
-			if l.i+1 < len(l.s) {
-				l.word.WriteByte(l.s[l.i+1])
-			}
-			l.i += 2
+			l.escape()
 		case c == '#' && !l.inWord:
 			for l.i < len(l.s) && l.s[l.i] != '\n' {
 				l.i++
 			}
 		case c == '\'':
-			l.inWord, l.quoted = true, true
-			end := strings.IndexByte(l.s[l.i+1:], '\'')
-			if end < 0 {
-				l.word.WriteString(l.s[l.i+1:])
-				l.i = len(l.s)
-			} else {
-				l.word.WriteString(l.s[l.i+1 : l.i+1+end])
-				l.i += end + 2
-			}
+			l.singleQuoted()
 		case c == '"':
 			l.inWord, l.quoted = true, true
 			l.doubleQuoted()
@@ -116,6 +100,31 @@ func (l *lexer) run() {
 		}
 	}
 	l.endWord()
+}
+
+// escape consumes a backslash and the byte it quotes; backslash-newline
+// is a line continuation.
+func (l *lexer) escape() {
+	if l.at(1) != '\n' {
+		l.inWord = true
+		if l.i+1 < len(l.s) {
+			l.word.WriteByte(l.s[l.i+1])
+		}
+	}
+	l.i += 2
+}
+
+// singleQuoted consumes a '…' string starting at l.i.
+func (l *lexer) singleQuoted() {
+	l.inWord, l.quoted = true, true
+	end := strings.IndexByte(l.s[l.i+1:], '\'')
+	if end < 0 {
+		l.word.WriteString(l.s[l.i+1:])
+		l.i = len(l.s)
+		return
+	}
+	l.word.WriteString(l.s[l.i+1 : l.i+1+end])
+	l.i += end + 2
 }
 
 // at returns the byte off positions ahead, or 0 past the end.

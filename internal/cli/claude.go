@@ -127,25 +127,7 @@ func claudeApply(e *env, f claudeFlags, install bool) error {
 	if abs, err := filepath.Abs(bin); err == nil {
 		bin = abs
 	}
-	edits := []struct {
-		path string
-		edit func([]byte) ([]byte, error)
-	}{
-		{files.mcp, func(b []byte) ([]byte, error) {
-			if install {
-				return claudecode.InstallMCP(b, claudecode.MCPURL(cfg.Port))
-			}
-			out, _, err := claudecode.UninstallMCP(b)
-			return out, err
-		}},
-		{files.settings, func(b []byte) ([]byte, error) {
-			if install {
-				return claudecode.InstallHooks(b, bin)
-			}
-			out, _, err := claudecode.UninstallHooks(b)
-			return out, err
-		}},
-	}
+	edits := claudeEdits(files, install, bin, cfg.Port)
 	// Compute every file first: a file that cannot be edited stops the
 	// command before anything is written.
 	var changes []fileChange
@@ -166,6 +148,33 @@ func claudeApply(e *env, f claudeFlags, install bool) error {
 		fmt.Fprintf(e.stdout, "Paige is plugged into Claude Code (hooks run %s hook …). Start 'paige serve' for the MCP tools; restart Claude Code to load the changes.\n", bin)
 	}
 	return nil
+}
+
+// fileEdit is one file and the change to make to its content.
+type fileEdit struct {
+	path string
+	edit func([]byte) ([]byte, error)
+}
+
+// claudeEdits are install's (or uninstall's) changes to the MCP and the
+// settings file.
+func claudeEdits(files claudeFiles, install bool, bin string, port int) []fileEdit {
+	return []fileEdit{
+		{files.mcp, func(b []byte) ([]byte, error) {
+			if install {
+				return claudecode.InstallMCP(b, claudecode.MCPURL(port))
+			}
+			out, _, err := claudecode.UninstallMCP(b)
+			return out, err
+		}},
+		{files.settings, func(b []byte) ([]byte, error) {
+			if install {
+				return claudecode.InstallHooks(b, bin)
+			}
+			out, _, err := claudecode.UninstallHooks(b)
+			return out, err
+		}},
+	}
 }
 
 // fileChange is one settings file before and after an edit.
