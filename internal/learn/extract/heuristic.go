@@ -124,7 +124,11 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 	case learn.Preference:
 		if loc := prefRe.FindStringSubmatchIndex(s); loc != nil {
 			verb := strings.ToLower(s[loc[2]:loc[3]])
-			return "User " + prefVerb[verb] + " " + trimEnd(s[loc[1]:])
+			rest := trimEnd(s[loc[1]:])
+			if verb == "always" || verb == "never" || verb == "usually" {
+				rest = thirdPerson(rest)
+			}
+			return "User " + prefVerb[verb] + " " + rest
 		}
 	case learn.Correction:
 		rest := trimEnd(corrLeadRe.ReplaceAllString(s, ""))
@@ -151,6 +155,30 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 		s = pleaseRe.ReplaceAllString(s, "")
 	}
 	return sentenceCase(trimEnd(s))
+}
+
+// thirdPerson conjugates the verb opening s for "User always/never …":
+// "use X" → "uses X", "push" → "pushes", "try" → "tries".
+func thirdPerson(s string) string {
+	verb, rest, _ := strings.Cut(s, " ")
+	if verb == "" || strings.ToLower(verb) != verb || strings.ContainsFunc(verb, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return s
+	}
+	switch {
+	case verb == "have":
+		verb = "has"
+	case verb == "do" || verb == "go" || strings.HasSuffix(verb, "s") || strings.HasSuffix(verb, "sh") ||
+		strings.HasSuffix(verb, "ch") || strings.HasSuffix(verb, "x") || strings.HasSuffix(verb, "z"):
+		verb += "es"
+	case len(verb) > 1 && strings.HasSuffix(verb, "y") && !strings.ContainsRune("aeiou", rune(verb[len(verb)-2])):
+		verb = verb[:len(verb)-1] + "ies"
+	default:
+		verb += "s"
+	}
+	if rest == "" {
+		return verb
+	}
+	return verb + " " + rest
 }
 
 func trimEnd(s string) string { return strings.TrimRight(strings.TrimSpace(s), ".!;:, ") }

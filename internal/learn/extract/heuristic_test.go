@@ -47,7 +47,10 @@ func TestFromTurn(t *testing.T) {
 		want           []string // "type: content"
 	}{
 		{"preference", "Hi, I prefer tabs over spaces.", "", []string{"preference: User prefers tabs over spaces"}},
-		{"never preference", "I never use var", "", []string{"preference: User never use var"}},
+		{"never preference", "I never use var", "", []string{"preference: User never uses var"}},
+		{"always push", "I always push small commits", "", []string{"preference: User always pushes small commits"}},
+		{"usually try", "I usually try the tests first", "", []string{"preference: User usually tries the tests first"}},
+		{"always with a name", "I always TDD", "", []string{"preference: User always TDD"}},
 		{"imperative rule", "Never push to main!", "", []string{"rule: Never push to main"}},
 		{"policy", "We always run tests before pushing.", "", []string{"rule: We always run tests before pushing"}},
 		{"please rule", "Please make sure to run migrations first", "", []string{"rule: Make sure to run migrations first"}},

@@ -58,5 +58,5 @@ func (s *Store) IsProcessed(key string) (bool, error) {
 
 // MarkProcessed appends p to the processed list.
 func (s *Store) MarkProcessed(p Processed) error {
-	return s.appendJSON(filepath.Join(s.dir, ProcessedFile), []Processed{p})
+	return appendJSON(s, filepath.Join(s.dir, ProcessedFile), []Processed{p})
 }

@@ -123,7 +123,7 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 		}
 		out = append(out, p)
 	}
-	if err := s.appendJSON(s.EntriesPath(), out); err != nil {
+	if err := appendJSON(s, s.EntriesPath(), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -137,7 +137,7 @@ func (s *Store) Forget(id string) (learn.Entry, error) {
 		return e, err
 	}
 	e.Forgotten = true
-	return e, s.appendJSON(s.EntriesPath(), []learn.Entry{e})
+	return e, appendJSON(s, s.EntriesPath(), []learn.Entry{e})
 }
 
 // Supersede records that newID replaces oldID: oldID is hidden from then
@@ -151,7 +151,7 @@ func (s *Store) Supersede(oldID, newID string) error {
 		return fmt.Errorf("supersede %s: %w", oldID, err)
 	}
 	old.SupersededBy = newID
-	return s.appendJSON(s.EntriesPath(), []learn.Entry{old})
+	return appendJSON(s, s.EntriesPath(), []learn.Entry{old})
 }
 
 func (s *Store) find(id string) (learn.Entry, error) {
@@ -189,27 +189,25 @@ func (s *Store) WriteMarkdown() (string, error) {
 	return md, writeAtomic(s.MarkdownPath(), []byte(md))
 }
 
+// jsonLines marshals each value onto its own line.
+func jsonLines[T any](vs []T) ([]byte, error) {
+	var lines []byte
+	for _, v := range vs {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(append(lines, b...), '\n')
+	}
+	return lines, nil
+}
+
 // appendJSON writes one JSON line per value to path after repairing a torn
 // tail, in a single write, and syncs.
-func (s *Store) appendJSON(path string, values any) error {
-	var lines []byte
-	switch vs := values.(type) {
-	case []learn.Entry:
-		for _, v := range vs {
-			b, err := json.Marshal(v)
-			if err != nil {
-				return err
-			}
-			lines = append(append(lines, b...), '\n')
-		}
-	case []Processed:
-		for _, v := range vs {
-			b, err := json.Marshal(v)
-			if err != nil {
-				return err
-			}
-			lines = append(append(lines, b...), '\n')
-		}
+func appendJSON[T any](s *Store, path string, values []T) error {
+	lines, err := jsonLines(values)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
