@@ -232,13 +232,16 @@ func checkClaudeSettings(e *env) []check {
 		places = append(places, u)
 	}
 	if wd, err := os.Getwd(); err == nil {
-		p, _ := claudeTargets(e, true, wd)
-		places = append(places, p)
+		if p, _ := claudeTargets(e, true, wd); len(places) == 0 || p.settings != places[0].settings {
+			places = append(places, p)
+		}
 	}
 	var found, missing []string
+	plugin, inSettings := false, false
 	for _, p := range places {
 		data, _ := os.ReadFile(p.settings)
 		if bytes.Contains(data, []byte(`"paige@`)) {
+			plugin = true
 			found = append(found, "plugin enabled in "+p.settings)
 		}
 		cmds, err := claudecode.PaigeHookCommands(data)
@@ -253,10 +256,14 @@ func checkClaudeSettings(e *env) []check {
 			}
 		}
 		if len(cmds) > 0 {
+			inSettings = true
 			found = append(found, fmt.Sprintf("%d hooks in %s", len(cmds), p.settings))
 		}
 	}
 	switch {
+	case plugin && inSettings:
+		hooks.detail = "installed twice (" + strings.Join(found, "; ") + "): every hook runs twice"
+		hooks.fix = "keep one: paige claude uninstall, or disable the plugin"
 	case len(missing) > 0:
 		hooks.detail = "hooks run " + missing[0] + ", which does not exist"
 		hooks.fix = "paige claude install (rewrites the hooks for this binary)"

@@ -108,6 +108,14 @@ func TestDoctorProblems(t *testing.T) {
 		{"bad memory backend", func(tb testing.TB, v map[string]string) { v["PAIGE_MEMORY"] = "redis" }, "memory", "PAIGE_MEMORY to embedded", true},
 		{"chroma down", func(tb testing.TB, v map[string]string) { v["CHROMADB_URL"] = "http://127.0.0.1:" + freePort(tb) }, "memory", "start ChromaDB", true},
 		{"not installed", func(tb testing.TB, v map[string]string) { v["HOME"] = tb.TempDir() }, "claude hooks", "paige claude install", false},
+		{"plugin and settings both", func(tb testing.TB, v map[string]string) {
+			p := filepath.Join(v["HOME"], ".claude", "settings.json")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			writeFile(tb, p, strings.Replace(string(data), "{", `{"enabledPlugins": {"paige@local": true},`, 1))
+		}, "claude hooks", "keep one", false},
 		{"binary moved", func(tb testing.TB, v map[string]string) { os.Remove(filepath.Join(v["PATH"], "paige")) }, "claude hooks", "paige claude install", false},
 		{"port taken", func(tb testing.TB, v map[string]string) {
 			ln, err := net.Listen("tcp", "127.0.0.1:"+v["PORT"])
