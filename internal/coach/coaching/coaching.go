@@ -110,6 +110,14 @@ func (s *Service) logAction(ctx context.Context, sessionID string, t coach.Actio
 	}
 }
 
+// logActive logs an action of the active session through the session's
+// ordered writer; a failure is logged, never returned.
+func (s *Service) logActive(ctx context.Context, t coach.ActionType, data any) {
+	if err := s.sess.Log(ctx, t, data); err != nil {
+		s.log.Error("cannot log action", "action", string(t), "err", err)
+	}
+}
+
 // ProjectName is the memory metadata "project" of a session: the base name
 // of its project directory (spec story 8's "app-alpha").
 func ProjectName(sess coach.Session) string {

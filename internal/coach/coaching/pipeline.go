@@ -54,7 +54,7 @@ func (s *Service) RunPipeline(ctx context.Context, in PipelineRequest) (Plan, er
 		return Plan{}, fmt.Errorf("store the coaching plan: %w", err)
 	}
 	plan.MemoriesRetrieved, plan.MemoriesUsed = retrieved, len(memories)
-	s.logAction(ctx, sess.ID, coach.ActionCoachingPipeline, map[string]any{
+	s.logActive(ctx, coach.ActionCoachingPipeline, map[string]any{
 		"planId": plan.Plan.ID, "phases": len(plan.Phases), "issueNumber": in.IssueNumber,
 		"dreyfusStage": stage, "memoriesRetrieved": retrieved, "memoriesUsed": len(memories),
 		"estimatedDifficulty": plan.EstimatedDifficulty, "model": res.Model, "latency_ms": ms(res.Latency),
