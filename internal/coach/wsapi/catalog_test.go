@@ -2,6 +2,9 @@ package wsapi
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/paige-dev/paige/internal/coach/session"
@@ -38,5 +41,18 @@ func TestRouterCoversCatalog(t *testing.T) {
 	}
 	if len(s.routes) != 25 {
 		t.Errorf("router has %d routes, want 25", len(s.routes))
+	}
+}
+
+// TestDocsListEveryType keeps docs/websocket.md in step with the catalog.
+func TestDocsListEveryType(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "websocket.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range Catalog {
+		if !strings.Contains(string(b), "| `"+m.Type+"` |") {
+			t.Errorf("docs/websocket.md has no row for %s", m.Type)
+		}
 	}
 }
