@@ -116,3 +116,28 @@ func TestEmbeddedUI(t *testing.T) {
 		t.Errorf("index.html references %d assets under %s, want the script and the stylesheet", refs, Prefix)
 	}
 }
+
+// FuzzHandler sends arbitrary paths: the handler never panics, never serves
+// a file outside the UI, and answers only 200, 301, 304, 404 or 405.
+func FuzzHandler(f *testing.F) {
+	for _, s := range []string{"/ghostpath/", "/ghostpath/assets/app-abc.js", "/ghostpath/../etc/passwd",
+		"/ghostpath/sessions/%2e%2e/x", "/ghostpath//", "/ghostpath/a\x00b", "/ghostpath/assets/"} {
+		f.Add(s)
+	}
+	h := Handler(testFS())
+	f.Fuzz(func(t *testing.T, path string) {
+		name, ok := fileName(path)
+		if ok && !fs.ValidPath(name) {
+			t.Fatalf("fileName(%q) = %q, not a valid fs path", path, name)
+		}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.URL.Path = path
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		switch rec.Code {
+		case 200, 301, 304, 404, 405:
+		default:
+			t.Fatalf("GET %q: status %d", path, rec.Code)
+		}
+	})
+}

@@ -79,8 +79,13 @@ export function HomePage() {
                   Report
                 </Link>
                 {s.status !== "active" && (
-                  <button type="button" onClick={() => void remove(s)} className="text-red-700 underline">
-                    Delete<span className="sr-only"> session</span>
+                  <button
+                    type="button"
+                    onClick={() => void remove(s)}
+                    aria-label={`Delete session: ${s.problem.slice(0, 80)}`}
+                    className="text-red-700 underline"
+                  >
+                    Delete
                   </button>
                 )}
               </div>

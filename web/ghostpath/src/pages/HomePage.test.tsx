@@ -1,0 +1,85 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { HomePage } from "./HomePage";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const sessions = [
+  { id: "s-1", problem: "First problem, resolved", status: "resolved", created_at: "2026-11-21T05:00:00Z" },
+  { id: "s-2", problem: "Second problem, running", status: "active", created_at: "2026-11-21T05:10:00Z" },
+];
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+describe("HomePage", () => {
+  it("lists past sessions with status, report link and delete (not for active ones)", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => json({ sessions, pagination: { limit: 50, offset: 0 } })));
+    render(<HomePage />);
+    const list = await screen.findByRole("list");
+    const items = within(list).getAllByRole("listitem");
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByRole("link", { name: "First problem, resolved" })).toHaveAttribute("href", "/ghostpath/sessions/s-1");
+    expect(within(items[0]!).getByText("resolved")).toBeInTheDocument();
+    expect(within(items[0]!).getByRole("link", { name: "Report" })).toHaveAttribute("href", "/ghostpath/sessions/s-1/report");
+    expect(within(items[0]!).getByRole("button", { name: /^Delete session/ })).toBeInTheDocument();
+    expect(within(items[1]!).queryByRole("button", { name: /^Delete session/ })).toBeNull();
+  });
+
+  it("creates a session and opens it", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === "POST") return json({ id: "new-1", problem: "p", status: "created" }, 201);
+      return json({ sessions: [] });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<HomePage />);
+    expect(await screen.findByText("No sessions yet.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("What problem do you want to solve?"), "  How do we cut support load?  ");
+    await user.click(screen.getByRole("button", { name: "Start exploring" }));
+    await waitFor(() => expect(window.location.pathname).toBe("/ghostpath/sessions/new-1"));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === "POST")!;
+    expect(post[0]).toBe("/api/v1/sessions");
+    expect(JSON.parse(String(post[1]!.body))).toEqual({ problem: "How do we cut support load?" });
+  });
+
+  it("shows the API's validation error", async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_: RequestInfo | URL, init?: RequestInit) =>
+        init?.method === "POST"
+          ? json({ error: { code: "VALIDATION_ERROR", message: "problem: must be at least 10 characters" } }, 400)
+          : json({ sessions: [] }),
+      ),
+    );
+    render(<HomePage />);
+    await user.type(screen.getByLabelText("What problem do you want to solve?"), "0123456789");
+    await user.click(screen.getByRole("button", { name: "Start exploring" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("problem: must be at least 10 characters");
+    expect(screen.getByRole("button", { name: "Start exploring" })).toBeEnabled();
+  });
+
+  it("deletes a session after confirmation and refreshes the list", async () => {
+    const user = userEvent.setup();
+    let current = [...sessions];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === "DELETE") {
+        current = current.filter((s) => !String(input).endsWith(s.id));
+        return new Response(null, { status: 204 });
+      }
+      return json({ sessions: current });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    vi.spyOn(window, "confirm").mockReturnValue(true);
+    render(<HomePage />);
+    await user.click(await screen.findByRole("button", { name: /^Delete session/ }));
+    await waitFor(() => expect(screen.queryByText("First problem, resolved")).toBeNull());
+    expect(fetchMock).toHaveBeenCalledWith("/api/v1/sessions/s-1", { method: "DELETE" });
+  });
+});
