@@ -94,7 +94,7 @@ func TestIndexSearchMatchesNaive(t *testing.T) {
 			var naive []hit
 			for i := range n {
 				if project == "" || x.rows[i].Metadata.Project == project {
-					naive = append(naive, hit{row: i, sim: dot(q, x.vecs[i*16:(i+1)*16])})
+					naive = append(naive, hit{row: i, sim: rowDot(x, q, i)})
 				}
 			}
 			slices.SortFunc(naive, func(a, b hit) int {
@@ -145,4 +145,16 @@ func FuzzNextIndex(f *testing.F) {
 			t.Errorf("NextIndex(%q, %q) = %d, but %q != id", session, id, n, MemoryID(session, n-1))
 		}
 	})
+}
+
+// rowDot is the reference dot product of q and row i, computed in the same
+// order (column by column) as index.score so results compare exactly.
+func rowDot(x *index, q []float32, i int) float32 {
+	var s float32
+	for j := range q {
+		if q[j] != 0 {
+			s += q[j] * x.cols[j][i]
+		}
+	}
+	return s
 }

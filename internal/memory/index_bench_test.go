@@ -1,0 +1,27 @@
+package memory
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func benchIndex(b *testing.B, n, dims int) (*index, []float32) {
+	b.Helper()
+	r := rand.New(rand.NewPCG(7, 7))
+	x := newIndex()
+	for i := range n {
+		x.add(record{ID: MemoryID("s", i), Metadata: Metadata{SessionID: "s", Project: "p"}}, randomUnit(r, dims))
+	}
+	return x, randomUnit(r, dims)
+}
+
+// BenchmarkSearch100k isolates the scan from embedding and locking.
+func BenchmarkSearch100k(b *testing.B) {
+	x, q := benchIndex(b, 100_000, 256)
+	b.ResetTimer()
+	for b.Loop() {
+		if len(x.search(q, 10, "")) != 10 {
+			b.Fatal("short result")
+		}
+	}
+}
