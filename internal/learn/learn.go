@@ -127,11 +127,12 @@ type Stats struct {
 	EntriesExtracted  int `json:"entriesExtracted"`
 	DuplicatesSkipped int `json:"duplicatesSkipped"`
 	// Beyond the plan: lines the reader could not parse, entries forgotten
-	// through @forget, and whether the transcript was skipped as already
-	// extracted.
-	MalformedLines   int  `json:"malformedLines"`
-	EntriesForgotten int  `json:"entriesForgotten,omitempty"`
-	AlreadyExtracted bool `json:"alreadyExtracted,omitempty"`
+	// through @forget, older entries superseded by new ones, and whether the
+	// transcript was skipped as already extracted.
+	MalformedLines    int  `json:"malformedLines"`
+	EntriesForgotten  int  `json:"entriesForgotten,omitempty"`
+	EntriesSuperseded int  `json:"entriesSuperseded,omitempty"`
+	AlreadyExtracted  bool `json:"alreadyExtracted,omitempty"`
 }
 
 // Add accumulates o into s (AlreadyExtracted is left as is).
@@ -143,4 +144,5 @@ func (s *Stats) Add(o Stats) {
 	s.DuplicatesSkipped += o.DuplicatesSkipped
 	s.MalformedLines += o.MalformedLines
 	s.EntriesForgotten += o.EntriesForgotten
+	s.EntriesSuperseded += o.EntriesSuperseded
 }

@@ -83,6 +83,19 @@ func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
 	return false
 }
 
+// Supersedes reports whether candidate, a new entry that is not a
+// duplicate, replaces old: same type, a shared entity, a word-set Jaccard
+// similarity of at least 0.4 (a restatement of the same point, like "User
+// prefers pnpm over npm" → "User strongly prefers pnpm"), and at least old's
+// confidence.
+func Supersedes(candidate, old learn.Entry) bool {
+	if candidate.Type != old.Type || candidate.Confidence < old.Confidence || !sharesEntity(candidate.Entities, old.Entities) {
+		return false
+	}
+	j := Jaccard(candidate.Content, old.Content)
+	return j >= 0.4 && j <= 0.6
+}
+
 func sharesEntity(a, b []string) bool {
 	for _, x := range a {
 		for _, y := range b {

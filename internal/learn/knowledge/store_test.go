@@ -280,3 +280,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSupersedes(t *testing.T) {
+	old := sampleEntry // "User prefers pnpm over npm", 0.95
+	tests := []struct {
+		name string
+		c    learn.Entry
+		want bool
+	}{
+		{"restatement", learn.Entry{Type: learn.Preference, Content: "User strongly prefers pnpm", Confidence: 1, Entities: []string{"pnpm"}}, true},
+		{"duplicate is not a supersession", learn.Entry{Type: learn.Preference, Content: "User prefers pnpm instead of npm", Confidence: 1, Entities: []string{"pnpm"}}, false},
+		{"other topic", learn.Entry{Type: learn.Preference, Content: "User prefers tabs", Confidence: 1, Entities: []string{"tabs"}}, false},
+		{"lower confidence", learn.Entry{Type: learn.Preference, Content: "User strongly prefers pnpm", Confidence: 0.5, Entities: []string{"pnpm"}}, false},
+		{"other type", learn.Entry{Type: learn.Fact, Content: "User strongly prefers pnpm", Confidence: 1, Entities: []string{"pnpm"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Supersedes(tt.c, old); got != tt.want {
+				t.Errorf("got %v, want %v (Jaccard %.2f)", got, tt.want, Jaccard(tt.c.Content, old.Content))
+			}
+		})
+	}
+}

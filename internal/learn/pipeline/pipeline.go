@@ -152,16 +152,17 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		idx.Add(e)
 		fresh = append(fresh, e)
 	}
-	forgotten := Forgettable(knowledge.ActiveOnly(existing), forgets)
+	active := knowledge.ActiveOnly(existing)
+	forgotten := Forgettable(active, forgets)
 	res.Stats.EntriesForgotten = len(forgotten)
 	if opts.DryRun {
 		res.Entries = append(res.Entries, fresh...)
 		return res, nil
 	}
-	return store(opts.Store, res, fresh, forgotten)
+	return store(opts.Store, res, fresh, active, forgotten)
 }
 
-func store(s *knowledge.Store, res Result, fresh []learn.Entry, forgotten []string) (Result, error) {
+func store(s *knowledge.Store, res Result, fresh, active []learn.Entry, forgotten []string) (Result, error) {
 	stored, err := s.Append(fresh...)
 	if err != nil {
 		return res, err
@@ -172,8 +173,30 @@ func store(s *knowledge.Store, res Result, fresh []learn.Entry, forgotten []stri
 			return res, err
 		}
 	}
+	for _, pair := range Superseded(active, stored) {
+		if err := s.Supersede(pair[0], pair[1]); err != nil {
+			return res, err
+		}
+		res.Stats.EntriesSuperseded++
+	}
 	_, err = s.WriteMarkdown()
 	return res, err
+}
+
+// Superseded returns the {old id, new id} pairs where a new entry
+// supersedes an active one ([knowledge.Supersedes]); each old entry is
+// superseded at most once, by the first new entry that qualifies.
+func Superseded(active, fresh []learn.Entry) [][2]string {
+	var out [][2]string
+	for _, old := range active {
+		for _, e := range fresh {
+			if knowledge.Supersedes(e, old) {
+				out = append(out, [2]string{old.ID, e.ID})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Classify returns the indexes of the signal turns of turns (forget

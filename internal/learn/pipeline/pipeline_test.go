@@ -260,3 +260,25 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
+
+func TestNewEntrySupersedesOld(t *testing.T) {
+	s := newStore(t)
+	old, _ := s.Append(learn.Entry{Type: learn.Rule, Content: "Never push to main", Confidence: 0.75, Entities: []string{"main"}})
+	path := writeTranscript(t, t.TempDir(), "s.jsonl", "Never push to main without a review.")
+	res := run(t, path, Options{Store: s})
+	if res.Stats.EntriesSuperseded != 1 || len(res.Entries) != 1 {
+		t.Fatalf("stats %+v, entries %+v", res.Stats, res.Entries)
+	}
+	act, _ := s.Active()
+	if len(act) != 1 || act[0].Content != "Never push to main without a review" {
+		t.Errorf("active: %+v", act)
+	}
+	all, _ := s.Entries()
+	if all[0].ID != old[0].ID || all[0].SupersededBy != res.Entries[0].ID {
+		t.Errorf("old entry: %+v", all[0])
+	}
+	md, _ := os.ReadFile(s.MarkdownPath())
+	if strings.Contains(string(md), "- Never push to main\n") {
+		t.Errorf("knowledge.md shows the superseded rule:\n%s", md)
+	}
+}
