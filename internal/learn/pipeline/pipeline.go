@@ -86,10 +86,12 @@ type ExtractError struct {
 	Err               error
 }
 
+// Error names the transcript, the extractor and the cause.
 func (e *ExtractError) Error() string {
 	return fmt.Sprintf("extract %s with %s: %v", e.Source, e.Extractor, e.Err)
 }
 
+// Unwrap returns the extractor's error.
 func (e *ExtractError) Unwrap() error { return e.Err }
 
 // Source names a transcript file in entries: "session:<base name>".
