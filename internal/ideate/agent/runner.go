@@ -48,7 +48,7 @@ import (
 const (
 	DefaultModel     = config.DefaultModelOpus
 	DefaultMaxTokens = 16384
-	writeTimeout     = 10 * time.Second
+	writeTimeout     = time.Minute // bounds each write; generous so load only slows a run
 	previewLen       = 300
 )
 

@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,11 +32,30 @@ type env struct {
 	repo    *store.Store
 	api     *API
 	srv     *httptest.Server
+	logs    *syncBuffer // error logs of the API and runner
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{t: t, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName), specDir: t.TempDir()}
+	e := &env{t: t, logs: &syncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName), specDir: t.TempDir()}
 	e.start()
 	t.Cleanup(e.stop)
 	return e
@@ -50,9 +71,10 @@ func (e *env) start() {
 	sdk := llm.New(llm.Options{APIKey: "test-key", BaseURL: e.fake.URL()}).SDK()
 	client := agent.NewClient(&sdk.Messages, &agent.ClientOptions{
 		Sleep: func(context.Context, time.Duration) error { return nil }})
-	runner := agent.NewRunner(client, repo, &agent.Options{SpecDir: e.specDir})
+	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelError}))
+	runner := agent.NewRunner(client, repo, &agent.Options{SpecDir: e.specDir, Logger: log})
 	e.repo = repo
-	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond})
+	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond, Logger: log})
 	e.srv = httptest.NewServer(e.api.Handler())
 }
 
@@ -117,7 +139,7 @@ func (e *env) create(problem string) string {
 
 // sseEvent is one decoded data line.
 type sseEvent struct {
-	Type core.EventType `json:"type"`
+	Type core.EventType  `json:"type"`
 	Data json.RawMessage `json:"data"`
 }
 

@@ -28,7 +28,7 @@ func (a *API) handleStream() http.Handler {
 // The runner re-sends a pending prompt, continues a due run, or just ends.
 func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Event)) {
 	return func(ctx context.Context, emit func(core.Event)) {
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		s, err := a.repo.GetSession(lctx, id)
 		cancel()
 		if err != nil {

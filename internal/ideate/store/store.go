@@ -68,6 +68,10 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One connection: SQLite has one writer anyway, and queueing in Go hands
+	// the connection over at once, where SQLite's busy handler sleeps and
+	// collapses under many concurrent sessions. Every statement is short.
+	db.SetMaxOpenConns(1)
 	sub, _ := fs.Sub(migrations, "migrations/sqlite")
 	if err := sqlite.Migrate(ctx, db, Namespace, sub); err != nil {
 		db.Close()
