@@ -47,3 +47,16 @@ func UserMessage(what string, err error) string {
 	}
 	return what + " failed unexpectedly. Try again."
 }
+
+// UserError is a failure of a UI-driven call with a message for the
+// developer (the error toasts of D68). Err is the cause, for logs.
+type UserError struct {
+	Msg string
+	Err error
+}
+
+// Error returns the message for the developer.
+func (e *UserError) Error() string { return e.Msg }
+
+// Unwrap returns the cause.
+func (e *UserError) Unwrap() error { return e.Err }
