@@ -5,7 +5,8 @@
 //
 // # Order
 //
-//  1. Only user turns can be signals; empty turns are noise.
+//  1. Only user turns can be signals; empty turns are noise, and so are
+//     sidechain "user" turns (a subagent's prompt is written by Claude).
 //  2. "@remember …" and "@forget …" are explicit commands and always win.
 //  3. Short greetings and bare confirmations are noise.
 //  4. Each sentence is matched against [Rules] in order (preference,
@@ -71,6 +72,9 @@ var (
 func Classify(turn learn.Turn) learn.Classification {
 	if turn.Role != learn.User {
 		return learn.Classification{Type: learn.SignalNoise, Confidence: 1}
+	}
+	if turn.Sidechain {
+		return learn.Classification{Type: learn.SignalNoise, Pattern: "sidechain", Confidence: 1}
 	}
 	text := normalize(turn.Content)
 	if text == "" {

@@ -150,3 +150,10 @@ func TestQualityClassifier(t *testing.T) {
 		}
 	}
 }
+
+func TestSidechainPromptIsNoise(t *testing.T) {
+	tr := learn.Turn{Role: learn.User, Content: "Never push to main. I prefer pnpm.", Sidechain: true}
+	if got := Classify(tr); got.Type != learn.SignalNoise || got.Pattern != "sidechain" {
+		t.Errorf("got %+v, want sidechain noise", got)
+	}
+}
