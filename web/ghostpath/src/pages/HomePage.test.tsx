@@ -33,7 +33,7 @@ describe("HomePage", () => {
 
   it("creates a session and opens it", async () => {
     const user = userEvent.setup();
-    const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const fetchMock = vi.fn(async (_: RequestInfo | URL, init?: RequestInit) => {
       if (init?.method === "POST") return json({ id: "new-1", problem: "p", status: "created" }, 201);
       return json({ sessions: [] });
     });
