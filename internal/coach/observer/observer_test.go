@@ -1,0 +1,394 @@
+package observer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+)
+
+// Scenario 10.1: starting broadcasts observer:status active, unmuted, never evaluated.
+func TestStartBroadcastsStatus(t *testing.T) {
+	h := newHarness(t)
+	want := []message{{wsapi.TypeObserverStatus, map[string]any{"active": true, "muted": false, "lastEvaluation": nil}}}
+	if diff := cmp.Diff(want, h.hub.all()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if st := h.m.Status(); !st.Active || st.Muted {
+		t.Errorf("Status: got %+v", st)
+	}
+}
+
+// Scenario 10.3 and SC-064: a file_open with the user in the wrong file
+// calls Haiku with the full snapshot; the nudge is logged and broadcast.
+func TestFileOpenNudge(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	plan, err := h.st.CreatePlan(ctx, h.sid, "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.st.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "OAuth callback", Status: coach.PhaseActive,
+		Description: "Find and understand the OAuth callback handler", ExpectedFiles: []string{"src/handlers/oauth.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.st.UpsertDreyfus(ctx, coach.DreyfusAssessment{SkillArea: "auth", Stage: coach.AdvancedBeginner, Confidence: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	// Written straight to SQLite: earlier activity, not a trigger.
+	if _, err := h.st.InsertAction(ctx, h.sid, coach.ActionFileSave, json.RawMessage(`{"path":"src/app.ts","charCount":10}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(2 * time.Minute)
+	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
+	h.waitEval(t)
+
+	reqs := h.llm.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("triage calls: got %d, want 1", len(reqs))
+	}
+	req := reqs[0]
+	if req.Model != config.DefaultModelHaiku || req.System != observertriage.SystemPrompt || req.Schema() == nil {
+		t.Errorf("request: model %q, system ok %v, schema %v", req.Model, req.System == observertriage.SystemPrompt, req.Schema() != nil)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(req.LastUserText()), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"current_phase": map[string]any{"number": 1.0, "title": "OAuth callback",
+			"description": "Find and understand the OAuth callback handler", "expected_files": []any{"src/handlers/oauth.ts"}},
+		"recent_actions": []any{
+			map[string]any{"type": "file_save", "path": "src/app.ts", "ago": "2m00s ago"},
+			map[string]any{"type": "file_open", "path": "src/middleware/auth.ts", "ago": "0s ago"},
+		},
+		"time_since_last_save": "2m00s", "time_since_last_nudge": "never", "dreyfus_stage": "advanced_beginner", "user_idle": false,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("snapshot (-want +got):\n%s", diff)
+	}
+
+	sent := h.actions(t, coach.ActionNudgeSent)
+	if len(sent) != 1 {
+		t.Fatalf("nudge_sent rows: got %d, want 1", len(sent))
+	}
+	if diff := cmp.Diff(map[string]any{"signal": "wrong_file", "confidence": 0.85}, data(t, sent[0])); diff != "" {
+		t.Errorf("nudge_sent data (-want +got):\n%s", diff)
+	}
+	nudges := h.hub.ofType(wsapi.TypeObserverNudge)
+	wantNudge := []message{{wsapi.TypeObserverNudge, map[string]any{"signal": "wrong_file", "confidence": 0.85,
+		"context": map[string]any{"current_file": "src/middleware/auth.ts", "expected_file": "src/handlers/oauth.ts",
+			"time_in_file": "3m12s", "phase_description": nil}}}}
+	if diff := cmp.Diff(wantNudge, nudges); diff != "" {
+		t.Errorf("observer:nudge (-want +got):\n%s", diff)
+	}
+	if st := h.m.Status(); st.LastEvaluation == nil || *st.LastEvaluation != "2026-02-11T12:02:00.000Z" {
+		t.Errorf("lastEvaluation: got %v", st.LastEvaluation)
+	}
+	calls, err := h.st.APICalls(ctx, store.APICallFilter{SessionID: h.sid}, 10)
+	if err != nil || len(calls) != 1 || calls[0].CallType != observertriage.CallType || calls[0].InputTokens != 300 {
+		t.Errorf("api_call_log: got %+v, %v", calls, err)
+	}
+
+	// Scenario 10.7: 90 s later another trigger is suppressed by the cooldown.
+	h.clock.Advance(90 * time.Second)
+	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
+	h.noEval(t, 1)
+	sup := h.actions(t, coach.ActionNudgeSuppressed)
+	if len(sup) != 1 || data(t, sup[0])["reason"] != "cooldown" {
+		t.Fatalf("nudge_suppressed: got %v", sup)
+	}
+	// After 120 s the cooldown is over.
+	h.clock.Advance(30 * time.Second)
+	h.llm.Enqueue(triage(false, 0.2, "no_nudge"))
+	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
+	h.waitEval(t)
+	h.noEval(t, 2)
+}
+
+// Scenarios 10.4 and SC-071: the 5th buffer update triggers and resets the counter.
+func TestBufferUpdatesTrigger(t *testing.T) {
+	h := newHarness(t)
+	h.llm.Handle(func(llmtest.Request) llmtest.Response { return triage(false, 0.1, "no_nudge") })
+	for range 4 {
+		h.clock.Advance(10 * time.Second)
+		h.edit(t)
+	}
+	h.noEval(t, 0)
+	h.clock.Advance(10 * time.Second)
+	h.edit(t)
+	h.waitEval(t)
+	h.noEval(t, 1)
+	for range 4 {
+		h.clock.Advance(10 * time.Second)
+		h.edit(t)
+	}
+	h.noEval(t, 1) // counter reset after the evaluation
+	// Scenario 10.10: a quiet reply logs nothing and updates lastEvaluation.
+	if n := len(h.actions(t, coach.ActionNudgeSent, coach.ActionNudgeSuppressed)); n != 0 {
+		t.Errorf("quiet reply logged %d rows", n)
+	}
+	if h.m.Status().LastEvaluation == nil {
+		t.Error("lastEvaluation not set after a quiet reply")
+	}
+}
+
+// Scenario 10.6 and EC-73: phase transitions trigger; the second one in a row
+// finds the first evaluation in flight (EC-65) and is skipped silently.
+func TestPhaseTransitionsAndInProgress(t *testing.T) {
+	h := newHarness(t)
+	release := make(chan struct{})
+	h.llm.Handle(func(llmtest.Request) llmtest.Response {
+		<-release
+		return triage(false, 0.1, "no_nudge")
+	})
+	h.act(t, coach.ActionPhaseCompleted, map[string]any{"phaseNumber": 1})
+	h.llm.WaitRequests(t, 1, 5*time.Second)
+	h.act(t, coach.ActionPhaseStarted, map[string]any{"phaseNumber": 2})
+	close(release)
+	h.waitEval(t)
+	h.noEval(t, 1)
+	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
+		t.Errorf("in-progress skip logged %d rows, want silent", n)
+	}
+	h.act(t, coach.ActionPhaseStarted, map[string]any{"phaseNumber": 2})
+	h.waitEval(t)
+	h.noEval(t, 2)
+}
+
+// Scenario 10.8 and EC-69: more than 10 actions in 60 s suppress with flow_state.
+func TestFlowState(t *testing.T) {
+	h := newHarness(t)
+	for range 11 {
+		h.clock.Advance(2 * time.Second)
+		h.act(t, coach.ActionSelection, map[string]any{"path": "a.ts"})
+	}
+	h.act(t, coach.ActionFileSave, map[string]any{"path": "a.ts"})
+	h.noEval(t, 0)
+	sup := h.actions(t, coach.ActionNudgeSuppressed)
+	if len(sup) != 1 || data(t, sup[0])["reason"] != "flow_state" {
+		t.Fatalf("nudge_suppressed: got %v", sup)
+	}
+}
+
+// Scenario 10.9 and EC-72: should_nudge with confidence 0.5 is suppressed and logged.
+func TestLowConfidence(t *testing.T) {
+	h := newHarness(t)
+	h.llm.Enqueue(triage(true, 0.5, "scope_drift"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.waitEval(t)
+	sup := h.actions(t, coach.ActionNudgeSuppressed)
+	if len(sup) != 1 {
+		t.Fatalf("nudge_suppressed rows: got %d, want 1", len(sup))
+	}
+	want := map[string]any{"signal": "scope_drift", "confidence": 0.5, "reason": "low_confidence"}
+	if diff := cmp.Diff(want, data(t, sup[0])); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+		t.Errorf("observer:nudge sent %d times", n)
+	}
+}
+
+// EC-67: should_nudge with signal no_nudge is contradictory: no nudge, no row.
+func TestContradictoryReply(t *testing.T) {
+	h := newHarness(t)
+	h.llm.Enqueue(triage(true, 0.95, "no_nudge"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.waitEval(t)
+	if n := len(h.actions(t, coach.ActionNudgeSent, coach.ActionNudgeSuppressed)); n != 0 {
+		t.Errorf("contradictory reply logged %d rows", n)
+	}
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+		t.Errorf("observer:nudge sent %d times", n)
+	}
+}
+
+// Scenario 10.14 and SC-070: a failing call is logged in api_call_log and
+// the Observer keeps working.
+func TestTriageFailure(t *testing.T) {
+	h := newHarness(t)
+	h.llm.Enqueue(llmtest.Error(500, "api_error", "boom"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.waitEval(t)
+	calls, err := h.st.APICalls(context.Background(), store.APICallFilter{SessionID: h.sid}, 10)
+	if err != nil || len(calls) != 1 || calls[0].LatencyMs != -1 {
+		t.Fatalf("api_call_log: got %+v, %v", calls, err)
+	}
+	h.llm.Enqueue(triage(true, 0.9, "wrong_file"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "b.ts"})
+	h.waitEval(t)
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 1 {
+		t.Errorf("after a failure: got %d nudges, want 1", n)
+	}
+}
+
+// Scenario 10.5: the idle timer fires after 5 minutes of inactivity with
+// user_idle true; an idle stretch is evaluated once.
+func TestIdleTimer(t *testing.T) {
+	h := newHarness(t)
+	tk := h.clock.lastTicker()
+	h.clock.Advance(4 * time.Minute)
+	tk.c <- h.clock.Now()
+	h.sync(t)
+	h.noEval(t, 0)
+	h.clock.Advance(90 * time.Second)
+	h.llm.Enqueue(triage(true, 0.8, "idle"))
+	tk.c <- h.clock.Now()
+	h.waitEval(t)
+	req := h.llm.Requests()[0]
+	var ctxSent map[string]any
+	if err := json.Unmarshal([]byte(req.LastUserText()), &ctxSent); err != nil {
+		t.Fatal(err)
+	}
+	if ctxSent["user_idle"] != true || ctxSent["current_phase"] != nil || ctxSent["dreyfus_stage"] != "novice" {
+		t.Errorf("idle snapshot: got %v", ctxSent)
+	}
+	if n := h.hub.ofType(wsapi.TypeObserverNudge); len(n) != 1 || n[0].Payload["signal"] != "idle" {
+		t.Errorf("idle nudge: got %v", n)
+	}
+	h.clock.Advance(5 * time.Minute)
+	tk.c <- h.clock.Now()
+	h.sync(t)
+	h.noEval(t, 1)
+}
+
+// Scenarios 10.11–10.13, SC-068: mute is logged and broadcast; a muted
+// Observer skips triggers silently; unmuting re-enables it.
+func TestMute(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	if err := h.m.SetMuted(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	}
+	h.noEval(t, 0)
+	if err := h.m.SetMuted(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	muted := h.actions(t, coach.ActionObserverMuted)
+	if len(muted) != 2 || data(t, muted[0])["muted"] != true || data(t, muted[1])["muted"] != false {
+		t.Fatalf("observer_muted rows: got %v", muted)
+	}
+	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
+		t.Errorf("muted triggers logged %d suppressions", n)
+	}
+	st := h.hub.ofType(wsapi.TypeObserverStatus)
+	want := []map[string]any{
+		{"active": true, "muted": false, "lastEvaluation": nil},
+		{"active": true, "muted": true, "lastEvaluation": nil},
+		{"active": true, "muted": false, "lastEvaluation": nil},
+	}
+	var got []map[string]any
+	for _, m := range st {
+		got = append(got, m.Payload)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("observer:status (-want +got):\n%s", diff)
+	}
+	h.clock.Advance(61 * time.Second) // the muted burst still counted as activity
+	h.llm.Enqueue(triage(false, 0, "no_nudge"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.waitEval(t)
+	h.noEval(t, 1)
+}
+
+// Scenario 10.2, EC-66, EC-70, EC-71: stopping broadcasts inactive status,
+// discards a result in flight, and leaves mute with nothing to change.
+func TestStopDiscardsInFlight(t *testing.T) {
+	h := newHarness(t)
+	release := make(chan struct{})
+	h.llm.Handle(func(llmtest.Request) llmtest.Response {
+		<-release
+		return triage(true, 0.99, "wrong_file")
+	})
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.llm.WaitRequests(t, 1, 5*time.Second)
+	tk := h.clock.lastTicker()
+	h.m.OnSessionEvent(context.Background(), session.Event{Kind: session.Ended, Session: coach.Session{ID: h.sid}})
+	select {
+	case <-tk.stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("idle ticker not stopped")
+	}
+	close(release)
+	h.waitEval(t)
+	if n := len(h.actions(t, coach.ActionNudgeSent)); n != 0 {
+		t.Errorf("result after session end logged %d nudges", n)
+	}
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+		t.Errorf("result after session end broadcast %d nudges", n)
+	}
+	st := h.hub.ofType(wsapi.TypeObserverStatus)
+	if last := st[len(st)-1].Payload; last["active"] != false || last["muted"] != false {
+		t.Errorf("final status: got %v", last)
+	}
+	if err := h.m.SetMuted(context.Background(), true); !errors.Is(err, ErrNoObserver) {
+		t.Errorf("SetMuted without session: got %v, want ErrNoObserver", err)
+	}
+}
+
+// FR-129/130 and the brief's leak check: Close stops every goroutine, and
+// a session started again gets a fresh unmuted state.
+func TestLifecycleNoLeak(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	h.m.SetMuted(ctx, true)
+	other, err := h.st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.m.OnSessionEvent(ctx, session.Event{Kind: session.Started, Session: other})
+	if st := h.m.Status(); !st.Active || st.Muted {
+		t.Errorf("new session status: got %+v, want active unmuted", st)
+	}
+	h.m.OnSessionEvent(ctx, session.Event{Kind: session.Resumed, Session: other}) // same session: no restart
+	if n := len(h.hub.ofType(wsapi.TypeObserverStatus)); n != 4 {
+		t.Errorf("status broadcasts: got %d, want 4 (start, mute, stop, start)", n)
+	}
+	h.m.Close()
+	h.m.Start(other.ID) // after Close: nothing
+	if h.m.Status().Active {
+		t.Error("Start after Close started an observer")
+	}
+	if stacks := observerGoroutines(); stacks != "" {
+		t.Errorf("observer goroutines left after Close:\n%s", stacks)
+	}
+	h.m.mu.Lock()
+	cur := h.m.cur
+	h.m.mu.Unlock()
+	if cur != nil {
+		t.Error("observer still running after Close")
+	}
+}
+
+// observerGoroutines returns the stacks of goroutines running this
+// package's loop or evaluations, "" when none.
+func observerGoroutines() string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "observer.(*run).loop") || strings.Contains(g, "observer.(*run).evaluate") {
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
