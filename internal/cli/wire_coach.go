@@ -32,10 +32,11 @@ func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	}
 	a.onClose("watcher", func(context.Context) error { return watcher.Close() })
 
+	models := openCoachModels(ctx, a, st, al, sess, log) // wire_coach_models.go: stories 9 and 11
 	hub := wsapi.NewHub(log, 0)
 	go wsapi.ForwardTreeUpdates(hub, watcher.Events())
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
-		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}})
+		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: models.extensions()})
 	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()
 		hub.Close()
@@ -43,7 +44,8 @@ func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 		return nil
 	})
 
-	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version})
+	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version,
+		Extra: models.mcpTools()})
 	a.onClose("mcp sessions", func(context.Context) error {
 		log.Info("mcp sessions closed", "count", mcpapi.CloseSessions(mcpSrv))
 		return nil

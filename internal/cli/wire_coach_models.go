@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/coaching"
+	"github.com/paige-dev/paige/internal/coach/explain"
+	"github.com/paige-dev/paige/internal/coach/mcpapi"
+	"github.com/paige-dev/paige/internal/coach/practice"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+// coachModels is what the model-driven coaching features (stories 9–12)
+// share: the process's one Claude client, writing every call to
+// api_call_log, and the memory store. Without ANTHROPIC_API_KEY the client
+// answers every call with llm.ErrNoModel, which the features report as a
+// clear "no model configured" error.
+type coachModels struct {
+	llm      *llm.Client
+	mem      memory.Store // nil when the memory backend could not be opened
+	coaching *coaching.Service
+	explain  *explain.Service
+	practice *practice.Service
+	bg       *wsapi.Background
+}
+
+// openCoachModels creates the Claude client, opens the memory store (a
+// backend that cannot be opened is logged and the features run without
+// memory, D38) and the story 9 and 11 services. Shutdown cancels and waits
+// for running UI-driven calls, then closes the memory store, before the
+// action queue and the database close.
+func openCoachModels(ctx context.Context, a *app, st *store.Store, al *actionlog.Logger, sess *session.Service, log *slog.Logger) *coachModels {
+	m := &coachModels{llm: llm.FromConfig(a.cfg, al, log), bg: wsapi.NewBackground()}
+	if !m.llm.Available() {
+		log.Warn("no Claude model configured: coaching pipeline, wrap-up, Explain This and reviews answer \"no model configured\"")
+	}
+	mem, err := memory.FromConfig(ctx, a.cfg, log.With("component", "memory"))
+	if err != nil {
+		log.Error("memory store unavailable; coaching runs without memories", "err", err)
+	} else {
+		m.mem = mem
+		a.onClose("memory", func(context.Context) error { return mem.Close() })
+	}
+	var cmem coaching.Memory
+	if m.mem != nil {
+		cmem = m.mem
+	}
+	m.coaching = coaching.New(coaching.Options{Store: st, Session: sess, Actions: al, LLM: m.llm, Memory: cmem, Log: log})
+	m.explain = explain.New(st, sess, m.llm, log)
+	m.practice = practice.New(st, sess, m.llm, log)
+	a.onClose("model calls", m.bg.Close)
+	return m
+}
+
+// extensions are the WebSocket handlers of story 11.
+func (m *coachModels) extensions() wsapi.Extensions {
+	return wsapi.Extensions{
+		Explain:        wsapi.ExplainHandler(m.explain, m.bg),
+		Review:         wsapi.ReviewHandler(m.practice, m.bg),
+		SubmitSolution: wsapi.SubmitSolutionHandler(m.practice, m.bg),
+	}
+}
+
+// mcpTools registers the coaching tools of story 9.
+func (m *coachModels) mcpTools() func(*mcp.Server, *mcpapi.Deps) {
+	return mcpapi.CoachingTools(m.coaching)
+}
