@@ -41,6 +41,7 @@ func (it QueueItem) Key() string {
 //	<Dir>/<key>.working       claimed by one worker (rename is the lock)
 //	<Dir>/done/<key>.json     learned from; never queued again
 //	<Dir>/failed/<key>.json   failed, with the error; kept for inspection
+//	<Dir>/worker.lock         flocked by the one worker draining the queue
 //
 // Enqueue creates <key>.json with a hard link, which fails when the file
 // exists, so one transcript version is queued at most once; Claim renames
@@ -169,6 +170,12 @@ func (q Queue) Pending() ([]QueueItem, error) {
 		}
 	}
 	return out, nil
+}
+
+// HasQueued reports whether an item waits to be claimed.
+func (q Queue) HasQueued() bool {
+	names, _ := filepath.Glob(q.path("*.json"))
+	return len(names) > 0
 }
 
 // Failed returns the items that failed, with their errors.

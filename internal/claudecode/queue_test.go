@@ -149,3 +149,27 @@ func TestQueueFailedAndStale(t *testing.T) {
 		t.Errorf("got %d pending, want 1 (the reclaimed one)", len(pending))
 	}
 }
+
+func TestQueueWorkerLock(t *testing.T) {
+	q := Queue{Dir: filepath.Join(t.TempDir(), "queue")}
+	unlock, ok, err := q.TryLock()
+	if err != nil || !ok {
+		t.Fatalf("first lock: %v, %v", ok, err)
+	}
+	if _, ok, err := q.TryLock(); ok || err != nil {
+		t.Fatalf("second lock while held: ok %v, err %v; want refused", ok, err)
+	}
+	unlock()
+	unlock2, ok, err := q.TryLock()
+	if err != nil || !ok {
+		t.Fatalf("lock after unlock: %v, %v", ok, err)
+	}
+	unlock2()
+	if q.HasQueued() {
+		t.Error("empty queue has queued items")
+	}
+	mustEnqueue(t, q, transcript(t, t.TempDir(), "a.jsonl", "x"), true)
+	if !q.HasQueued() {
+		t.Error("HasQueued false after Enqueue")
+	}
+}
