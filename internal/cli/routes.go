@@ -14,6 +14,9 @@ func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
+	if err := wireIdeate(ctx, a, mux); err != nil {
+		return err
+	}
 	if err := wireGhostPathUI(ctx, a, mux); err != nil {
 		return err
 	}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/ideate/ideatetest"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+)
+
+func TestLoadIdeateSettings(t *testing.T) {
+	cfg := config.Config{DataDir: "/data", ModelOpus: "opus-from-paige", DatabaseURL: "postgresql+asyncpg://u:p@db:5432/gp"}
+	env := map[string]string{"AGENT_MODEL": "claude-x", "AGENT_MAX_ITERATIONS": "7", "ANTHROPIC_MAX_RETRIES": "0",
+		"ANTHROPIC_BASE_DELAY_MS": "10", "ANTHROPIC_MAX_DELAY_MS": "500", "ANTHROPIC_TIMEOUT_SECONDS": "30",
+		"CORS_ORIGINS": `["http://a.test","http://b.test"]`}
+	s, err := loadIdeateSettings(cfg, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.model != "claude-x" || s.maxIterations != 7 || s.client.MaxRetries != -1 || s.client.BaseDelay != 10*time.Millisecond ||
+		s.client.MaxDelay != 500*time.Millisecond || s.client.Timeout != 30*time.Second ||
+		s.databaseURL != "postgresql://u:p@db:5432/gp" || s.specDir != filepath.Join("/data", "ghostpath", "specs") {
+		t.Errorf("got %+v", s)
+	}
+	if diff := cmp.Diff([]string{"http://a.test", "http://b.test"}, s.corsOrigins); diff != "" {
+		t.Errorf("cors (-want +got):\n%s", diff)
+	}
+	s, _ = loadIdeateSettings(cfg, mapEnv(map[string]string{"CORS_ORIGINS": "http://a.test, http://c.test"}))
+	if s.model != "opus-from-paige" || s.maxIterations != 50 || s.client.MaxRetries != 3 || len(s.corsOrigins) != 2 {
+		t.Errorf("defaults got %+v", s)
+	}
+	for _, bad := range []map[string]string{{"AGENT_MAX_ITERATIONS": "0"}, {"ANTHROPIC_MAX_RETRIES": "x"}, {"ANTHROPIC_TIMEOUT_SECONDS": "-1"}} {
+		if _, err := loadIdeateSettings(cfg, mapEnv(bad)); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// TestServeGhostPath drives `paige serve` with llmtest as Claude: the API is
+// mounted under /api/v1/, sessions live in DATA_DIR/ghostpath.db and the
+// final spec lands in DATA_DIR/ghostpath/specs.
+func TestServeGhostPath(t *testing.T) {
+	fake := llmtest.NewServer(t)
+	env := serveEnv(t)
+	delete(env, "PAIGE_OFFLINE")
+	env["ANTHROPIC_API_KEY"], env["ANTHROPIC_BASE_URL"] = "test-key", fake.URL()
+	s := startServe(t, env)
+
+	if code, _ := ideateGetJSON(t, s.base+"/api/v1/health/ready"); code != 200 {
+		t.Fatalf("ready got %d", code)
+	}
+	resp, err := http.Post(s.base+"/api/v1/sessions", "application/json", strings.NewReader(`{"problem":"How might we reduce churn?"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created map[string]any
+	json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	id, _ := created["id"].(string)
+	if resp.StatusCode != 201 || id == "" {
+		t.Fatalf("create got %d %v", resp.StatusCode, created)
+	}
+	fake.Enqueue(ideatetest.FirstRound("R1")...)
+	types := ideateStreamTypes(t, s.base+"/api/v1/sessions/"+id+"/stream", "")
+	if !strings.Contains(types, "premises") || !strings.HasSuffix(types, "done") {
+		t.Fatalf("stream got %s", types)
+	}
+	if req := fake.Requests()[0]; req.Model != config.DefaultModelOpus || req.MaxTokens != 16384 {
+		t.Errorf("model request got %s/%d", req.Model, req.MaxTokens)
+	}
+	fake.Enqueue(ideatetest.FinalSpec("R1 premise A", "# Spec"))
+	types = ideateStreamTypes(t, s.base+"/api/v1/sessions/"+id+"/user-input", `{"type":"resolved","winner":{"title":"R1 premise A","index":0}}`)
+	if !strings.HasSuffix(types, "final_spec spec_file_ready done") {
+		t.Fatalf("resolve got %s", types)
+	}
+	if b, err := os.ReadFile(filepath.Join(s.data, "ghostpath", "specs", id+".md")); err != nil || string(b) != "# Spec" {
+		t.Errorf("spec on disk got %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(s.data, "ghostpath.db")); err != nil {
+		t.Errorf("ghostpath.db: %v", err)
+	}
+}
+
+func ideateGetJSON(tb testing.TB, url string) (int, map[string]any) {
+	tb.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// ideateStreamTypes GETs (or POSTs body to) url and returns the SSE event types, space-separated.
+func ideateStreamTypes(tb testing.TB, url, body string) string {
+	tb.Helper()
+	var resp *http.Response
+	var err error
+	if body == "" {
+		resp, err = http.Get(url)
+	} else {
+		resp, err = http.Post(url, "application/json", strings.NewReader(body))
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var types []string
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			var ev struct{ Type string }
+			json.Unmarshal([]byte(data), &ev)
+			types = append(types, ev.Type)
+		}
+	}
+	return strings.Join(types, " ")
+}
