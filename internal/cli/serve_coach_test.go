@@ -153,3 +153,26 @@ func TestServeCoachingFlow(t *testing.T) {
 		t.Errorf("session row = %+v", row)
 	}
 }
+
+// EC-35: with no editor connected, read tools answer and UI tools succeed
+// (their broadcast reaches nobody).
+func TestServeToolsWithoutEditor(t *testing.T) {
+	s := startServe(t, serveEnv(t))
+	cs := s.mcpClient(t)
+	var ack mcpapi.Ack
+	if msg := callTool(t, cs, "paige_open_file", mcpapi.PathIn{Path: "src/auth.ts"}, &ack); msg != "" || !ack.Success {
+		t.Fatalf("open: %q %+v", msg, ack)
+	}
+	if msg := callTool(t, cs, "paige_highlight_lines", map[string]any{"path": "src/auth.ts", "start": 1, "end": 1, "style": "hint"}, nil); msg != "" {
+		t.Fatal(msg)
+	}
+	var open mcpapi.OpenFilesOut
+	callTool(t, cs, "paige_get_open_files", map[string]any{}, &open)
+	if !slices.Equal(open.Files, []string{"src/auth.ts"}) {
+		t.Errorf("open files = %v", open.Files)
+	}
+	var diffs mcpapi.DiffsOut
+	if msg := callTool(t, cs, "paige_get_diff", map[string]any{}, &diffs); msg != "" || len(diffs.Diffs) != 0 {
+		t.Errorf("diff: %q %+v", msg, diffs)
+	}
+}

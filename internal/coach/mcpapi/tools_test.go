@@ -240,3 +240,33 @@ func count(list []coach.ActionType, t coach.ActionType) int {
 	}
 	return n
 }
+
+// EC-36: rapid concurrent highlight calls are each processed and broadcast;
+// the accumulation is exact.
+func TestRapidHighlights(t *testing.T) {
+	h := newHarness(t)
+	sess := h.start(t)
+	const n = 40
+	errs := make(chan string, n)
+	for i := range n {
+		go func() {
+			errs <- h.call(t, "paige_highlight_lines", HighlightIn{Path: "src/auth.ts", Start: i + 1, End: i + 1, Style: "hint"}, nil)
+		}()
+	}
+	for range n {
+		if msg := <-errs; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	if got := len(h.sess.Highlights()["src/auth.ts"]); got != n {
+		t.Errorf("accumulated %d highlights, want %d", got, n)
+	}
+	if got := len(h.hub.take()); got != n {
+		t.Errorf("%d broadcasts, want %d", got, n)
+	}
+	acts := h.actions(t, sess.ID)
+	if count(acts, coach.ActionDecorationsApplied) != n || count(acts, coach.ActionMCPToolCall) != n {
+		t.Errorf("actions: %d decorations_applied, %d mcp_tool_call; want %d each",
+			count(acts, coach.ActionDecorationsApplied), count(acts, coach.ActionMCPToolCall), n)
+	}
+}

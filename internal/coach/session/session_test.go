@@ -339,3 +339,19 @@ func TestDuration(t *testing.T) {
 		t.Errorf("active: got %v, want 0", got)
 	}
 }
+
+// Subscribers see every lifecycle change in order (the Observer's hook).
+func TestSubscribe(t *testing.T) {
+	f := newFixture(t, false)
+	ctx := context.Background()
+	var got []string
+	f.svc.Subscribe(func(_ context.Context, e Event) { got = append(got, string(e.Kind)+":"+string(e.Session.Status)) })
+	a, _ := f.svc.Start(ctx, StartInput{})
+	f.svc.Start(ctx, StartInput{})
+	f.svc.Resume(ctx, a.ID)
+	f.svc.End(ctx)
+	want := []string{"started:active", "ended:abandoned", "started:active", "ended:abandoned", "resumed:active", "ended:completed"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
