@@ -17,7 +17,8 @@ import (
 type synthetic struct {
 	size, n int
 	i       int
-	buf     []byte
+	buf     []byte // unread part of store
+	store   []byte // reused record buffer
 }
 
 func newSynthetic(size int) *synthetic { return &synthetic{size: size} }
@@ -27,7 +28,8 @@ func (s *synthetic) Read(p []byte) (int, error) {
 		if s.n >= s.size {
 			return 0, io.EOF
 		}
-		s.buf = []byte(s.record())
+		s.buf = s.record(s.store[:0])
+		s.store = s.buf
 		s.n += len(s.buf)
 	}
 	k := copy(p, s.buf)
@@ -37,25 +39,28 @@ func (s *synthetic) Read(p []byte) (int, error) {
 
 var resultBody = strings.Repeat(`    42→func handle(w http.ResponseWriter, r *http.Request) { json.NewEncoder(w).Encode(\"ok\") }\n`, 700)
 
-func (s *synthetic) record() string {
+// record appends the next record to b. Only the tool result (the bulk of
+// the bytes) avoids fmt, so generating costs little next to reading.
+func (s *synthetic) record(b []byte) []byte {
 	s.i++
 	id := fmt.Sprintf("msg_%08d", s.i/6)
 	switch s.i % 6 {
 	case 0:
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"Please refactor handler %d; we always run go vet before pushing"},"uuid":"u%d","timestamp":"2026-02-10T21:58:17.856Z"}`+"\n", s.i, s.i)
+		return fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"Please refactor handler %d; we always run go vet before pushing"},"uuid":"u%d","timestamp":"2026-02-10T21:58:17.856Z"}`+"\n", s.i, s.i)
 	case 1:
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Let me look at the handler first.","signature":"abc"}],"usage":{"input_tokens":3}},"uuid":"a%d"}`+"\n", id, s.i)
+		return fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Let me look at the handler first.","signature":"abc"}],"usage":{"input_tokens":3}},"uuid":"a%d"}`+"\n", id, s.i)
 	case 2:
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"text","text":"I'll read the file and run the tests."}],"usage":{"input_tokens":3}},"uuid":"a%d"}`+"\n", id, s.i)
+		return fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"text","text":"I'll read the file and run the tests."}],"usage":{"input_tokens":3}},"uuid":"a%d"}`+"\n", id, s.i)
 	case 3:
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Read","input":{"file_path":"/src/handler_%d.go"}}]},"uuid":"a%d"}`+"\n", id, s.i, s.i, s.i)
+		return fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"model":"claude","id":"%s","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Read","input":{"file_path":"/src/handler_%d.go"}}]},"uuid":"a%d"}`+"\n", id, s.i, s.i, s.i)
 	case 4:
 		n := 1 + (s.i*7919)%len(resultBody)
-		body := resultBody[:n]
-		body = strings.TrimRight(body, `\`)
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d","type":"tool_result","content":"%s<system-reminder>be careful</system-reminder>"}]},"toolUseResult":{"stdout":"ok"},"uuid":"r%d"}`+"\n", s.i-1, body, s.i)
+		body := strings.TrimRight(resultBody[:n], `\`)
+		b = fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d","type":"tool_result","content":"`, s.i-1)
+		b = append(b, body...)
+		return fmt.Appendf(b, `<system-reminder>be careful</system-reminder>"}]},"toolUseResult":{"stdout":"ok"},"uuid":"r%d"}`+"\n", s.i)
 	default:
-		return fmt.Sprintf(`{"parentUuid":"p","isSidechain":false,"type":"progress","data":{"type":"hook_progress","hookEvent":"PostToolUse","command":"echo %d"},"uuid":"g%d"}`+"\n", s.i, s.i)
+		return fmt.Appendf(b, `{"parentUuid":"p","isSidechain":false,"type":"progress","data":{"type":"hook_progress","hookEvent":"PostToolUse","command":"echo %d"},"uuid":"g%d"}`+"\n", s.i, s.i)
 	}
 }
 

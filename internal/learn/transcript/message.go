@@ -127,7 +127,7 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	if c.open == nil {
 		return
 	}
-	budget := s.maxResult*4 + 4096 // room for wrappers stripped before the cut
+	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
 	switch v := b.Get("content"); {
 	case v.Type == gjson.String:
