@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -135,11 +134,11 @@ not json at all
 }
 
 func TestLongLines(t *testing.T) {
-	big := strings.Repeat("x", 5<<20) // 5 MB tool result, longer than the read buffer
-	in := fmt.Sprintf(`{"type":"assistant","message":{"id":"a","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat big"}}]}}
-{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":%q,"is_error":false}]}}
-{"type":"user","message":{"role":"user","content":"after the big line %s"}}
-`, big, strings.Repeat("y", 300<<10))
+	big := strings.Repeat("x", 16<<20) // a 16 MB tool result, far longer than the read buffer
+	in := `{"type":"assistant","message":{"id":"a","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat big"}}]}}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"` + big + `","is_error":false}]}}
+{"type":"user","message":{"role":"user","content":"after the big line ` + strings.Repeat("y", 300<<10) + `"}}
+`
 	turns, st := readString(t, in, nil)
 	if st.Malformed != 0 || len(turns) != 2 {
 		t.Fatalf("got %d turns, stats %+v", len(turns), st)
