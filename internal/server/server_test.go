@@ -1,0 +1,107 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestHandleHealth(t *testing.T) {
+	start := time.Unix(1000, 0)
+	h := HandleHealth(start, func() time.Time { return start.Add(1500 * time.Millisecond) })
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
+	var body map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != 200 || body["status"] != "ok" || body["uptime"] != 1.5 || rec.Header().Get("Content-Type") != "application/json" {
+		t.Errorf("got %d %v", rec.Code, body)
+	}
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *lockedBuf) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// Serve answers until ctx ends, then runs OnShutdown and the closers last first.
+func TestServeLifecycle(t *testing.T) {
+	var logs lockedBuf
+	var order []string
+	var mu sync.Mutex
+	step := func(name string) Closer {
+		return Closer{Name: name, Close: func(context.Context) error {
+			mu.Lock()
+			order = append(order, name)
+			mu.Unlock()
+			if name == "b" {
+				return errors.New("boom")
+			}
+			return nil
+		}}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	shutdownHook := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("hi")) }), &Options{
+			Logger:     slog.New(slog.NewTextHandler(&logs, nil)),
+			Ready:      func(a net.Addr) { ready <- a },
+			Closers:    []Closer{step("a"), step("b"), step("c")},
+			OnShutdown: []func(){func() { close(shutdownHook) }},
+		})
+	}()
+	addr := <-ready
+	resp, err := http.Get("http://" + addr.String() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve = %v, want nil", err)
+	}
+	<-shutdownHook
+	if strings.Join(order, "") != "cba" {
+		t.Errorf("closers ran %v, want c b a", order)
+	}
+	out := logs.String()
+	for _, want := range []string{"shutting down", "http server stopped", `step=c`, `"shutdown step failed" step=b err=boom`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// EC-01: a busy port is a clear error, and the closers still run.
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	closed := false
+	err = Serve(context.Background(), ln.Addr().String(), http.NotFoundHandler(), &Options{
+		Closers: []Closer{{Name: "db", Close: func(context.Context) error { closed = true; return nil }}},
+	})
+	if err == nil || !strings.Contains(err.Error(), "already in use") {
+		t.Errorf("err = %v", err)
+	}
+	if !closed {
+		t.Error("closers did not run")
+	}
+}
