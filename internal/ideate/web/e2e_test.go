@@ -37,10 +37,13 @@ func TestBrowserFlow(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "web/ghostpath/node_modules/playwright-core")); err != nil {
 		t.Fatalf("playwright-core not installed: run npm ci in web/ghostpath (scripts/ci/30-web.sh does): %v", err)
 	}
+	// Building may take minutes on a cold cache; the flow itself takes seconds.
+	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	bin := buildPaige(bctx, t, root)
+	bcancel()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
-	bin := buildPaige(ctx, t, root)
 	fake := llmtest.NewServer(t)
 	script := &agentScript{}
 	fake.Handle(script.reply)
