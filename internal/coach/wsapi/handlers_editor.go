@@ -17,9 +17,10 @@ func (s *Server) handleHello(_ context.Context, req *Request, h ConnectionHello)
 	s.log.Info("editor connected", "conn", req.Conn.ID, "version", h.Version, "platform", h.Platform,
 		"width", h.WindowSize.Width, "height", h.WindowSize.Height)
 	req.Reply(TypeConnectionInit, ConnectionInit{
-		SessionID:    s.sess.ActiveID(),
-		ConnectionID: req.Conn.ID,
-		Capabilities: Capabilities,
+		SessionID:     s.sess.ActiveID(),
+		ConnectionID:  req.Conn.ID,
+		ServerVersion: s.version,
+		Capabilities:  Capabilities,
 		FeatureFlags: map[string]bool{
 			"explain":   s.ext.Explain != nil,
 			"review":    s.ext.Review != nil,

@@ -65,10 +65,11 @@ const (
 
 // ConnectionInit answers connection:hello.
 type ConnectionInit struct {
-	SessionID    string          `json:"sessionId"` // active coaching session, "" when none
-	ConnectionID string          `json:"connectionId"`
-	Capabilities []string        `json:"capabilities"`
-	FeatureFlags map[string]bool `json:"featureFlags"`
+	SessionID     string          `json:"sessionId"` // active coaching session, "" when none
+	ConnectionID  string          `json:"connectionId"`
+	ServerVersion string          `json:"serverVersion,omitempty"`
+	Capabilities  []string        `json:"capabilities"`
+	FeatureFlags  map[string]bool `json:"featureFlags"`
 }
 
 // ConnectionError reports a problem with a client message or a backend error.

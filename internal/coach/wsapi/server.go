@@ -62,19 +62,20 @@ type Options struct {
 	Extensions Extensions
 	// MaxMessageBytes: if zero, DefaultMaxMessageBytes.
 	MaxMessageBytes int64
-	// Version is reported in connection:init's featureFlags context.
+	// Version is the server version reported in connection:init.
 	Version string
 }
 
 // Server handles editor WebSocket connections. Create it with [New].
 type Server struct {
-	log    *slog.Logger
-	hub    *Hub
-	files  Files
-	sess   *session.Service
-	ext    Extensions
-	max    int64
-	routes map[string]Handler
+	log     *slog.Logger
+	hub     *Hub
+	files   Files
+	sess    *session.Service
+	ext     Extensions
+	max     int64
+	version string
+	routes  map[string]Handler
 }
 
 // New returns a Server; it panics if Files or Session is nil (a wiring bug).
@@ -92,7 +93,7 @@ func New(opts Options) *Server {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
-		ext: opts.Extensions, max: opts.MaxMessageBytes}
+		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version}
 	s.routes = s.routeTable()
 	return s
 }
