@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+)
+
+// modelEnv is serveEnv with Claude pointed at the fake Messages API.
+func modelEnv(tb testing.TB, fake *llmtest.Server) map[string]string {
+	tb.Helper()
+	env := serveEnv(tb)
+	delete(env, "PAIGE_OFFLINE")
+	env["ANTHROPIC_API_KEY"] = "sk-ant-test"
+	env["ANTHROPIC_BASE_URL"] = fake.URL()
+	return env
+}
+
+// openDB opens a second connection to the server's coaching database.
+func openDB(tb testing.TB, s *served) *store.Store {
+	tb.Helper()
+	db, err := store.Open(context.Background(), s.data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// startSession starts a session from the editor and returns its id.
+func startSession(tb testing.TB, editor *wsClient, title string) string {
+	tb.Helper()
+	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 7, "issueTitle": title})
+	var started wsapi.SessionStarted
+	editor.expect(wsapi.TypeSessionStarted, &started)
+	return started.SessionID
+}
+
+// userJSON decodes the user message of a fake request.
+func userJSON(tb testing.TB, r llmtest.Request) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.LastUserText()), &m); err != nil {
+		tb.Fatalf("user message is not JSON: %v\n%s", err, r.LastUserText())
+	}
+	return m
+}
+
+// apiCalls lists the api_call_log rows of one call type.
+func apiCalls(tb testing.TB, db *store.Store, callType string) []coach.APICall {
+	tb.Helper()
+	all, err := db.APICalls(context.Background(), store.APICallFilter{}, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []coach.APICall
+	for _, c := range all {
+		if c.CallType == callType {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// actionsOf returns a session's actions of type t, waiting briefly for the
+// server's batched action writer.
+func actionsOf(tb testing.TB, db *store.Store, sessionID string, t coach.ActionType, want int) []coach.Action {
+	tb.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		list, err := db.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID, Types: []coach.ActionType{t}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(list) >= want || time.Now().After(deadline) {
+			return list
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// dataOf decodes an action's data.
+func dataOf(tb testing.TB, a coach.Action) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(a.Data, &m); err != nil {
+		tb.Fatalf("%s data: %v", a.Type, err)
+	}
+	return m
+}
+
+func storeGapFilter(sessionID string) store.GapFilter { return store.GapFilter{SessionID: sessionID} }
+
+func gapByID(gaps []coach.KnowledgeGap, id string) coach.KnowledgeGap {
+	for _, g := range gaps {
+		if g.ID == id {
+			return g
+		}
+	}
+	return coach.KnowledgeGap{}
+}
