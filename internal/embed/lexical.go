@@ -3,9 +3,8 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -63,38 +62,66 @@ func (l *Lexical) Embed(ctx context.Context, texts []string) ([][]float32, error
 
 // Vector returns the embedding of one text.
 func (l *Lexical) Vector(text string) []float32 {
-	tf := map[string]float64{}
+	tf := map[uint64]float64{} // feature hash → weight
 	words := Words(text)
 	for i, w := range words {
-		tf["w:"+w] += wordWeight
+		tf[fnv64("w:", w, "", "")] += wordWeight
 		if i > 0 {
-			tf["b:"+words[i-1]+" "+w] += bigramWeight
+			tf[fnv64("b:", words[i-1], " ", w)] += bigramWeight
 		}
-		grams := charGrams(w)
-		for _, g := range grams {
-			tf["g:"+g] += gramWeight / math.Sqrt(float64(len(grams)))
-		}
+		addGrams(tf, w)
 	}
-	feats := make([]string, 0, len(tf))
+	feats := make([]uint64, 0, len(tf))
 	for f := range tf {
 		feats = append(feats, f)
 	}
-	sort.Strings(feats) // fixed summation order: bit-identical vectors everywhere
+	slices.Sort(feats) // fixed summation order: bit-identical vectors everywhere
 	v := make([]float32, l.dims)
-	h := fnv.New64a()
 	for _, f := range feats {
-		weight := tf[f]
-		h.Reset()
-		h.Write([]byte(f))
-		sum := h.Sum64()
-		w := float32(1 + math.Log1p(weight)) // sublinear TF
-		if sum>>63 == 1 {
+		w := float32(1 + math.Log1p(tf[f])) // sublinear TF
+		if f>>63 == 1 {
 			w = -w // signed hashing: collisions cancel instead of piling up
 		}
-		v[int(sum%uint64(l.dims))] += w
+		v[int(f%uint64(l.dims))] += w
 	}
 	normalize(v)
 	return v
+}
+
+// addGrams adds the character 3- and 4-grams of "<w>" to tf, each weighted
+// gramWeight/√(number of grams) so long words do not drown short ones.
+func addGrams(tf map[uint64]float64, w string) {
+	b := "<" + w + ">"
+	var starts [64]int
+	offs := starts[:0]
+	for i := range b {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(b))
+	runes := len(offs) - 1
+	n := max(0, runes-2) + max(0, runes-3)
+	if n == 0 {
+		return
+	}
+	weight := gramWeight / math.Sqrt(float64(n))
+	for size := 3; size <= 4; size++ {
+		for i := 0; i+size <= runes; i++ {
+			tf[fnv64("g:", b[offs[i]:offs[i+size]], "", "")] += weight
+		}
+	}
+}
+
+// fnv64 is FNV-1a over the concatenation of its parts, without allocating.
+func fnv64(a, b, c, d string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, s := range [4]string{a, b, c, d} {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= prime
+		}
+	}
+	return h
 }
 
 // Words splits text into lowercase, stemmed words without stopwords. It
@@ -168,18 +195,6 @@ func trimE(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
-}
-
-// charGrams returns the character 3- and 4-grams of "<w>".
-func charGrams(w string) []string {
-	rs := []rune("<" + w + ">")
-	var out []string
-	for n := 3; n <= 4; n++ {
-		for i := 0; i+n <= len(rs); i++ {
-			out = append(out, string(rs[i:i+n]))
-		}
-	}
-	return out
 }
 
 // stopwords are English function words that carry no topic.
