@@ -120,7 +120,9 @@ func (c *claudeCode) waitQueue() {
 	c.tb.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		pending, _ := filepath.Glob(filepath.Join(c.data, "learn-queue", "*.*"))
+		queued, _ := filepath.Glob(filepath.Join(c.data, "learn-queue", "*.json"))
+		working, _ := filepath.Glob(filepath.Join(c.data, "learn-queue", "*.working"))
+		pending := append(queued, working...)
 		done, _ := filepath.Glob(filepath.Join(c.data, "learn-queue", "done", "*.json"))
 		failed, _ := filepath.Glob(filepath.Join(c.data, "learn-queue", "failed", "*.json"))
 		if len(failed) > 0 {

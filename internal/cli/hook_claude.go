@@ -217,14 +217,26 @@ func learnLogPath(cfg config.Config) string {
 	return filepath.Join(cfg.DataDir, "logs", "learn.log")
 }
 
+// maxLearnLog is the size at which the learn log is rotated to learn.log.1.
+const maxLearnLog = 5 << 20
+
+// openLearnLog opens the learn log for appending, rotating it first when
+// it has grown past maxLearnLog.
+func openLearnLog(cfg config.Config) (*os.File, error) {
+	p := learnLogPath(cfg)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxLearnLog {
+		_ = os.Rename(p, p+".1")
+	}
+	return os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+}
+
 // logLearn appends one line to the learn log; it is best effort, since
 // session-end must never fail.
 func logLearn(cfg config.Config, msg string, kv ...any) {
-	p := learnLogPath(cfg)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := openLearnLog(cfg)
 	if err != nil {
 		return
 	}
@@ -232,9 +244,32 @@ func logLearn(cfg config.Config, msg string, kv ...any) {
 	newLogger(f, "json", "info").Info(msg, kv...)
 }
 
-// drainLearnQueue processes queued transcripts until none is left.
+// drainLearnQueue processes queued transcripts until none is left. One
+// worker drains at a time (the queue's worker lock); a worker that finds
+// the lock taken leaves the work to its holder, which looks at the queue
+// again after letting go of the lock, so nothing queued meanwhile waits.
 func drainLearnQueue(ctx context.Context, e *env, cfg config.Config, seedPath string) {
 	q := learnQueue(cfg)
+	for ctx.Err() == nil {
+		unlock, ok, err := q.TryLock()
+		if err != nil {
+			logLearn(cfg, "lock failed", "err", err)
+			return
+		}
+		if !ok {
+			return
+		}
+		drainLocked(ctx, e, cfg, q, seedPath)
+		unlock()
+		if !q.HasQueued() {
+			return
+		}
+	}
+}
+
+// drainLocked processes items until the queue is empty. The worker lock
+// must be held.
+func drainLocked(ctx context.Context, e *env, cfg config.Config, q claudecode.Queue, seedPath string) {
 	for ctx.Err() == nil {
 		c, ok, err := q.Claim(time.Now())
 		if err != nil {
@@ -265,11 +300,7 @@ func startLearnWorker(e *env, cfg config.Config, extra []string) error {
 	if err != nil {
 		return err
 	}
-	p := learnLogPath(cfg)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	log, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := openLearnLog(cfg)
 	if err != nil {
 		return err
 	}

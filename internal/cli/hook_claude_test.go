@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
@@ -241,4 +242,37 @@ func FuzzHookStdin(f *testing.F) {
 			t.Fatalf("session-end printed %q", out)
 		}
 	})
+}
+
+func TestLearnWorkerLeavesWorkToLockHolder(t *testing.T) {
+	data := t.TempDir()
+	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAI_SEED_PATH": filepath.Join(t.TempDir(), "seed.json")}
+	q := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}
+	unlock, ok, err := q.TryLock() // another worker is draining
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	abs, _ := filepath.Abs(rustPort)
+	runClaudeHook(t, vars, sessionEndJSON(abs), "session-end")
+	if !q.HasQueued() {
+		t.Fatal("a second worker processed the queue while the lock was held")
+	}
+	unlock()
+	out, errOut := runClaudeHook(t, vars, "", "learn-queue")
+	if out != "" || errOut != "" || q.HasQueued() {
+		t.Errorf("learn-queue: stdout %q stderr %q, queued left: %v", out, errOut, q.HasQueued())
+	}
+}
+
+func TestLearnLogRotates(t *testing.T) {
+	data := t.TempDir()
+	cfg := config.Config{DataDir: data}
+	writeFile(t, learnLogPath(cfg), strings.Repeat("x", maxLearnLog+1))
+	logLearn(cfg, "hello")
+	if got := string(mustRead(t, learnLogPath(cfg))); !strings.Contains(got, `"msg":"hello"`) || len(got) > 1000 {
+		t.Errorf("log after rotation: %d bytes", len(got))
+	}
+	if fi, err := os.Stat(learnLogPath(cfg) + ".1"); err != nil || fi.Size() <= maxLearnLog {
+		t.Errorf("rotated log: %v", err)
+	}
 }
