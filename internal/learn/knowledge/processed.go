@@ -58,5 +58,7 @@ func (s *Store) IsProcessed(key string) (bool, error) {
 
 // MarkProcessed appends p to the processed list.
 func (s *Store) MarkProcessed(p Processed) error {
-	return appendJSON(s, filepath.Join(s.dir, ProcessedFile), []Processed{p})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return appendLocked(filepath.Join(s.dir, ProcessedFile), []Processed{p})
 }

@@ -38,7 +38,7 @@ var (
 // lines (O_APPEND).
 type Store struct {
 	dir string
-	mu  sync.Mutex // serialises appends and tail repair
+	mu  sync.Mutex // held for every append and read-modify-append (forget, supersede)
 	now func() time.Time
 }
 
@@ -123,7 +123,9 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 		}
 		out = append(out, p)
 	}
-	if err := appendJSON(s, s.EntriesPath(), out); err != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := appendLocked(s.EntriesPath(), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -132,17 +134,21 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 // Forget marks the entry whose id is (or uniquely starts with) id as
 // forgotten and returns it. It returns ErrNotFound or ErrAmbiguous.
 func (s *Store) Forget(id string) (learn.Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	e, err := s.find(id)
 	if err != nil {
 		return e, err
 	}
 	e.Forgotten = true
-	return e, appendJSON(s, s.EntriesPath(), []learn.Entry{e})
+	return e, appendLocked(s.EntriesPath(), []learn.Entry{e})
 }
 
 // Supersede records that newID replaces oldID: oldID is hidden from then
 // on. Both must exist.
 func (s *Store) Supersede(oldID, newID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, err := s.find(newID); err != nil {
 		return fmt.Errorf("supersede with %s: %w", newID, err)
 	}
@@ -151,7 +157,7 @@ func (s *Store) Supersede(oldID, newID string) error {
 		return fmt.Errorf("supersede %s: %w", oldID, err)
 	}
 	old.SupersededBy = newID
-	return appendJSON(s, s.EntriesPath(), []learn.Entry{old})
+	return appendLocked(s.EntriesPath(), []learn.Entry{old})
 }
 
 func (s *Store) find(id string) (learn.Entry, error) {
@@ -202,15 +208,13 @@ func jsonLines[T any](vs []T) ([]byte, error) {
 	return lines, nil
 }
 
-// appendJSON writes one JSON line per value to path after repairing a torn
-// tail, in a single write, and syncs.
-func appendJSON[T any](s *Store, path string, values []T) error {
+// appendLocked writes one JSON line per value to path after repairing a
+// torn tail, in a single write, and syncs. The store's mu must be held.
+func appendLocked[T any](path string, values []T) error {
 	lines, err := jsonLines(values)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if err := repairTail(path); err != nil {
 		return err
 	}

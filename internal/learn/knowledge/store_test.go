@@ -302,3 +302,19 @@ func TestSupersedes(t *testing.T) {
 		})
 	}
 }
+
+func TestConcurrentForgetAndSupersede(t *testing.T) {
+	for range 20 {
+		s := openStore(t)
+		es := mustAppend(t, s, learn.Entry{Type: learn.Fact, Content: "a"}, learn.Entry{Type: learn.Fact, Content: "b"})
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); s.Forget(es[0].ID) }()
+		go func() { defer wg.Done(); s.Supersede(es[0].ID, es[1].ID) }()
+		wg.Wait()
+		got := entries(t, s)[0]
+		if !got.Forgotten || got.SupersededBy != es[1].ID {
+			t.Fatalf("lost an update: %+v", got)
+		}
+	}
+}
