@@ -1,0 +1,295 @@
+package dashboard
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/llm/prompts/learningmaterials"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+// MaxMaterialGaps is how many knowledge gaps learning materials research
+// (D87).
+const MaxMaterialGaps = 5
+
+// Limits of the context the issue assessment gets.
+const (
+	maxAssessmentGaps = 20
+	maxRecentSessions = 10
+	maxMemoryQuery    = 2000 // characters of issue titles in the memory query
+)
+
+// Issues runs the issue flow (scenario 12.2): gh issue list, related
+// memories, Sonnet issue assessment with one retry. A gh failure returns
+// its *GHError and no model call is made (scenario 12.5). Zero open issues
+// answer an empty list without a model call (see the package doc).
+func (s *Service) Issues(ctx context.Context) (wsapi.DashboardIssues, error) {
+	issues, err := s.gh.ListIssues(ctx)
+	if err != nil {
+		return wsapi.DashboardIssues{}, err
+	}
+	if len(issues) == 0 {
+		return wsapi.DashboardIssues{Issues: []wsapi.IssueSuggestion{}}, nil
+	}
+	mems := s.relatedMemories(ctx, issues)
+	db := s.store.DB()
+	stages, err := assessmentStages(ctx, db)
+	if err != nil {
+		return wsapi.DashboardIssues{}, err
+	}
+	recent, err := recentSessions(ctx, db)
+	if err != nil {
+		return wsapi.DashboardIssues{}, err
+	}
+	gaps, err := TopGaps(ctx, db, maxAssessmentGaps)
+	if err != nil {
+		return wsapi.DashboardIssues{}, err
+	}
+	brief := make([]issueassessment.Gap, 0, len(gaps))
+	for _, g := range gaps {
+		brief = append(brief, issueassessment.Gap{Topic: g.Topic, Severity: g.Severity})
+	}
+	user := issueassessment.Assemble(issues, stages, recent, brief, mems)
+	resp, _, err := llm.CallWithRetry[issueassessment.Response](ctx, s.llm, issueassessment.Request(s.sessionID(), user))
+	if err != nil {
+		return wsapi.DashboardIssues{}, err
+	}
+	return IssuesPayload(resp, issues), nil
+}
+
+// IssuesPayload maps the assessment to dashboard:issues. Assessed issues
+// whose number gh did not list are dropped (the model may not invent
+// issues) and titles are gh's.
+func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue) wsapi.DashboardIssues {
+	titles := make(map[int]string, len(listed))
+	for _, is := range listed {
+		titles[is.Number] = is.Title
+	}
+	out := wsapi.DashboardIssues{Issues: []wsapi.IssueSuggestion{}}
+	for _, a := range resp.Issues {
+		title, ok := titles[a.Number]
+		if !ok {
+			continue
+		}
+		out.Issues = append(out.Issues, wsapi.IssueSuggestion{
+			Number: a.Number, Title: title, Summary: a.Summary, Suitability: a.Suitability,
+			SuitabilityReason: a.SuitabilityReason, EstimatedDifficulty: a.EstimatedDifficulty,
+			RelevantSkills: nonNil(a.RelevantSkills), PriorityScore: a.PriorityScore,
+			PriorityFactors: wsapi.PriorityFactors{UserTagged: a.PriorityFactors.UserTagged,
+				SimilarToRecentWork: a.PriorityFactors.SimilarToRecentWork, AddressesKnowledgeGap: a.PriorityFactors.AddressesKnowledgeGap,
+				TeamUrgency: a.PriorityFactors.TeamUrgency},
+			LearningOpportunities: nonNil(a.LearningOpportunities),
+		})
+	}
+	return out
+}
+
+// relatedMemories queries memory with the issue titles (D84). Memory being
+// unavailable or failing means no memories (scenario 12.4).
+func (s *Service) relatedMemories(ctx context.Context, issues []issueassessment.Issue) []issueassessment.Memory {
+	if s.memory == nil {
+		return nil
+	}
+	var b strings.Builder
+	for _, is := range issues {
+		if b.Len()+len(is.Title) > maxMemoryQuery {
+			break
+		}
+		b.WriteString(is.Title)
+		b.WriteString("\n")
+	}
+	res, err := s.memory.QueryMemories(ctx, memory.Query{Text: b.String()})
+	if err != nil {
+		s.log.Warn("dashboard: memory query failed; assessing without memories", "err", err)
+		return nil
+	}
+	out := make([]issueassessment.Memory, 0, len(res))
+	for _, r := range res {
+		out = append(out, issueassessment.Memory{Content: r.Content})
+	}
+	return out
+}
+
+// Materials runs the learning materials flow (scenario 12.3): the top 5
+// unaddressed gaps, Sonnet with web search, one retry. ok is false when
+// there is no unaddressed gap: the call is skipped and nothing is sent
+// (EC-85, EC-86).
+func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, ok bool, err error) {
+	db := s.store.DB()
+	gaps, err := TopGaps(ctx, db, MaxMaterialGaps)
+	if err != nil || len(gaps) == 0 {
+		return out, false, err
+	}
+	stages, err := assessmentStages(ctx, db)
+	if err != nil {
+		return out, false, err
+	}
+	katas, err := kataTitles(ctx, db)
+	if err != nil {
+		return out, false, err
+	}
+	user := learningmaterials.Assemble(gaps, TechStack(s.projectDir), katas)
+	req := learningmaterials.Request(s.sessionID(), OverallStage(stages), user)
+	resp, _, err := llm.CallWithRetry[learningmaterials.Response](ctx, s.llm, req)
+	if err != nil {
+		return out, true, err
+	}
+	return MaterialsPayload(resp), true, nil
+}
+
+// MaterialsPayload maps the research reply to dashboard:materials.
+func MaterialsPayload(resp learningmaterials.Response) wsapi.DashboardMaterials {
+	out := wsapi.DashboardMaterials{Recommendations: []wsapi.Recommendation{}}
+	for _, r := range resp.Recommendations {
+		rec := wsapi.Recommendation{KnowledgeGap: r.KnowledgeGap, StudyOrder: r.StudyOrder,
+			PracticeConnection: r.PracticeConnection, Resources: []wsapi.Resource{}}
+		for _, x := range r.Resources {
+			rec.Resources = append(rec.Resources, wsapi.Resource{Type: x.Type, Title: x.Title, URL: x.URL,
+				Description: x.Description, Relevance: x.Relevance, EstimatedTime: x.EstimatedTime})
+		}
+		out.Recommendations = append(out.Recommendations, rec)
+	}
+	return out
+}
+
+// TopGaps returns up to limit unaddressed knowledge gaps, most severe first
+// (high, medium, low), then most frequent, then most recent (D87). A topic
+// recorded by several sessions is listed once, with its most severe row.
+func TopGaps(ctx context.Context, db *sql.DB, limit int) ([]learningmaterials.Gap, error) {
+	rows, err := db.QueryContext(ctx, `SELECT topic, severity, related_concepts, frequency FROM knowledge_gaps
+		WHERE addressed = 0
+		ORDER BY CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, frequency DESC, last_encountered_at DESC, id`)
+	if err != nil {
+		return nil, fmt.Errorf("top gaps: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	var out []learningmaterials.Gap
+	for rows.Next() && len(out) < limit {
+		var g learningmaterials.Gap
+		var rel string
+		if err := rows.Scan(&g.Topic, &g.Severity, &rel, &g.Frequency); err != nil {
+			return nil, fmt.Errorf("top gaps: %w", err)
+		}
+		key := strings.ToLower(strings.TrimSpace(g.Topic))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if json.Unmarshal([]byte(rel), &g.RelatedConcepts) != nil {
+			g.RelatedConcepts = nil
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+func assessmentStages(ctx context.Context, db *sql.DB) ([]issueassessment.Stage, error) {
+	rows, err := db.QueryContext(ctx, `SELECT skill_area, stage, confidence FROM dreyfus_assessments ORDER BY skill_area`)
+	if err != nil {
+		return nil, fmt.Errorf("dreyfus stages: %w", err)
+	}
+	defer rows.Close()
+	var out []issueassessment.Stage
+	for rows.Next() {
+		var st issueassessment.Stage
+		if err := rows.Scan(&st.SkillArea, &st.Stage, &st.Confidence); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+func recentSessions(ctx context.Context, db *sql.DB) ([]issueassessment.RecentSession, error) {
+	rows, err := db.QueryContext(ctx, `SELECT issue_title, ended_at FROM sessions
+		WHERE status = 'completed' AND ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT ?`, maxRecentSessions)
+	if err != nil {
+		return nil, fmt.Errorf("recent sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []issueassessment.RecentSession
+	for rows.Next() {
+		var title sql.NullString
+		var r issueassessment.RecentSession
+		if err := rows.Scan(&title, &r.CompletedAt); err != nil {
+			return nil, err
+		}
+		if title.Valid && title.String != "" {
+			r.IssueTitle = &title.String
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func kataTitles(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT title FROM kata_specs ORDER BY title`)
+	if err != nil {
+		return nil, fmt.Errorf("kata titles: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// DescribeError turns a flow failure into the message for
+// dashboard:issues_error / dashboard:materials_error, prefixed by what
+// failed (FR-179).
+func DescribeError(what string, err error) string {
+	var gh *GHError
+	if errors.As(err, &gh) {
+		return gh.Message
+	}
+	var (
+		api     *llm.APIError
+		refusal *llm.RefusalError
+		tooLong *llm.MaxTokensError
+		invalid *llm.InvalidReplyError
+	)
+	reason := "Claude could not be reached"
+	switch {
+	case errors.Is(err, llm.ErrNoModel):
+		reason = "no Claude model is configured (set ANTHROPIC_API_KEY)"
+	case errors.Is(err, context.DeadlineExceeded):
+		reason = "Claude took too long to answer"
+	case errors.Is(err, context.Canceled):
+		reason = "the server is shutting down"
+	case errors.As(err, &refusal):
+		reason = "Claude declined to answer"
+	case errors.As(err, &tooLong):
+		reason = "Claude's answer was too long"
+	case errors.As(err, &invalid):
+		reason = "Claude's answer could not be read"
+	case errors.As(err, &api) && (api.StatusCode == 401 || api.StatusCode == 403):
+		reason = "Claude rejected the API key"
+	case errors.As(err, &api) && api.StatusCode == 429:
+		reason = "Claude is rate limited; try again in a minute"
+	case errors.As(err, &api) && api.StatusCode >= 500:
+		reason = "Claude is unavailable right now; try again later"
+	case errors.As(err, &api):
+		reason = fmt.Sprintf("Claude answered HTTP %d", api.StatusCode)
+	}
+	return what + " failed: " + reason
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
