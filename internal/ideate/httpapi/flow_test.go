@@ -26,9 +26,14 @@ func scoresBody(ps []core.PremiseView, scores ...float64) map[string]any {
 }
 
 // TestFullSession walks create → round 1 → scores → ask_user → answer →
-// round 2 → resolved → final spec → download, over HTTP and SSE.
+// round 2 → resolved → final spec → download, over HTTP and SSE, on SQLite
+// and on PostgreSQL.
 func TestFullSession(t *testing.T) {
-	e := newEnv(t)
+	t.Run("sqlite", func(t *testing.T) { testFullSession(t, newEnv(t)) })
+	t.Run("postgres", func(t *testing.T) { testFullSession(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+}
+
+func testFullSession(t *testing.T, e *env) {
 	id := e.create(problem)
 
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
@@ -199,7 +204,11 @@ func TestConflictWhileRunning(t *testing.T) {
 // again on the same database: a paused session re-sends its prompt, and a
 // run interrupted mid-way continues from its last persisted turn.
 func TestResumeAfterRestart(t *testing.T) {
-	e := newEnv(t)
+	t.Run("sqlite", func(t *testing.T) { testResumeAfterRestart(t, newEnv(t)) })
+	t.Run("postgres", func(t *testing.T) { testResumeAfterRestart(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+}
+
+func testResumeAfterRestart(t *testing.T, e *env) {
 	paused := e.create(problem)
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
 	before := premisesOf(t, e.stream(paused))

@@ -33,6 +33,7 @@ type env struct {
 	api     *API
 	srv     *httptest.Server
 	logs    *syncBuffer // error logs of the API and runner
+	pgURL   string      // non-empty: PostgreSQL instead of SQLite
 }
 
 // syncBuffer is a goroutine-safe log sink.
@@ -55,7 +56,14 @@ func (s *syncBuffer) String() string {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{t: t, logs: &syncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName), specDir: t.TempDir()}
+	return newEnvOn(t, "")
+}
+
+// newEnvOn is newEnv on PostgreSQL when pgURL is set.
+func newEnvOn(t testing.TB, pgURL string) *env {
+	t.Helper()
+	e := &env{t: t, logs: &syncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName),
+		specDir: t.TempDir(), pgURL: pgURL}
 	e.start()
 	t.Cleanup(e.stop)
 	return e
@@ -65,6 +73,9 @@ func newEnv(t testing.TB) *env {
 func (e *env) start() {
 	e.t.Helper()
 	repo, err := store.OpenSQLite(context.Background(), e.dbPath)
+	if e.pgURL != "" {
+		repo, err = store.OpenPostgres(context.Background(), e.pgURL)
+	}
 	if err != nil {
 		e.t.Fatal(err)
 	}
