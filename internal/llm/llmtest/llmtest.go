@@ -161,7 +161,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, hr *http.Request) {
 	}
 	w.Header().Set("request-id", fmt.Sprintf("req_llmtest_%06d", s.ids.Load()))
 	if req.Stream {
-		writeSSE(w, msg)
+		writeSSE(w, msg, resp.streamErr)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -18,6 +18,7 @@ type Response struct {
 	usage      *[2]int64 // input, output; nil means estimated
 	retryAfter int       // seconds; < 0 means no header
 	delay      time.Duration
+	streamErr  [2]string // error type and message sent mid-stream; "" none
 }
 
 // Block is one content block of a scripted message.
@@ -114,6 +115,15 @@ func (r Response) WithRetryAfter(seconds int) Response {
 // up first): for cancellation and timeout tests.
 func (r Response) WithDelay(d time.Duration) Response {
 	r.delay = d
+	return r
+}
+
+// WithStreamError returns r that, answered as a stream, breaks off after the
+// first content delta with an SSE error event (e.g. "overloaded_error"), as
+// the API does when it fails mid-stream. Non-streaming requests get the
+// whole message.
+func (r Response) WithStreamError(errType, msg string) Response {
+	r.streamErr = [2]string{errType, msg}
 	return r
 }
 

@@ -9,8 +9,9 @@ import (
 // writeSSE renders msg as the Messages API's stream: message_start,
 // content_block_start/delta/stop per block (text_delta for text,
 // input_json_delta for tool input), message_delta with stop_reason and usage,
-// and message_stop. Accumulating the events yields msg.
-func writeSSE(w http.ResponseWriter, msg wireMessage) {
+// and message_stop. Accumulating the events yields msg. A non-empty streamErr
+// (type, message) ends the stream with an error event after the first delta.
+func writeSSE(w http.ResponseWriter, msg wireMessage, streamErr [2]string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -34,6 +35,10 @@ func writeSSE(w http.ResponseWriter, msg wireMessage) {
 		send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": first})
 		for _, d := range deltas {
 			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d})
+			if streamErr[0] != "" {
+				send("error", map[string]any{"type": "error", "error": map[string]string{"type": streamErr[0], "message": streamErr[1]}})
+				return
+			}
 		}
 		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}

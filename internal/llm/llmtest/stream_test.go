@@ -2,6 +2,7 @@ package llmtest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -113,5 +114,23 @@ func TestStreamingError(t *testing.T) {
 	}
 	if stream.Err() == nil {
 		t.Fatal("got nil error, want overloaded")
+	}
+}
+
+func TestStreamErrorMidStream(t *testing.T) {
+	s := llmtest.NewServer(t)
+	c := newClient(t, s, 0)
+	s.Enqueue(llmtest.Text("partial answer").WithStreamError("overloaded_error", "Overloaded"))
+	stream := c.Messages.NewStreaming(context.Background(), params("x"))
+	var acc anthropic.Message
+	for stream.Next() {
+		_ = acc.Accumulate(stream.Current())
+	}
+	err := stream.Err()
+	if err == nil || !strings.Contains(err.Error(), "overloaded_error") {
+		t.Fatalf("got %v, want the mid-stream overloaded error", err)
+	}
+	if len(acc.Content) != 1 || acc.Content[0].Text == "" || acc.Content[0].Text == "partial answer" {
+		t.Errorf("accumulated before the error: got %+v, want a partial text block", acc.Content)
 	}
 }
