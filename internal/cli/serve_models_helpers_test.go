@@ -9,6 +9,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
@@ -104,4 +105,32 @@ func gapByID(gaps []coach.KnowledgeGap, id string) coach.KnowledgeGap {
 		}
 	}
 	return coach.KnowledgeGap{}
+}
+
+// configFor loads the configuration serve would load from env.
+func configFor(env map[string]string) (config.Config, error) {
+	return config.Load(func(k string) string { return env[k] })
+}
+
+// typesUntil reads messages until one of type stop arrives and returns the
+// types read before it.
+func (w *wsClient) typesUntil(stop string) []string {
+	w.tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var seen []string
+	for {
+		_, b, err := w.c.Read(ctx)
+		if err != nil {
+			w.tb.Fatalf("waiting for %s: %v", stop, err)
+		}
+		var env wsapi.Envelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			w.tb.Fatal(err)
+		}
+		if env.Type == stop {
+			return seen
+		}
+		seen = append(seen, env.Type)
+	}
 }
