@@ -94,7 +94,8 @@ func (c *Chroma) collection(ctx context.Context, recovering bool) (string, error
 		return c.collID, nil
 	}
 	var coll struct {
-		ID string `json:"id"`
+		ID       string         `json:"id"`
+		Metadata map[string]any `json:"metadata"`
 	}
 	err := c.do(ctx, "/collections", map[string]any{
 		"name":          Collection,
@@ -108,6 +109,10 @@ func (c *Chroma) collection(ctx context.Context, recovering bool) (string, error
 	if err != nil {
 		c.available.Store(false)
 		return "", err
+	}
+	if was, _ := coll.Metadata["paige_embedder"].(string); was != "" && was != c.emb.ID() {
+		c.log.Warn("ChromaDB collection "+Collection+" holds vectors of another embedder; results will be poor until it is re-created",
+			"collection_embedder", was, "embedder", c.emb.ID())
 	}
 	c.collID = coll.ID
 	c.available.Store(true)

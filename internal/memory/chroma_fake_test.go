@@ -24,6 +24,7 @@ type fakeChroma struct {
 
 type fakeColl struct {
 	name  string
+	meta  any
 	ids   []string
 	vecs  [][]float32
 	docs  []string
@@ -70,14 +71,14 @@ func (f *fakeChroma) create(w http.ResponseWriter, body map[string]any) {
 	name, _ := body["name"].(string)
 	for id, c := range f.colls {
 		if c.name == name {
-			_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "name": name})
+			_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "name": name, "metadata": c.meta})
 			return
 		}
 	}
 	f.seq++
 	id := fmt.Sprintf("coll-%d", f.seq)
-	f.colls[id] = &fakeColl{name: name}
-	_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "name": name})
+	f.colls[id] = &fakeColl{name: name, meta: body["metadata"]}
+	_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "name": name, "metadata": body["metadata"]})
 }
 
 func (f *fakeChroma) collOp(w http.ResponseWriter, c *fakeColl, op string, body map[string]any) {

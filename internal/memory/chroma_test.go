@@ -180,3 +180,23 @@ func TestChromaMisconfiguredURL(t *testing.T) { // EC-46
 		t.Errorf("query: got %v %v", rs, err)
 	}
 }
+
+func TestChromaWarnsOnEmbedderMismatch(t *testing.T) {
+	for name, target := range map[string]func(t *testing.T) chromaTarget{
+		"fake": func(*testing.T) chromaTarget { return fakeTarget() },
+		"real": realTarget,
+	} {
+		t.Run(name, func(t *testing.T) {
+			tg := target(t)
+			srv := newFlipServer(t, tg.handler(t))
+			srv.start()
+			db := tg.database(t)
+			memory.OpenChroma(context.Background(), srv.url(), embed.NewLexical(64), &memory.Options{ChromaDatabase: db}).Close()
+			logs := &logBuf{}
+			openChroma(t, srv.url(), db, logs) // lexical-v1/256
+			if !strings.Contains(logs.String(), "another embedder") || !strings.Contains(logs.String(), "lexical-v1/64") {
+				t.Errorf("no mismatch warning:\n%s", logs)
+			}
+		})
+	}
+}
