@@ -178,6 +178,13 @@ try {
   await listed.waitFor({ timeout: T });
   check((await listed.textContent()) === PROBLEM, "the past session shows its problem");
 
+  step = "wide window: report";
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(new URL(`/ghostpath/sessions/${encodeURIComponent(sessionId)}/report`, BASE_URL).href);
+  await page.getByRole("list", { name: "Evolution tree" }).getByRole("heading", { name: "Round 2" }).waitFor({ timeout: T });
+  await shot(page, "08-report-wide");
+  await noHorizontalScroll(page, "wide report");
+
   step = "no console errors";
   check(consoleErrors.length === 0, `browser console errors: ${consoleErrors.join(" | ")}`);
   console.log(`flow: ok (session ${sessionId})`);
