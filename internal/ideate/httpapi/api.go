@@ -77,7 +77,7 @@ func New(opts Options) *API {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &API{repo: o.Repo, runner: o.Runner, runs: newRunManager(), log: o.Logger, o: o}
+	return &API{repo: o.Repo, runner: o.Runner, runs: newRunManager(o.Logger), log: o.Logger, o: o}
 }
 
 // Routes registers every route of the API on mux.

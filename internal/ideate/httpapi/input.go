@@ -53,7 +53,9 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 	case core.InputScores:
 		msg, e = a.applyScores(ctx, s, in.Scores)
 	case core.InputAskUser:
-		if s.State.Awaiting != core.AwaitAskUser {
+		// Also accepted when the agent ended its turn without a pausing
+		// tool (a question in plain text): otherwise the session is stuck.
+		if s.State.Awaiting != core.AwaitAskUser && s.State.Awaiting != core.AwaitNone {
 			return notAwaiting(s, in.Type)
 		}
 		msg = core.AskUserMessage(*in.Response)

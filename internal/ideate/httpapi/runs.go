@@ -3,6 +3,9 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
@@ -59,13 +62,15 @@ type runManager struct {
 	cancelBase context.CancelFunc
 	wg         sync.WaitGroup
 
+	log        *slog.Logger
+
 	mu   sync.Mutex
 	runs map[string]*liveRun // guarded by mu
 }
 
-func newRunManager() *runManager {
+func newRunManager(log *slog.Logger) *runManager {
 	base, cancel := context.WithCancel(context.Background())
-	return &runManager{base: base, cancelBase: cancel, runs: map[string]*liveRun{}}
+	return &runManager{base: base, cancelBase: cancel, log: log, runs: map[string]*liveRun{}}
 }
 
 // get returns the session's live run, or nil.
@@ -102,12 +107,20 @@ func (m *runManager) release(id string, r *liveRun) {
 }
 
 // launch runs f for the reserved run in its own goroutine; the run ends
-// (and leaves the manager) when f returns.
+// (and leaves the manager) when f returns. A panic in f is logged and ends
+// the run with an INTERNAL_ERROR event instead of the process.
 func (m *runManager) launch(id string, r *liveRun, f func(ctx context.Context, emit func(core.Event))) {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		defer m.release(id, r)
+		defer func() {
+			if p := recover(); p != nil {
+				m.log.Error("ghostpath: run panicked", "session_id", id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				r.emit(core.Internal().WithSession(id).SSE())
+				r.emit(core.Done(true, false))
+			}
+		}()
 		f(r.ctx, r.emit)
 	}()
 }
