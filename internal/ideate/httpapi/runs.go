@@ -62,7 +62,7 @@ type runManager struct {
 	cancelBase context.CancelFunc
 	wg         sync.WaitGroup
 
-	log        *slog.Logger
+	log *slog.Logger
 
 	mu   sync.Mutex
 	runs map[string]*liveRun // guarded by mu
