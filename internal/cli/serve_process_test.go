@@ -33,9 +33,10 @@ func procEnv(vars map[string]string) []string {
 // output and exit code.
 func runServeProcess(tb testing.TB, dir string, vars map[string]string) (stdout, stderr string, code int) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	bin := builtPaige(tb) // before the timeout starts: building may be slow
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, builtPaige(tb), "serve")
+	cmd := exec.CommandContext(ctx, bin, "serve")
 	cmd.Dir, cmd.Env = dir, procEnv(vars)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
