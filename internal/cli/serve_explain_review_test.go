@@ -18,7 +18,7 @@ import (
 
 func explainPayload(selected string) map[string]any {
 	return map[string]any{"path": "src/auth.ts", "language": "typescript",
-		"selection": map[string]int{"startLine": 2, "startCol": 3, "endLine": 2, "endCol": 15},
+		"selection":    map[string]int{"startLine": 2, "startCol": 3, "endLine": 2, "endCol": 15},
 		"selectedText": selected, "surroundingContext": "export function login() {\n  return true;\n}\n"}
 }
 

@@ -16,7 +16,7 @@
 //     memories (D48);
 //  5. Sonnet coach agent (retried once on transient errors) — the only
 //     required step: on failure nothing is stored and the error is returned;
-//  6–8. plan, phases and hints in ONE transaction;
+//     6–8. plan, phases and hints in ONE transaction;
 //  9. coaching_pipeline logged.
 //
 // Steps 10–12 (coaching:plan_ready, the first phase's hints through
