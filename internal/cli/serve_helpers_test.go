@@ -75,7 +75,7 @@ func startServe(tb testing.TB, env map[string]string) *served {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{out: &safeBuffer{}, project: env["PROJECT_DIR"], data: env["DATA_DIR"], stop: cancel, done: make(chan error, 1)}
 	go func() { s.done <- Run(ctx, []string{"serve"}, mapEnv(env), nil, s.out, s.out) }()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if m := readyRE.FindStringSubmatch(s.out.String()); m != nil {
 			s.base = m[1]
@@ -176,11 +176,11 @@ func (w *wsClient) send(typ string, payload any) {
 	}
 }
 
-// expect reads messages until one of type typ arrives (within 5 s) and
+// expect reads messages until one of type typ arrives (within 10 s) and
 // decodes its payload into out.
 func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
 	w.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for {
 		_, b, err := w.c.Read(ctx)
