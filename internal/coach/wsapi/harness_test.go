@@ -121,10 +121,10 @@ func (c *client) send(typ string, payload any) {
 	c.sendRaw(string(b))
 }
 
-// next reads the next message within 5 s.
+// next reads the next message within 10 s.
 func (c *client) next() Envelope {
 	c.t.Helper()
-	env, err := c.read(5 * time.Second)
+	env, err := c.read(10 * time.Second)
 	if err != nil {
 		c.t.Fatalf("read: %v", err)
 	}
