@@ -45,8 +45,9 @@ Always exits 0; problems are one line on stderr and the call is allowed.`,
 	}
 }
 
-// runPreToolUse never fails: on any problem it allows the call (the read-only
-// layers 3 and 4 still hold) and says why on stderr.
+// runPreToolUse never fails: on any problem it allows the call (layer 3 of
+// the read-only principle, no file-writing MCP tool, still holds) and says
+// why on stderr.
 func runPreToolUse(ctx context.Context, e *env) {
 	in, err := readClaudeHookInput(e)
 	if err != nil {
@@ -64,7 +65,9 @@ func runPreToolUse(ctx context.Context, e *env) {
 	if !active {
 		return
 	}
-	if err := json.NewEncoder(e.stdout).Encode(claudecode.DenyOutput(d.Reason)); err != nil {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(claudecode.DenyOutput(d.Reason)); err != nil {
 		hookError(e, "pre-tool-use", err)
 	}
 }
