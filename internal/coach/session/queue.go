@@ -48,7 +48,9 @@ type actionQueue struct {
 	log     *slog.Logger
 	in      chan queued
 	stopped chan struct{}
-	once    sync.Once
+
+	mu     sync.RWMutex // held for reading while sending on in
+	closed bool         // guarded by mu; in is closed
 }
 
 func newActionQueue(st BatchStore, bus Publisher, single ActionLogger, log *slog.Logger) *actionQueue {
@@ -119,14 +121,26 @@ func (q *actionQueue) write(batch []queued) {
 	}
 }
 
+// enqueue queues it; ok is false when the queue is closed (the caller then
+// writes synchronously, so a straggler after shutdown loses nothing).
+func (q *actionQueue) enqueue(ctx context.Context, it queued) (ok bool, err error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		return false, nil
+	}
+	select {
+	case q.in <- it:
+		return true, nil
+	case <-ctx.Done():
+		return true, ctx.Err()
+	}
+}
+
 // flush returns once everything queued before it is written.
 func (q *actionQueue) flush(ctx context.Context) {
 	done := make(chan struct{})
-	select {
-	case q.in <- queued{done: done}:
-	case <-q.stopped:
-		return
-	case <-ctx.Done():
+	if ok, err := q.enqueue(ctx, queued{done: done}); !ok || err != nil {
 		return
 	}
 	select {
@@ -135,9 +149,14 @@ func (q *actionQueue) flush(ctx context.Context) {
 	}
 }
 
-// close writes what is queued and stops the writer.
+// close writes what is queued and stops the writer. It is idempotent.
 func (q *actionQueue) close(ctx context.Context) error {
-	q.once.Do(func() { close(q.in) })
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		close(q.in)
+	}
+	q.mu.Unlock()
 	select {
 	case <-q.stopped:
 		return nil

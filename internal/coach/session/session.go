@@ -201,11 +201,12 @@ func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 		return nil
 	}
 	if s.queue != nil {
-		select {
-		case s.queue.in <- queued{sessionID: id, t: t, data: data}:
+		ok, err := s.queue.enqueue(ctx, queued{sessionID: id, t: t, data: data})
+		if err != nil {
+			return fmt.Errorf("log %s: %w", t, err)
+		}
+		if ok {
 			return nil
-		case <-ctx.Done():
-			return fmt.Errorf("log %s: %w", t, ctx.Err())
 		}
 	}
 	s.writeMu.Lock() // one writer at a time: no SQLite busy-handler sleeps
@@ -224,8 +225,8 @@ func (s *Service) Flush(ctx context.Context) {
 	}
 }
 
-// Close stores the queued actions and stops the background writer. Log
-// must not be called after Close.
+// Close stores the queued actions and stops the background writer; Log
+// writes synchronously afterwards. Close is idempotent.
 func (s *Service) Close(ctx context.Context) error {
 	if s.queue == nil {
 		return nil

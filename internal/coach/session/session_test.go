@@ -355,3 +355,25 @@ func TestSubscribe(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
+
+// After Close, Log still stores actions (synchronously): stragglers at
+// shutdown lose nothing and do not panic.
+func TestLogAfterClose(t *testing.T) {
+	f := newFixture(t, true)
+	ctx := context.Background()
+	s, _ := f.svc.Start(ctx, StartInput{})
+	f.svc.Log(ctx, coach.ActionIdleStart, nil)
+	if err := f.svc.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.Log(ctx, coach.ActionIdleEnd, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []coach.ActionType{coach.ActionSessionStarted, coach.ActionIdleStart, coach.ActionIdleEnd}
+	if diff := cmp.Diff(want, f.actions(t, s.ID)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
