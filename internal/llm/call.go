@@ -149,7 +149,7 @@ func (c *Client) params(req Request, model string, schema *Schema) anthropic.Mes
 		Model:        anthropic.Model(model),
 		MaxTokens:    int64(maxTokens),
 		Messages:     []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.User))},
-		OutputConfig: anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema.Wire}},
+		OutputConfig: anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema.param}},
 	}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System}}

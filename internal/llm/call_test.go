@@ -2,7 +2,9 @@ package llm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -281,4 +283,44 @@ func TestInvalidReplies(t *testing.T) {
 			assertFailureRecord(t, rec, 1)
 		})
 	}
+}
+
+func TestSchemaSentInFieldOrder(t *testing.T) {
+	s := llmtest.NewServer(t)
+	c, _ := newClient(t, s, llm.Options{})
+	s.Enqueue(okReply)
+	if _, _, err := llm.Call[verdict](context.Background(), c, req("x")); err != nil {
+		t.Fatal(err)
+	}
+	raw := string(s.Requests()[0].Raw)
+	last := -1
+	for _, field := range []string{`"decision":`, `"confidence":`, `"note":`, `"tags":`} {
+		i := strings.Index(raw, field)
+		if i <= last {
+			t.Fatalf("property %s out of Go field order in %s", field, raw)
+		}
+		last = i
+	}
+	var sent map[string]any
+	if err := json.Unmarshal(s.Requests()[0].Raw, &sent); err != nil {
+		t.Fatal(err)
+	}
+	wire, _ := llm.SchemaFor[verdict]()
+	got := sent["output_config"].(map[string]any)["format"].(map[string]any)["schema"]
+	if diff := cmp.Diff(roundTrip(t, wire.Wire), got); diff != "" {
+		t.Errorf("sent schema differs from Wire (-want +got):\n%s", diff)
+	}
+}
+
+func roundTrip(tb testing.TB, v any) any {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }

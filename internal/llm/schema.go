@@ -20,6 +20,7 @@ type Schema struct {
 	Full     *jsonschema.Schema
 	Wire     map[string]any
 	resolved *jsonschema.Resolved
+	param    map[string]any // Wire with properties in field order, for the SDK
 }
 
 // SchemaCustomizer is implemented (on the value receiver) by response types
@@ -78,7 +79,8 @@ func buildSchema[T any]() (*Schema, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("llm: schema of %T: %w", zero, err)
 	}
-	return &Schema{Full: full, Wire: WireSchema(m), resolved: resolved}, nil
+	wire := WireSchema(m)
+	return &Schema{Full: full, Wire: wire, resolved: resolved, param: orderedParam(wire, full)}, nil
 }
 
 // Validate decodes text as JSON, validates it against the full schema and

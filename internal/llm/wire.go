@@ -1,11 +1,14 @@
 package llm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // wireKeys are the JSON Schema keywords the API's structured outputs accept
@@ -193,4 +196,101 @@ func splitNullable(s map[string]any) map[string]any {
 	}
 	outer["anyOf"] = []any{branch, map[string]any{"type": "null"}}
 	return outer
+}
+
+// orderedParam returns wire as the SDK's schema parameter with every
+// object's properties in Go field order (full's PropertyOrder) instead of
+// encoding/json's sorted map order: the API generates properties in schema
+// order, and the spec's schemas put the main answer before its details.
+func orderedParam(wire map[string]any, full *jsonschema.Schema) map[string]any {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(marshalOrdered(wire, full), &top); err != nil {
+		return wire
+	}
+	out := make(map[string]any, len(top))
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
+}
+
+// marshalOrdered encodes v like encoding/json, except that "properties"
+// follow s.PropertyOrder (recursively through items and anyOf branches).
+func marshalOrdered(v any, s *jsonschema.Schema) []byte {
+	m, ok := v.(map[string]any)
+	if !ok || s == nil {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		switch k {
+		case "properties":
+			buf.Write(marshalProps(m[k], s))
+		case "items":
+			buf.Write(marshalOrdered(m[k], s.Items))
+		case "anyOf":
+			l, _ := m[k].([]any)
+			buf.WriteByte('[')
+			for j, branch := range l {
+				if j > 0 {
+					buf.WriteByte(',')
+				}
+				buf.Write(marshalOrdered(branch, s))
+			}
+			buf.WriteByte(']')
+		default:
+			b, _ := json.Marshal(m[k])
+			buf.Write(b)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
+
+func marshalProps(v any, s *jsonschema.Schema) []byte {
+	props, ok := v.(map[string]any)
+	if !ok {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	order := slices.Clone(s.PropertyOrder)
+	var rest []string
+	for k := range props {
+		if !slices.Contains(order, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	n := 0
+	for _, k := range append(order, rest...) {
+		p, ok := props[k]
+		if !ok {
+			continue
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(marshalOrdered(p, s.Properties[k]))
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
 }

@@ -102,4 +102,12 @@ func TestCallThroughSDK(t *testing.T) {
 	if r.Schema()["properties"].(map[string]any)["phases"] == nil {
 		t.Errorf("schema sent: got %v", r.Schema())
 	}
+	raw, last := string(r.Raw), -1
+	for _, field := range []string{`"phases":`, `"number":`, `"title":`, `"hint_level":`, `"file_hints":`, `"memory_connection":`, `"estimated_difficulty":`} {
+		i := strings.Index(raw, field)
+		if i <= last {
+			t.Errorf("schema property %s not in spec order", field)
+		}
+		last = i
+	}
 }
