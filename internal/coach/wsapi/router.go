@@ -38,6 +38,7 @@ type Error struct {
 	Context map[string]any
 }
 
+// Error returns "CODE: message".
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // Errorf returns an [*Error] with code and a formatted message.
