@@ -87,5 +87,5 @@ export type StreamEvent =
       type: "error";
       data: { code?: string; message?: string; severity?: string; recoverable?: boolean; tool_name?: string };
     }
-  | { type: "done"; data: { error?: boolean; awaiting_input?: boolean } }
+  | { type: "done"; data: { error?: boolean; awaiting_input?: boolean; cancelled?: boolean } }
   | { type: "spec_file_ready"; data: { download_url: string } };

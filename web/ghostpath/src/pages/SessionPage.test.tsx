@@ -165,6 +165,46 @@ describe("SessionPage", () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
   });
 
+  it("does not stream a cancelled session and says so", async () => {
+    server([{ method: "GET", path: "/api/v1/sessions/s4", json: { id: "s4", problem: "p", status: "cancelled", created_at: "" } }]);
+    render(<SessionPage id="s4" />);
+    expect(await screen.findByText(/This session was cancelled/)).toBeInTheDocument();
+    expect(globalThis.fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("cancels a running turn", async () => {
+    const user = userEvent.setup();
+    let release: () => void = () => {};
+    const sent: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const path = String(input);
+        sent.push(`${init?.method ?? "GET"} ${path}`);
+        if (path === "/api/v1/sessions/s5") return new Response(JSON.stringify({ id: "s5", problem: "p", status: "created", created_at: "" }));
+        if (path.endsWith("/cancel")) {
+          release();
+          return new Response(JSON.stringify({ message: "Session cancelled" }));
+        }
+        // A stream that stays open until the run is cancelled.
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('data: {"type":"agent_text","data":"thinking"}\n\n'));
+            release = () => c.close();
+          },
+        });
+        return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+      }),
+    );
+    render(<SessionPage id="s5" />);
+    expect(await screen.findByText("thinking")).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
+    await user.click(screen.getByRole("button", { name: "Cancel run" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("CANCELLED: Session cancelled.");
+    expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
+    expect(sent).toContain("POST /api/v1/sessions/s5/cancel");
+  });
+
   it("reports a missing session", async () => {
     server([
       { method: "GET", path: "/api/v1/sessions/nope", status: 404, json: { error: { code: "RESOURCE_NOT_FOUND", message: "Session not found" } } },

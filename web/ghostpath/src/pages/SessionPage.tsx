@@ -69,6 +69,16 @@ export function SessionPage({ id }: { id: string }) {
         </div>
       )}
 
+      {detail?.status === "cancelled" && view.phase !== "streaming" && (
+        <p role="status" className="rounded-xl bg-amber-50 p-4 text-sm text-amber-900">
+          This session was cancelled. Its rounds are in the{" "}
+          <Link to={`sessions/${encodeURIComponent(id)}/report`} className="underline">
+            evolution report
+          </Link>
+          .
+        </p>
+      )}
+
       {showPrompt && view.pending === "ask_user" && view.askUser && <AskUser data={view.askUser} onRespond={answer} />}
 
       {showPrompt && view.pending === "scores" && round && (

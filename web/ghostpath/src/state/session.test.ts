@@ -101,6 +101,18 @@ describe("reduce", () => {
     expect(reduce(v, { kind: "turn_started" }).error).toBeNull();
   });
 
+  it("ends a cancelled run for good", () => {
+    const v = run(
+      ev({ type: "premises", data: round1 }),
+      { kind: "turn_started" },
+      ev({ type: "error", data: { code: "INVALID_SESSION_STATE", message: "Session is cancelled" } }),
+      ev({ type: "done", data: { error: true, awaiting_input: false, cancelled: true } }),
+    );
+    expect(v.phase).toBe("failed");
+    expect(v.pending).toBeNull();
+    expect(v.error).toEqual({ code: "CANCELLED", message: "The session was cancelled." });
+  });
+
   it("keeps the pending prompt when sending input fails, so it can be retried", () => {
     const v = run(ev({ type: "premises", data: round1 }), ev({ type: "done", data: { awaiting_input: true } }), { kind: "turn_started" }, {
       kind: "stream_failed",

@@ -153,6 +153,9 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
         error: { code: str(ev.data?.code, 80) || "ERROR", message: str(ev.data?.message, 1000) || "Unknown error" },
       };
     case "done": {
+      if (ev.data?.cancelled) {
+        return { ...v, phase: "failed", pending: null, error: { code: "CANCELLED", message: "The session was cancelled." } };
+      }
       if (ev.data?.error) return { ...v, phase: "failed" };
       if (ev.data?.awaiting_input && v.pending) return { ...v, phase: "awaiting" };
       return { ...v, pending: null, askUser: null, phase: v.spec !== null ? "finished" : "idle" };
