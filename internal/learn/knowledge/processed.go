@@ -58,7 +58,10 @@ func (s *Store) IsProcessed(key string) (bool, error) {
 
 // MarkProcessed appends p to the processed list.
 func (s *Store) MarkProcessed(p Processed) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return appendLocked(filepath.Join(s.dir, ProcessedFile), []Processed{p})
 }

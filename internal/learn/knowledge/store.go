@@ -34,11 +34,11 @@ var (
 )
 
 // Store is a knowledge store in one directory. It is safe for concurrent
-// use within a process; appends from several processes interleave whole
-// lines (O_APPEND).
+// use, also across processes on Unix (an advisory lock on the directory's
+// .lock file serialises writers).
 type Store struct {
 	dir string
-	mu  sync.Mutex // held for every append and read-modify-append (forget, supersede)
+	mu  sync.Mutex // with the directory's file lock, held for every append and read-modify-append
 	now func() time.Time
 }
 
@@ -49,6 +49,14 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("create knowledge store %s: %w", dir, err)
 	}
 	s := &Store{dir: dir, now: time.Now}
+	if _, err := os.Stat(s.EntriesPath()); errors.Is(err, os.ErrNotExist) {
+		return s, nil // nothing to repair; a fresh store stays empty until written
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	for _, name := range []string{EntriesFile, ProcessedFile} {
 		if err := repairTail(filepath.Join(dir, name)); err != nil {
 			return nil, err
@@ -123,8 +131,11 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 		}
 		out = append(out, p)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := appendLocked(s.EntriesPath(), out); err != nil {
 		return nil, err
 	}
@@ -134,8 +145,11 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 // Forget marks the entry whose id is (or uniquely starts with) id as
 // forgotten and returns it. It returns ErrNotFound or ErrAmbiguous.
 func (s *Store) Forget(id string) (learn.Entry, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock()
+	if err != nil {
+		return learn.Entry{}, err
+	}
+	defer unlock()
 	e, err := s.find(id)
 	if err != nil {
 		return e, err
@@ -147,8 +161,11 @@ func (s *Store) Forget(id string) (learn.Entry, error) {
 // Supersede records that newID replaces oldID: oldID is hidden from then
 // on. Both must exist.
 func (s *Store) Supersede(oldID, newID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if _, err := s.find(newID); err != nil {
 		return fmt.Errorf("supersede with %s: %w", newID, err)
 	}
@@ -208,8 +225,19 @@ func jsonLines[T any](vs []T) ([]byte, error) {
 	return lines, nil
 }
 
+// lock takes the store's mutex and the directory's file lock.
+func (s *Store) lock() (unlock func(), err error) {
+	s.mu.Lock()
+	un, err := lockDir(s.dir)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	return func() { un(); s.mu.Unlock() }, nil
+}
+
 // appendLocked writes one JSON line per value to path after repairing a
-// torn tail, in a single write, and syncs. The store's mu must be held.
+// torn tail, in a single write, and syncs. The store's lock must be held.
 func appendLocked[T any](path string, values []T) error {
 	lines, err := jsonLines(values)
 	if err != nil {
