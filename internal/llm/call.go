@@ -74,11 +74,12 @@ func Call[T any](ctx context.Context, c *Client, req Request) (T, Result, error)
 }
 
 // CallWithRetry is Call, retried once after the Client's RetryDelay when the
-// first attempt fails with a transient error ([IsTransient]). Both attempts
-// are recorded.
+// first attempt fails with a transient error ([IsTransient]) or hits the
+// per-attempt Timeout while ctx is still live. Both attempts are recorded.
 func CallWithRetry[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
 	out, res, err := Call[T](ctx, c, req)
-	if err == nil || !IsTransient(err) {
+	attemptTimedOut := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+	if err == nil || !IsTransient(err) && !attemptTimedOut {
 		return out, res, err
 	}
 	c.logger.Warn("llm: transient error, retrying once", "call_type", req.CallType, "delay", c.delay, "err", err)

@@ -54,6 +54,10 @@ const DefaultMaxTokens = 4096
 // DefaultRetryDelay is CallWithRetry's pause when Options.RetryDelay is zero.
 const DefaultRetryDelay = time.Second
 
+// DefaultTimeout bounds one HTTP attempt when Options.Timeout is zero (the
+// SDK's advice for long requests; web search turns can take minutes).
+const DefaultTimeout = 10 * time.Minute
+
 // DefaultBaseURL is the Anthropic API used when Options.BaseURL is empty.
 const DefaultBaseURL = "https://api.anthropic.com/"
 
@@ -69,6 +73,7 @@ type Options struct {
 	Log        CallLogger       // nil: calls are not recorded
 	Logger     *slog.Logger     // nil: discard
 	RetryDelay time.Duration    // CallWithRetry's pause; zero means DefaultRetryDelay
+	Timeout    time.Duration    // per HTTP attempt; zero means DefaultTimeout
 	Now        func() time.Time // nil: time.Now; stamps CallRecord.At and measures latency
 }
 
@@ -118,10 +123,15 @@ func New(opts Options) *Client {
 	if base == "" {
 		base = DefaultBaseURL
 	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
 	sdkOpts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithMaxRetries(0),
 		option.WithAPIKey(opts.APIKey),
+		option.WithRequestTimeout(timeout),
 	}
 	if opts.HTTPClient != nil {
 		sdkOpts = append(sdkOpts, option.WithHTTPClient(opts.HTTPClient))

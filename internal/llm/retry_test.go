@@ -275,3 +275,16 @@ func TestUnknownModelCostsZeroWithWarning(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestAttemptTimeoutIsRetried(t *testing.T) {
+	s := llmtest.NewServer(t)
+	c, rec := newClient(t, s, llm.Options{Timeout: 100 * time.Millisecond})
+	s.Enqueue(okReply.WithDelay(time.Minute), okReply)
+	got, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+	if err != nil || got.Decision != "go" {
+		t.Fatalf("got %+v %v, want success on the retry", got, err)
+	}
+	if recs := rec.all(); len(recs) != 2 || recs[0].LatencyMs != -1 || recs[1].Err != nil {
+		t.Errorf("records: got %+v", recs)
+	}
+}
