@@ -61,9 +61,13 @@ func benchGetBuffer(b *testing.B, clients int) {
 	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 1})
 	editor.expect(wsapi.TypeSessionStarted, nil)
 	editor.send(wsapi.TypeBufferUpdate, map[string]any{"path": "src/auth.ts", "content": "export const x = 1;\n"})
+	// Like Claude Code, keep connections alive: http.DefaultTransport keeps
+	// only 2 idle connections per host, which would make 16 clients dial.
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients}}
+	defer hc.CloseIdleConnections()
 	sessions := make([]*mcp.ClientSession, clients)
 	for i := range sessions {
-		sessions[i] = s.mcpClient(b)
+		sessions[i] = s.mcpClientWith(b, hc)
 	}
 	var buf mcpapi.BufferEntry
 	callTool(b, sessions[0], "paige_get_buffer", mcpapi.PathIn{Path: "src/auth.ts"}, &buf)

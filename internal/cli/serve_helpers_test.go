@@ -116,10 +116,16 @@ func (s *served) shutdown(tb testing.TB) error {
 // mcpClient connects the official SDK client over Streamable HTTP.
 func (s *served) mcpClient(tb testing.TB) *mcp.ClientSession {
 	tb.Helper()
+	return s.mcpClientWith(tb, nil)
+}
+
+// mcpClientWith connects with the given HTTP client (nil: the default).
+func (s *served) mcpClientWith(tb testing.TB, hc *http.Client) *mcp.ClientSession {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "claude-code-test", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc}, nil)
 	if err != nil {
 		tb.Fatalf("mcp connect: %v", err)
 	}
