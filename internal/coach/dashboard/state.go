@@ -49,6 +49,9 @@ const (
 		JOIN plans pl ON p.plan_id = pl.id
 		JOIN sessions s ON pl.session_id = s.id
 		WHERE pe.event_type = 'hint_used' AND s.started_at >= ?`
+	// qHintsAll is qHints without a period: every progress event belongs
+	// to a session (NOT NULL foreign keys), so no join is needed.
+	qHintsAll   = `SELECT COUNT(*) FROM progress_events WHERE event_type = 'hint_used'`
 	qCost       = `SELECT COALESCE(SUM(cost_estimate), 0) FROM api_call_log WHERE created_at >= ?`
 	qInProgress = `SELECT id, issue_number, issue_title, started_at FROM sessions WHERE status = 'active' ORDER BY started_at DESC`
 	qKatas      = `SELECT k.id, k.title, g.topic, k.constraints, k.user_attempts
@@ -116,7 +119,11 @@ func readStats(ctx context.Context, tx *sql.Tx, since string, s *wsapi.Dashboard
 	if err := tx.QueryRowContext(ctx, qGaps, since).Scan(&s.KnowledgeGapsIdentified, &s.KnowledgeGapsAddressed); err != nil {
 		return err
 	}
-	if err := tx.QueryRowContext(ctx, qHints, since).Scan(&s.HintsUsed); err != nil {
+	hints := tx.QueryRowContext(ctx, qHintsAll)
+	if since != "" {
+		hints = tx.QueryRowContext(ctx, qHints, since)
+	}
+	if err := hints.Scan(&s.HintsUsed); err != nil {
 		return err
 	}
 	if err := tx.QueryRowContext(ctx, qCost, since).Scan(&s.APICostTotal); err != nil {
