@@ -52,7 +52,7 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
-		msgs, _ := AppendUserText(nil, core.InitialMessage("How might we reduce churn?"))
+		msgs, _, _ := AppendUserText(nil, core.InitialMessage("How might we reduce churn?"))
 		s := core.Session{ID: store.NewID(), Problem: "p", Status: core.StatusCreated, Messages: msgs}
 		if err := repo.CreateSession(context.Background(), s); err != nil {
 			b.Fatal(err)

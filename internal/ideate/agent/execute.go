@@ -89,9 +89,12 @@ func (r *Runner) persist(rs *run) {
 	rs.sess.Messages = rs.hist.JSON()
 	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
 	defer cancel()
-	if err := r.repo.SaveProgress(ctx, rs.sess.ID, rs.sess.State, rs.sess.Messages, rs.sess.TotalTokensUsed, rs.calls...); err != nil {
+	p := core.Progress{State: rs.sess.State, Messages: rs.hist.raw, From: rs.hist.saved,
+		TotalTokens: rs.sess.TotalTokensUsed, Calls: rs.calls}
+	if err := r.repo.SaveProgress(ctx, rs.sess.ID, p); err != nil {
 		r.o.Logger.Error("ghostpath: save progress", "session_id", rs.sess.ID, "err", err)
 		return
 	}
+	rs.hist.saved = len(rs.hist.raw)
 	rs.calls = rs.calls[:0]
 }

@@ -15,6 +15,7 @@ import (
 type history struct {
 	params []anthropic.MessageParam
 	raw    []json.RawMessage
+	saved  int // raw[:saved] are stored unchanged
 }
 
 // loadHistory decodes a persisted JSON array of message params.
@@ -32,6 +33,7 @@ func loadHistory(data json.RawMessage) (*history, error) {
 			return nil, fmt.Errorf("decode message %d: %w", i, err)
 		}
 	}
+	h.saved = len(h.raw)
 	return h, nil
 }
 
@@ -46,24 +48,7 @@ func (h *history) append(p anthropic.MessageParam) error {
 }
 
 // JSON returns the history as one JSON array.
-func (h *history) JSON() json.RawMessage {
-	if len(h.raw) == 0 {
-		return json.RawMessage("[]")
-	}
-	n := 2
-	for _, m := range h.raw {
-		n += len(m) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, m := range h.raw {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, m...)
-	}
-	return append(b, ']')
-}
+func (h *history) JSON() json.RawMessage { return core.JoinMessages(h.raw) }
 
 func (h *history) lastRole() string {
 	if len(h.params) == 0 {
@@ -72,14 +57,15 @@ func (h *history) lastRole() string {
 	return string(h.params[len(h.params)-1].Role)
 }
 
-// AppendUserText returns the persisted history data with the user's text
-// added: as a new user message, or as one more text block of the last
-// message when that is already a user message (the tool results of a
-// paused turn), so roles keep alternating.
-func AppendUserText(data json.RawMessage, text string) (json.RawMessage, error) {
+// AppendUserText returns the history data with the user's text added, and
+// the index of the first message that changed (for [core.Progress].From):
+// the text becomes one more block of the last message when that is already a
+// user message (the tool results of a paused turn), so roles keep
+// alternating; otherwise it is a new user message.
+func AppendUserText(data json.RawMessage, text string) (json.RawMessage, int, error) {
 	h, err := loadHistory(data)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if h.lastRole() == string(anthropic.MessageParamRoleUser) {
 		n := len(h.params) - 1
@@ -87,14 +73,15 @@ func AppendUserText(data json.RawMessage, text string) (json.RawMessage, error) 
 		msg.Content = append(append([]anthropic.ContentBlockParamUnion(nil), msg.Content...), anthropic.NewTextBlock(text))
 		h.params, h.raw = h.params[:n], h.raw[:n]
 		if err := h.append(msg); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return h.JSON(), nil
+		return h.JSON(), n, nil
 	}
+	from := len(h.raw)
 	if err := h.append(anthropic.NewUserMessage(anthropic.NewTextBlock(text))); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return h.JSON(), nil
+	return h.JSON(), from, nil
 }
 
 // Due reports whether a run of s would call the model: nothing is pending

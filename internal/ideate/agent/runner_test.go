@@ -59,7 +59,7 @@ func newFixture(t testing.TB, opts *Options) *fixture {
 // session creates a session whose history holds the initial message.
 func (f *fixture) session(t testing.TB) *core.Session {
 	t.Helper()
-	msgs, err := AppendUserText(nil, core.InitialMessage("How might we reduce churn?"))
+	msgs, _, err := AppendUserText(nil, core.InitialMessage("How might we reduce churn?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +160,16 @@ func TestFirstRoundPauses(t *testing.T) {
 		t.Errorf("re-run called the model: %d requests", n)
 	}
 	// The user's answer joins the tool results' user message.
-	msgs, err := AppendUserText(got.Messages, "scores")
+	msgs, from, err := AppendUserText(got.Messages, "scores")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var raw []map[string]any
 	json.Unmarshal(msgs, &raw)
 	lastMsg := raw[len(raw)-1]["content"].([]any)
+	if from != 8 {
+		t.Errorf("changed from %d, want 8 (the tool results' message)", from)
+	}
 	if len(raw) != 9 || lastMsg[len(lastMsg)-1].(map[string]any)["text"] != "scores" || lastMsg[0].(map[string]any)["type"] != "tool_result" {
 		t.Errorf("appended history got %d messages, last %v", len(raw), lastMsg)
 	}

@@ -67,6 +67,49 @@ type ToolCall struct {
 	CreatedAt  time.Time
 }
 
+// Progress is what a turn changes. Messages is the whole history, one JSON
+// message param per element; only Messages[From:] are written (earlier ones
+// are stored already and unchanged), and stored messages beyond
+// len(Messages) are removed. Writing a turn thus costs its own size, not the
+// history's.
+type Progress struct {
+	State       State
+	Messages    []json.RawMessage
+	From        int
+	TotalTokens int64
+	Calls       []ToolCall
+}
+
+// SplitMessages splits a JSON array of messages into its elements; empty
+// data is an empty history.
+func SplitMessages(data json.RawMessage) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	if len(data) == 0 {
+		return out, nil
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// JoinMessages is the inverse of SplitMessages.
+func JoinMessages(msgs []json.RawMessage) json.RawMessage {
+	n := 2
+	for _, m := range msgs {
+		n += len(m) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	return append(b, ']')
+}
+
 // ListOptions pages and filters [Repository.ListSessions]. Zero Limit means 10.
 type ListOptions struct {
 	Limit  int
@@ -116,9 +159,10 @@ type Repository interface {
 	DeleteSession(ctx context.Context, id string) error
 	// UpdateStatus sets the status; resolvedAt is stored when non-nil.
 	UpdateStatus(ctx context.Context, id string, status SessionStatus, resolvedAt *time.Time) error
-	// SaveProgress persists state, message history, token total and the
-	// turn's tool calls (their SessionID is set to id) in one transaction.
-	SaveProgress(ctx context.Context, id string, state State, messages json.RawMessage, totalTokens int64, calls ...ToolCall) error
+	// SaveProgress persists one turn in one transaction: state, token
+	// total, the messages from p.From on, and the turn's tool calls (their
+	// SessionID is set to id).
+	SaveProgress(ctx context.Context, id string, p Progress) error
 	// SetSpecPath records where the final spec was written.
 	SetSpecPath(ctx context.Context, id, path string) error
 

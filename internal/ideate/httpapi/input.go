@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -68,14 +69,19 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 	if in.RawText != nil && *in.RawText != "" {
 		msg += fmt.Sprintf("\n\nThe user also wrote: %q", *in.RawText)
 	}
-	msgs, err := agent.AppendUserText(s.Messages, msg)
+	data, from, err := agent.AppendUserText(s.Messages, msg)
+	var msgs []json.RawMessage
+	if err == nil {
+		msgs, err = core.SplitMessages(data)
+	}
 	if err != nil {
 		a.log.Error("ghostpath: append user input", "session_id", s.ID, "err", err)
 		return core.Internal()
 	}
-	s.Messages = msgs
+	s.Messages = data
 	s.State.Pending, s.State.Awaiting = nil, core.AwaitNone
-	if err := a.repo.SaveProgress(ctx, s.ID, s.State, s.Messages, s.TotalTokensUsed); err != nil {
+	p := core.Progress{State: s.State, Messages: msgs, From: from, TotalTokens: s.TotalTokensUsed}
+	if err := a.repo.SaveProgress(ctx, s.ID, p); err != nil {
 		return a.repoError(err, "Session", s.ID, "save user input")
 	}
 	return nil

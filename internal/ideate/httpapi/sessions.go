@@ -38,7 +38,7 @@ func (a *API) handleCreate() http.Handler {
 			a.writeError(w, r, verr)
 			return
 		}
-		msgs, err := agent.AppendUserText(nil, core.InitialMessage(problem))
+		msgs, _, err := agent.AppendUserText(nil, core.InitialMessage(problem))
 		if err != nil {
 			a.writeError(w, r, core.Internal())
 			return

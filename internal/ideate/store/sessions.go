@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -9,10 +10,9 @@ import (
 	"github.com/paige-dev/paige/internal/ideate/core"
 )
 
-const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, message_history, spec_path`
+const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, spec_path`
 
-// CreateSession inserts s. A zero CreatedAt is set to now; empty Messages
-// become [].
+// CreateSession inserts s with its messages. A zero CreatedAt is set to now.
 func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	if sess.CreatedAt.IsZero() {
 		sess.CreatedAt = s.now()
@@ -24,29 +24,36 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
-	msgs := string(sess.Messages)
-	if msgs == "" {
-		msgs = "[]"
+	msgs, err := core.SplitMessages(sess.Messages)
+	if err != nil {
+		return fmt.Errorf("create session: messages: %w", err)
 	}
-	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		sess.ID, sess.Problem, string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
-		sess.TotalTokensUsed, string(state), msgs, sess.SpecPath)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
-	return nil
+	defer rollback(tx)
+	if _, err = tx.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		sess.ID, sess.Problem, string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
+		sess.TotalTokensUsed, string(state), sess.SpecPath); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	if err := s.writeMessages(ctx, tx, sess.ID, msgs, 0); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return tx.Commit()
 }
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(row scanner) (core.Session, error) {
 	var (
-		sess        core.Session
-		status      string
-		state, msgs []byte
+		sess   core.Session
+		status string
+		state  []byte
 	)
 	if err := row.Scan(&sess.ID, &sess.Problem, &status, dbTime{&sess.CreatedAt}, nullTime{&sess.ResolvedAt},
-		&sess.TotalTokensUsed, &state, &msgs, &sess.SpecPath); err != nil {
+		&sess.TotalTokensUsed, &state, &sess.SpecPath); err != nil {
 		return sess, err
 	}
 	sess.Status = core.SessionStatus(status)
@@ -55,11 +62,10 @@ func scanSession(row scanner) (core.Session, error) {
 			return sess, fmt.Errorf("decode state of session %s: %w", sess.ID, err)
 		}
 	}
-	sess.Messages = json.RawMessage(msgs)
 	return sess, nil
 }
 
-// GetSession returns the session with id, or ErrNotFound.
+// GetSession returns the session with id and its messages, or ErrNotFound.
 func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error) {
 	if !validID(id) {
 		return core.Session{}, notFound("session", id)
@@ -71,7 +77,21 @@ func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error)
 	if err != nil {
 		return sess, fmt.Errorf("get session: %w", err)
 	}
-	return sess, nil
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq`), id)
+	if err != nil {
+		return sess, fmt.Errorf("get session messages: %w", err)
+	}
+	defer rows.Close()
+	var msgs []json.RawMessage
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return sess, fmt.Errorf("get session messages: %w", err)
+		}
+		msgs = append(msgs, b)
+	}
+	sess.Messages = core.JoinMessages(msgs)
+	return sess, rows.Err()
 }
 
 // ListSessions returns sessions newest first, paged and optionally filtered
@@ -80,7 +100,7 @@ func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Se
 	if o.Limit <= 0 {
 		o.Limit = 10
 	}
-	query := `SELECT id, problem, status, created_at, resolved_at, total_tokens_used, state_json, '[]', spec_path FROM sessions`
+	query := `SELECT ` + sessionCols + ` FROM sessions`
 	args := []any{}
 	if o.Status != "" {
 		query += ` WHERE status = ?`
@@ -99,7 +119,6 @@ func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Se
 		if err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
-		sess.Messages = nil
 		out = append(out, sess)
 	}
 	return out, rows.Err()
@@ -130,40 +149,59 @@ func (s *Store) UpdateStatus(ctx context.Context, id string, status core.Session
 	return affected(res, "session", id)
 }
 
-// SaveProgress writes state, message history, token total and the turn's
-// tool calls in one transaction, so a turn is persisted whole or not at all.
-func (s *Store) SaveProgress(ctx context.Context, id string, state core.State, messages json.RawMessage, tokens int64, calls ...core.ToolCall) error {
+// SaveProgress writes one turn in one transaction: state, token total,
+// messages p.Messages[p.From:] (stored rows beyond them are removed) and the
+// turn's tool calls, so a turn is persisted whole or not at all.
+func (s *Store) SaveProgress(ctx context.Context, id string, p core.Progress) error {
 	if !validID(id) {
 		return notFound("session", id)
 	}
-	st, err := json.Marshal(state)
+	st, err := json.Marshal(p.State)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
-	}
-	msgs := string(messages)
-	if msgs == "" {
-		msgs = "[]"
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("save progress: %w", err)
 	}
 	defer rollback(tx)
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, message_history = ?, total_tokens_used = ? WHERE id = ?`),
-		string(st), msgs, tokens, id)
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, total_tokens_used = ? WHERE id = ?`),
+		string(st), p.TotalTokens, id)
 	if err != nil {
 		return fmt.Errorf("save progress: %w", err)
 	}
 	if err := affected(res, "session", id); err != nil {
 		return err
 	}
-	for _, tc := range calls {
+	if err := s.writeMessages(ctx, tx, id, p.Messages, p.From); err != nil {
+		return fmt.Errorf("save progress: %w", err)
+	}
+	for _, tc := range p.Calls {
 		tc.SessionID = id
 		if err := s.insertToolCall(ctx, tx, tc); err != nil {
 			return fmt.Errorf("save progress: %w", err)
 		}
 	}
 	return tx.Commit()
+}
+
+// writeMessages stores msgs[from:] at their positions and drops stored
+// messages beyond len(msgs).
+func (s *Store) writeMessages(ctx context.Context, tx *sql.Tx, id string, msgs []json.RawMessage, from int) error {
+	from = min(max(from, 0), len(msgs))
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM session_messages WHERE session_id = ? AND seq >= ?`), id, from); err != nil {
+		return err
+	}
+	for i := from; i < len(msgs); i++ {
+		if !json.Valid(msgs[i]) {
+			return fmt.Errorf("message %d is not valid JSON", i)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO session_messages (session_id, seq, body) VALUES (?, ?, ?)`),
+			id, i, string(msgs[i])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetSpecPath records the final spec's file path.

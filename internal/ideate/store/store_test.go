@@ -26,6 +26,7 @@ func TestRepository(t *testing.T) {
 		"cascading delete":    testCascade,
 		"not found":           testNotFound,
 		"concurrent writes":   testConcurrent,
+		"incremental history": testIncrementalMessages,
 	}
 	for engine, open := range engines() {
 		t.Run(engine, func(t *testing.T) {
@@ -64,7 +65,8 @@ func testSessionLifecycle(t *testing.T, s *Store) {
 		Pending: &core.Event{Type: core.EventAskUser, Data: map[string]any{"question": "Q?"}}}
 	state.CompleteGate(core.GateDecompose)
 	msgs := json.RawMessage(`[{"role":"user","content":"hi"}]`)
-	if err := s.SaveProgress(ctx, sess.ID, state, msgs, 1234); err != nil {
+	split, _ := core.SplitMessages(msgs)
+	if err := s.SaveProgress(ctx, sess.ID, core.Progress{State: state, Messages: split, TotalTokens: 1234}); err != nil {
 		t.Fatal(err)
 	}
 	resolved := t0.Add(time.Hour)
@@ -312,7 +314,7 @@ func testNotFound(t *testing.T, s *Store) {
 		"get bad id":   func() error { _, err := s.GetSession(ctx, "not-a-uuid"); return err }(),
 		"delete":       s.DeleteSession(ctx, missing),
 		"status":       s.UpdateStatus(ctx, missing, core.StatusActive, nil),
-		"progress":     s.SaveProgress(ctx, missing, core.State{}, nil, 0),
+		"progress":     s.SaveProgress(ctx, missing, core.Progress{}),
 		"score":        s.UpdateScore(ctx, missing, core.ScoreUpdate{Title: "x"}),
 		"score bad id": s.UpdateScore(ctx, newSession(t, s, t0).ID, core.ScoreUpdate{PremiseID: NewID()}),
 		"winner":       s.MarkWinner(ctx, missing, NewID()),
@@ -337,7 +339,7 @@ func testConcurrent(t *testing.T, s *Store) {
 		}()
 		go func() {
 			defer wg.Done()
-			errs <- s.SaveProgress(ctx, sess.ID, core.State{RoundNumber: i}, nil, int64(i))
+			errs <- s.SaveProgress(ctx, sess.ID, core.Progress{State: core.State{RoundNumber: i}, TotalTokens: int64(i)})
 		}()
 	}
 	wg.Wait()
@@ -360,7 +362,7 @@ func TestSaveProgressWithToolCalls(t *testing.T) {
 			ctx := context.Background()
 			sess := newSession(t, s, t0)
 			calls := []core.ToolCall{{ToolName: "a", Status: "ok", CreatedAt: t0}, {ToolName: "b", Status: "error", ErrorCode: "X", CreatedAt: t0.Add(time.Millisecond)}}
-			if err := s.SaveProgress(ctx, sess.ID, core.State{RoundNumber: 1}, nil, 9, calls...); err != nil {
+			if err := s.SaveProgress(ctx, sess.ID, core.Progress{State: core.State{RoundNumber: 1}, TotalTokens: 9, Calls: calls}); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := s.ListToolCalls(ctx, sess.ID)
@@ -368,9 +370,58 @@ func TestSaveProgressWithToolCalls(t *testing.T) {
 				t.Errorf("got %+v", got)
 			}
 			// A missing session writes nothing.
-			if err := s.SaveProgress(ctx, NewID(), core.State{}, nil, 0, calls...); !errors.Is(err, core.ErrNotFound) {
+			if err := s.SaveProgress(ctx, NewID(), core.Progress{Calls: calls}); !errors.Is(err, core.ErrNotFound) {
 				t.Errorf("got %v, want ErrNotFound", err)
 			}
 		})
+	}
+}
+
+func msgs(ss ...string) []json.RawMessage {
+	var out []json.RawMessage
+	for _, s := range ss {
+		out = append(out, json.RawMessage(`{"role":"user","content":"`+s+`"}`))
+	}
+	return out
+}
+
+func storedMessages(tb testing.TB, s *Store, id string) string {
+	tb.Helper()
+	got, err := s.GetSession(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(got.Messages)
+}
+
+func testIncrementalMessages(t *testing.T, s *Store) {
+	ctx := context.Background()
+	sess := core.Session{ID: NewID(), Problem: "p", Messages: json.RawMessage(`[{"role":"user","content":"a"}]`)}
+	if err := s.CreateSession(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		msgs []json.RawMessage
+		from int
+		want string
+	}{
+		{msgs("a", "b", "c"), 1, `[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":"c"}]`},
+		{msgs("X", "b", "C", "d"), 2, `[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":"C"},{"role":"user","content":"d"}]`},
+		{msgs("a", "b"), 2, `[{"role":"user","content":"a"},{"role":"user","content":"b"}]`},
+		{msgs("z"), 0, `[{"role":"user","content":"z"}]`},
+	}
+	for i, st := range steps {
+		if err := s.SaveProgress(ctx, sess.ID, core.Progress{Messages: st.msgs, From: st.from}); err != nil {
+			t.Fatal(err)
+		}
+		if got := storedMessages(t, s, sess.ID); got != st.want {
+			t.Errorf("step %d: got %s, want %s", i, got, st.want)
+		}
+	}
+	if err := s.SaveProgress(ctx, sess.ID, core.Progress{Messages: []json.RawMessage{json.RawMessage("{oops")}}); err == nil {
+		t.Error("invalid message JSON accepted")
+	}
+	if got := storedMessages(t, s, sess.ID); got != steps[3].want {
+		t.Errorf("failed save changed the history: %s", got)
 	}
 }
