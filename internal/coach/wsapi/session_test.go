@@ -14,13 +14,12 @@ import (
 	"github.com/paige-dev/paige/internal/coach/workspace"
 )
 
-// session:start / session:resume / session:end over the wire: rows, actions,
-// broadcasts, fs:tree on start and resume.
-func TestSessionLifecycle(t *testing.T) {
+// session:start and session:end over the wire: rows, broadcasts to every
+// editor, fs:tree on start, NO_ACTIVE_SESSION for a second end.
+func TestSessionStartEnd(t *testing.T) {
 	h := newHarness(t, Options{})
 	ctx := context.Background()
 	c, other := h.dial(t), h.dial(t)
-
 	c.sendRaw(`{"type":"session:start","payload":{"issueNumber":42,"issueTitle":"Fix OAuth race"},"id":"s1"}`)
 	var started SessionStarted
 	env := c.expect(TypeSessionStarted, &started)
@@ -34,29 +33,37 @@ func TestSessionLifecycle(t *testing.T) {
 	}
 	other.expect(TypeSessionStarted, nil)
 	other.expect(TypeFSTree, nil)
-	first, err := h.st.Session(ctx, started.SessionID)
-	if err != nil || first.Status != coach.SessionActive || first.IssueTitle != "Fix OAuth race" {
-		t.Fatalf("row = %+v, %v", first, err)
+	row, err := h.st.Session(ctx, started.SessionID)
+	if err != nil || row.Status != coach.SessionActive || row.IssueTitle != "Fix OAuth race" {
+		t.Fatalf("row = %+v, %v", row, err)
 	}
 
 	c.send(TypeSessionEnd, Empty{})
 	var ended SessionEnded
 	c.expect(TypeSessionEnded, &ended)
-	if ended.Summary.SessionID != first.ID || ended.Summary.Status != "completed" || ended.Summary.EndedAt == "" {
+	if ended.Summary.SessionID != row.ID || ended.Summary.Status != "completed" || ended.Summary.EndedAt == "" {
 		t.Errorf("session:ended = %+v", ended)
 	}
 	other.expect(TypeSessionEnded, nil)
-	row, _ := h.st.Session(ctx, first.ID)
-	if row.Status != coach.SessionCompleted || row.EndedAt == nil {
+	if row, _ = h.st.Session(ctx, row.ID); row.Status != coach.SessionCompleted || row.EndedAt == nil {
 		t.Errorf("row after end = %+v", row)
 	}
-
 	c.send(TypeSessionEnd, Empty{}) // no session
 	var e ConnectionError
 	c.expect(TypeConnectionError, &e)
 	if e.Code != CodeNoActiveSession {
 		t.Errorf("code = %s", e.Code)
 	}
+}
+
+// session:resume reactivates a row (SESSION_NOT_FOUND for unknown ids); a
+// new session:start abandons the resumed one.
+func TestSessionResumeAndAbandon(t *testing.T) {
+	h := newHarness(t, Options{})
+	ctx := context.Background()
+	c := h.dial(t)
+	first, _ := h.sess.Start(ctx, session.StartInput{})
+	h.sess.End(ctx)
 
 	c.send(TypeSessionResume, SessionResume{SessionID: first.ID})
 	var resumed SessionResumed
@@ -65,23 +72,21 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("session:resumed = %+v", resumed)
 	}
 	c.expect(TypeFSTree, nil)
-	row, _ = h.st.Session(ctx, first.ID)
-	if row.Status != coach.SessionActive || row.EndedAt != nil {
+	if row, _ := h.st.Session(ctx, first.ID); row.Status != coach.SessionActive || row.EndedAt != nil {
 		t.Errorf("row after resume = %+v", row)
 	}
-
 	c.send(TypeSessionResume, SessionResume{SessionID: "nope"})
+	var e ConnectionError
 	c.expect(TypeConnectionError, &e)
 	if e.Code != CodeSessionNotFound {
 		t.Errorf("code = %s", e.Code)
 	}
 
-	// A new start abandons the resumed session.
 	c.send(TypeSessionStart, map[string]any{})
+	var started SessionStarted
 	c.expect(TypeSessionStarted, &started)
 	c.expect(TypeFSTree, nil)
-	row, _ = h.st.Session(ctx, first.ID)
-	if row.Status != coach.SessionAbandoned {
+	if row, _ := h.st.Session(ctx, first.ID); row.Status != coach.SessionAbandoned {
 		t.Errorf("previous session status = %s, want abandoned", row.Status)
 	}
 	want := []coach.ActionType{coach.ActionSessionStarted, coach.ActionSessionEnded,
