@@ -67,6 +67,7 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 		coachReq.Schema() == nil || len(coachReq.Tools) != 0 {
 		t.Errorf("coach request: model %s, max_tokens %d, schema %v, tools %v", coachReq.Model, coachReq.MaxTokens, coachReq.Schema() != nil, coachReq.Tools)
 	}
+	checkStructured(t, coachReq, "phases", "memory_connection", "estimated_difficulty")
 	u := userJSON(t, coachReq)
 	if u["dreyfus_stage"] != "advanced_beginner" || // the only assessment, no topic match: lowest stage
 		len(u["relevant_memories"].([]any)) != 0 || !strings.Contains(u["plan"].(string), "fix race") {
@@ -165,6 +166,9 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 			t.Errorf("wrap-up request %d: model %s system %.40q", i, reqs[i].Model, reqs[i].System)
 		}
 	}
+	checkStructured(t, reqs[0], "knowledge_gaps", "kata_specs", "session_summary")
+	checkStructured(t, reqs[1], "assessments")
+	checkStructured(t, reqs[2], "memories")
 	gapUser := userJSON(t, reqs[0])
 	if !strings.Contains(reqs[0].LastUserText(), `"action_type":"coaching_pipeline"`) || len(gapUser["phases"].([]any)) != 3 {
 		t.Errorf("gap extraction input lacks the action log or phases: %.300s", reqs[0].LastUserText())
@@ -237,6 +241,7 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 	if len(reqs) != 2 || reqs[0].Model != config.DefaultModelHaiku || reqs[0].System != memoryfilter.SystemPrompt {
 		t.Fatalf("second pipeline requests = %d", len(reqs))
 	}
+	checkStructured(t, reqs[0], "relevant_memories", "discarded")
 	filterUser := userJSON(t, reqs[0])
 	if cands := filterUser["candidate_memories"].([]any); len(cands) != 2 ||
 		!strings.Contains(reqs[0].LastUserText(), "mutex") || !strings.Contains(reqs[0].LastUserText(), `"session_id":"`+sid+`"`) {

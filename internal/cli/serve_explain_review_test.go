@@ -44,6 +44,7 @@ func TestServeExplainWithoutSession(t *testing.T) {
 	if r.Model != config.DefaultModelSonnet || r.MaxTokens != 4096 || r.Schema() == nil || !strings.Contains(r.System, "User's Dreyfus stage: novice") {
 		t.Errorf("request: model %s max %d system %.200q", r.Model, r.MaxTokens, r.System)
 	}
+	checkStructured(t, r, "explanation", "key_concepts", "analogy", "related_files", "phase_connection")
 	u := userJSON(t, r)
 	if u["selected_code"] != "return true;" || u["file_path"] != "src/auth.ts" || u["language"] != "typescript" || u["current_phase"] != nil {
 		t.Errorf("user message = %v", u)
@@ -198,6 +199,7 @@ func TestServeReview(t *testing.T) {
 	if r.Model != config.DefaultModelSonnet || r.Schema() == nil || !strings.Contains(r.System, "User's Dreyfus stage for this topic: proficient") {
 		t.Errorf("request: model %s, system %.300q", r.Model, r.System)
 	}
+	checkStructured(t, r, "correct", "feedback", "level", "passed", "follow_up", "dreyfus_signal")
 	u := userJSON(t, r)
 	wantUser := map[string]any{"kata_description": "Flatten a nested list", "instructor_notes": "Watch for empty lists",
 		"active_constraints": []any{map[string]any{"title": "Recursion only", "description": "no loops"}}, "user_code": "v2",

@@ -134,3 +134,19 @@ func (w *wsClient) typesUntil(stop string) []string {
 		seen = append(seen, env.Type)
 	}
 }
+
+// checkStructured fails unless r asked for structured output
+// (output_config.format json_schema) whose top-level properties include
+// props, with max_tokens 4096 and no tools.
+func checkStructured(tb testing.TB, r llmtest.Request, props ...string) {
+	tb.Helper()
+	if r.OutputFormat["type"] != "json_schema" || r.MaxTokens != 4096 || len(r.Tools) != 0 {
+		tb.Errorf("request: format %v, max_tokens %d, tools %v", r.OutputFormat["type"], r.MaxTokens, r.Tools)
+	}
+	schemaProps, _ := r.Schema()["properties"].(map[string]any)
+	for _, p := range props {
+		if _, ok := schemaProps[p]; !ok {
+			tb.Errorf("schema lacks %q: %v", p, r.Schema())
+		}
+	}
+}
