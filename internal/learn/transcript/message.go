@@ -129,14 +129,16 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	}
 	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
-	switch v := b.Get("content"); {
-	case v.Type == gjson.String:
-		text = prefixString(v.Raw, budget)
-	case v.IsArray():
+	switch raw := rawField(b.Raw, "content"); {
+	case raw == "":
+	case raw[0] == '"':
+		text = prefixString(raw, budget)
+	case raw[0] == '[':
+		v := gjson.Parse(raw)
 		var parts []string
 		v.ForEach(func(_, blk gjson.Result) bool {
 			if blk.Get("type").Str == "text" {
-				parts = append(parts, prefixString(blk.Get("text").Raw, budget))
+				parts = append(parts, prefixString(rawField(blk.Raw, "text"), budget))
 			}
 			return len(strings.Join(parts, " ")) < budget
 		})
