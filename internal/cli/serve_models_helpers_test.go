@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
@@ -149,4 +151,8 @@ func checkStructured(tb testing.TB, r llmtest.Request, props ...string) {
 			tb.Errorf("schema lacks %q: %v", p, r.Schema())
 		}
 	}
+}
+
+func callParams(name string, args any) *mcp.CallToolParams {
+	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
