@@ -309,3 +309,40 @@ func TestInvalidRequestRejectedWithoutConsumingScript(t *testing.T) {
 		t.Errorf("got %v %v, want the scripted reply", msg, err)
 	}
 }
+
+func TestRawRequestShapes(t *testing.T) {
+	s := llmtest.NewServer(t)
+	s.Enqueue(llmtest.Text("ok"))
+	body := `{"model":"m","max_tokens":10,"system":"plain system","stream":false,
+		"messages":[{"role":"user","content":"plain user"},{"role":"assistant","content":[{"type":"text","text":"a"}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"r"},{"type":"text","text":"last"}]}]}`
+	res, err := http.Post(s.URL()+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	r := s.Requests()[0]
+	if r.System != "plain system" || r.LastUserText() != "last" || len(r.Messages) != 3 || r.Messages[0].Text() != "plain user" {
+		t.Errorf("decoded: system=%q last=%q messages=%+v", r.System, r.LastUserText(), r.Messages)
+	}
+	if got := r.Messages[2].Content[0]["type"]; got != "tool_result" {
+		t.Errorf("tool_result block: got %v", got)
+	}
+
+	res, err = http.Post(s.URL()+"/v1/messages", "application/json", strings.NewReader(`{not json`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 || len(s.Requests()) != 2 || string(s.Requests()[1].Raw) != "{not json" {
+		t.Errorf("invalid JSON: got status %d, %d requests", res.StatusCode, len(s.Requests()))
+	}
+	res, err = http.Get(s.URL() + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 {
+		t.Errorf("unknown route: got %d, want 404", res.StatusCode)
+	}
+}
