@@ -63,15 +63,24 @@ type Extraction struct {
 	Items []Item `json:"items"`
 }
 
+// MaxTurnChars bounds each turn's text in a model prompt, so one pasted log
+// cannot blow the context window.
+const MaxTurnChars = 4000
+
 // FormatTranscript renders turns for a model prompt, the plan's format:
-// "[USER]: …" / "[ASSISTANT]: …" with tool calls (input cut to 150 bytes).
+// "[USER]: …" / "[ASSISTANT]: …" with tool calls (input cut to 150 bytes);
+// each turn's text is cut to MaxTurnChars characters.
 func FormatTranscript(turns []learn.Turn) string {
 	var b strings.Builder
 	for i, t := range turns {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "[%s]: %s", strings.ToUpper(string(t.Role)), t.Content)
+		text := t.Content
+		if r := []rune(text); len(r) > MaxTurnChars {
+			text = string(r[:MaxTurnChars]) + " […]"
+		}
+		fmt.Fprintf(&b, "[%s]: %s", strings.ToUpper(string(t.Role)), text)
 		for _, u := range t.ToolUse {
 			in := u.Input
 			if len(in) > 150 {

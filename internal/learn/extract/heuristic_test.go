@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,5 +96,23 @@ func TestEntriesDropsInvalid(t *testing.T) {
 	got := Entries([]Item{{Type: "opinion", Content: "x"}, {Type: "Fact", Content: " ", Confidence: 1}, {Type: "RULE", Content: "Never X", Confidence: 3}}, "s", fixed)
 	if len(got) != 1 || got[0].Type != learn.Rule || got[0].Confidence != 1 || got[0].Entities == nil {
 		t.Errorf("got %+v, want one clamped rule", got)
+	}
+}
+
+func TestFormatTranscript(t *testing.T) {
+	turns := []learn.Turn{
+		{Role: learn.User, Content: "I prefer pnpm"},
+		{Role: learn.Assistant, Content: "OK", ToolUse: []learn.ToolUse{{Name: "Bash", Input: `{"command":"` + strings.Repeat("a", 300) + `"}`}}},
+		{Role: learn.User, Content: strings.Repeat("log line\n", 1000)},
+	}
+	got := FormatTranscript(turns)
+	if !strings.HasPrefix(got, "[USER]: I prefer pnpm\n\n[ASSISTANT]: OK\n  [TOOL: Bash — {\"command\":\"aaa") {
+		t.Errorf("format: %.120q", got)
+	}
+	if !strings.Contains(got, "aaa]") || strings.Count(got, "a") > 200 {
+		t.Errorf("tool input not cut to 150 bytes")
+	}
+	if !strings.HasSuffix(got, " […]") || len(got) > 4400 {
+		t.Errorf("long turn not cut: %d bytes", len(got))
 	}
 }
