@@ -222,6 +222,9 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 		return r.fail(rs.emit, ce.WithSession(rs.sess.ID), Outcome{Iterations: rs.iter}), true
 	}
 	rs.sess.TotalTokensUsed += resp.Usage.InputTokens + resp.Usage.OutputTokens
+	if n := resp.Usage.ServerToolUse.WebSearchRequests; n > 0 {
+		r.o.Logger.Info("ghostpath: web searches", "session_id", rs.sess.ID, "web_search_requests", n)
+	}
 	rs.env.TokensUsed = rs.sess.TotalTokensUsed
 	rs.emit(core.Event{Type: core.EventContextUsage, Data: core.ComputeContextUsage(rs.sess.TotalTokensUsed, rs.sess.State.RoundNumber)})
 	hasToolUse := forwardBlocks(resp, rs.emit)

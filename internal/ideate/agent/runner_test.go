@@ -230,6 +230,21 @@ func TestPauseTurnAndWebSearch(t *testing.T) {
 	if lastMsg := second[len(second)-1]; lastMsg.Role != "assistant" || lastMsg.Content[0]["type"] != "server_tool_use" {
 		t.Errorf("continuation got %+v", lastMsg)
 	}
+	// The persisted history (with the web search blocks) decodes again and
+	// re-encodes to the same JSON.
+	got, _ := f.repo.GetSession(context.Background(), s.ID)
+	h, err := loadHistory(got.Messages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reencoded []json.RawMessage
+	for _, p := range h.params {
+		b, _ := json.Marshal(p)
+		reencoded = append(reencoded, b)
+	}
+	if string(core.JoinMessages(reencoded)) != string(got.Messages) || len(h.params) != 3 {
+		t.Errorf("history round trip:\n got %s\nwant %s", core.JoinMessages(reencoded), got.Messages)
+	}
 }
 
 func TestTokenAccounting(t *testing.T) {
