@@ -133,7 +133,7 @@ func claudeReply(m *anthropic.Message) Reply {
 type Ollama struct {
 	URL    string       // empty means extract.DefaultOllamaURL
 	Model  string       // required
-	Client *http.Client // nil means a client with a generous timeout
+	Client *http.Client // nil: 5 minute timeout for whole replies, none for streams (ctx bounds them)
 }
 
 var _ Model = (*Ollama)(nil)
@@ -165,7 +165,11 @@ func (o *Ollama) Reply(ctx context.Context, system string, history []Turn) (Repl
 func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
 	req := o.request(system, history)
 	req.Stream = true
-	resp, err := extract.PostOllama(ctx, o.Client, o.URL, req)
+	client := o.Client
+	if client == nil {
+		client = &http.Client{} // no overall timeout: a stream lasts as long as ctx
+	}
+	resp, err := extract.PostOllama(ctx, client, o.URL, req)
 	if err != nil {
 		return Reply{}, err
 	}
