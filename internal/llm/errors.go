@@ -22,6 +22,7 @@ type RefusalError struct {
 	Text  string
 }
 
+// Error names the model and what it said.
 func (e *RefusalError) Error() string {
 	if e.Text == "" {
 		return fmt.Sprintf("llm: %s refused to answer", e.Model)
@@ -37,6 +38,7 @@ type MaxTokensError struct {
 	OutputTokens int64
 }
 
+// Error says where the reply was cut.
 func (e *MaxTokensError) Error() string {
 	return fmt.Sprintf("llm: %s reply truncated at max_tokens=%d (%d output tokens)", e.Model, e.MaxTokens, e.OutputTokens)
 }
@@ -49,6 +51,7 @@ type InvalidReplyError struct {
 	Err    error // the decode or validation error, if any
 }
 
+// Error gives the reason and the underlying decode or validation error.
 func (e *InvalidReplyError) Error() string {
 	msg := "llm: reply does not match the response schema: " + e.Reason
 	if e.Err != nil {
@@ -57,6 +60,7 @@ func (e *InvalidReplyError) Error() string {
 	return msg
 }
 
+// Unwrap returns the decode or validation error.
 func (e *InvalidReplyError) Unwrap() error { return e.Err }
 
 // APIError is an HTTP error answered by the Messages API: 400
@@ -72,10 +76,12 @@ type APIError struct {
 	Err        *anthropic.Error
 }
 
+// Error gives the status, the API's error type and message.
 func (e *APIError) Error() string {
 	return fmt.Sprintf("llm: Anthropic API %d %s: %s", e.StatusCode, e.Type, e.Message)
 }
 
+// Unwrap returns the SDK error.
 func (e *APIError) Unwrap() error { return e.Err }
 
 // wrapSDKError turns SDK errors into *APIError; other errors pass unchanged.
