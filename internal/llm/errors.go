@@ -81,8 +81,13 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("llm: Anthropic API %d %s: %s", e.StatusCode, e.Type, e.Message)
 }
 
-// Unwrap returns the SDK error.
-func (e *APIError) Unwrap() error { return e.Err }
+// Unwrap returns the SDK error, nil when there is none.
+func (e *APIError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // wrapSDKError turns SDK errors into *APIError; other errors pass unchanged.
 func wrapSDKError(err error) error {
