@@ -163,11 +163,16 @@ func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractO
 // more than one transcript and JSON output is off; else nil.
 func learnProgress(w io.Writer, n int, asJSON bool) *progressbar.ProgressBar {
 	f, ok := w.(*os.File)
-	if asJSON || n < 2 || !ok || !term.IsTerminal(int(f.Fd())) {
+	return newLearnBar(w, n, asJSON, ok && term.IsTerminal(int(f.Fd())))
+}
+
+// newLearnBar is learnProgress with the terminal test done by the caller.
+func newLearnBar(w io.Writer, n int, asJSON, tty bool) *progressbar.ProgressBar {
+	if asJSON || n < 2 || !tty {
 		return nil
 	}
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("transcripts"),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(0))
 }
 
 func printLearnSummary(w io.Writer, sum pipeline.Summary, model, dir string, dryRun bool) {

@@ -289,3 +289,21 @@ func TestLearnProgressOnlyOnTerminals(t *testing.T) {
 		}
 	}
 }
+
+func TestLearnBarDraws(t *testing.T) {
+	var buf bytes.Buffer
+	bar := newLearnBar(&buf, 3, false, true)
+	if bar == nil {
+		t.Fatal("no bar on a terminal")
+	}
+	for range 3 {
+		bar.Add(1)
+	}
+	bar.Finish()
+	if out := buf.String(); !strings.Contains(out, "transcripts") || !strings.Contains(out, "3/3") {
+		t.Errorf("bar output: %q", out)
+	}
+	if newLearnBar(&buf, 3, true, true) != nil || newLearnBar(&buf, 1, false, true) != nil {
+		t.Error("bar with --json or for one transcript")
+	}
+}
