@@ -64,11 +64,15 @@ func (r *Runner) activate(rs *run) {
 	}
 	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
 	defer cancel()
-	if err := r.repo.UpdateStatus(ctx, rs.sess.ID, core.StatusActive, nil); err != nil {
+	// Conditional: a cancel that raced this run keeps the session cancelled.
+	ok, err := r.repo.SetStatusIf(ctx, rs.sess.ID, core.StatusCreated, core.StatusActive)
+	if err != nil {
 		r.o.Logger.Error("ghostpath: activate session", "session_id", rs.sess.ID, "err", err)
 		return
 	}
-	rs.sess.Status = core.StatusActive
+	if ok {
+		rs.sess.Status = core.StatusActive
+	}
 }
 
 // record queues the tool call; persist writes it with the turn.

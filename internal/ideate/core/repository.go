@@ -159,6 +159,9 @@ type Repository interface {
 	DeleteSession(ctx context.Context, id string) error
 	// UpdateStatus sets the status; resolvedAt is stored when non-nil.
 	UpdateStatus(ctx context.Context, id string, status SessionStatus, resolvedAt *time.Time) error
+	// SetStatusIf moves the session from status from to status to, and
+	// reports whether it was in from (nothing changes otherwise).
+	SetStatusIf(ctx context.Context, id string, from, to SessionStatus) (bool, error)
 	// SaveProgress persists one turn in one transaction: state, token
 	// total, the messages from p.From on, and the turn's tool calls (their
 	// SessionID is set to id).

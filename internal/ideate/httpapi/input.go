@@ -32,7 +32,12 @@ func (a *API) handleUserInput() http.Handler {
 			a.writeError(w, r, core.NewError(core.CodeConcurrency, "The agent is still working on this session; wait for its done event").WithSession(s.ID))
 			return
 		}
-		if e := a.applyInput(r.Context(), &s, in); e != nil {
+		// Reload under the reservation: a run that ended since the first
+		// read may have changed the session.
+		if s, e = a.load(r.Context(), r); e == nil {
+			e = a.applyInput(r.Context(), &s, in)
+		}
+		if e != nil {
 			a.runs.release(s.ID, run)
 			a.writeError(w, r, e.WithSession(s.ID))
 			return

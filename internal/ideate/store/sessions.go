@@ -149,6 +149,19 @@ func (s *Store) UpdateStatus(ctx context.Context, id string, status core.Session
 	return affected(res, "session", id)
 }
 
+// SetStatusIf moves the session from one status to another, atomically.
+func (s *Store) SetStatusIf(ctx context.Context, id string, from, to core.SessionStatus) (bool, error) {
+	if !validID(id) {
+		return false, notFound("session", id)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET status = ? WHERE id = ? AND status = ?`), string(to), id, string(from))
+	if err != nil {
+		return false, fmt.Errorf("set status: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // SaveProgress writes one turn in one transaction: state, token total,
 // messages p.Messages[p.From:] (stored rows beyond them are removed) and the
 // turn's tool calls, so a turn is persisted whole or not at all.

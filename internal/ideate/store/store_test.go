@@ -51,6 +51,9 @@ func newSession(tb testing.TB, s *Store, at time.Time) core.Session {
 func testSessionLifecycle(t *testing.T, s *Store) {
 	ctx := context.Background()
 	sess := newSession(t, s, t0)
+	if ok, err := s.SetStatusIf(ctx, sess.ID, core.StatusCreated, core.StatusCreated); !ok || err != nil {
+		t.Errorf("SetStatusIf got %v %v, want true", ok, err)
+	}
 	got, err := s.GetSession(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +75,9 @@ func testSessionLifecycle(t *testing.T, s *Store) {
 	resolved := t0.Add(time.Hour)
 	if err := s.UpdateStatus(ctx, sess.ID, core.StatusResolved, &resolved); err != nil {
 		t.Fatal(err)
+	}
+	if ok, err := s.SetStatusIf(ctx, sess.ID, core.StatusCreated, core.StatusActive); ok || err != nil {
+		t.Errorf("SetStatusIf from created on a resolved session: got %v %v, want false", ok, err)
 	}
 	if err := s.SetSpecPath(ctx, sess.ID, "/data/spec.md"); err != nil {
 		t.Fatal(err)
