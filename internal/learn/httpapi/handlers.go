@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -59,11 +60,9 @@ func handleCreateSession(d Deps) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
-		if r.ContentLength != 0 {
-			if err := decode(w, r, &req); err != nil {
-				writeError(w, http.StatusBadRequest, err.Error())
-				return
-			}
+		if err := decode(w, r, &req); err != nil && !errors.Is(err, errEmptyBody) { // no body: default name
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
 		}
 		ss, err := d.Chat.CreateSession(r.Context(), req.Name)
 		if err != nil {

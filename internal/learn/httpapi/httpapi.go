@@ -55,13 +55,15 @@ func AddRoutes(mux *http.ServeMux, d Deps) {
 	mux.Handle("DELETE /api/chat/preprompts/{id}", handleDeletePreprompt(d))
 }
 
+var errEmptyBody = errors.New("request body is empty; send JSON")
+
 // decode reads a JSON body into v: bounded, unknown fields refused.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
-			return errors.New("request body is empty; send JSON")
+			return errEmptyBody
 		}
 		return fmt.Errorf("invalid JSON body: %v", err)
 	}
