@@ -104,7 +104,7 @@ try {
   await page.keyboard.press("ArrowLeft");
   const vt = await sliders.nth(2).getAttribute("aria-valuetext");
   check(vt === "9.9 out of 10", `keyboard-scored slider says "${vt}", want "9.9 out of 10"`);
-  await page.getByLabel("Comment (optional)").nth(0).fill("Love the self-healing angle");
+  await page.getByRole("textbox", { name: /^Comment on .* \(optional\)$/ }).nth(0).fill("Love the self-healing angle");
   check(await next.isEnabled(), "Next Round enabled when all are scored");
   await next.click();
 

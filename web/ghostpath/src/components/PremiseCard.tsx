@@ -45,6 +45,7 @@ export function PremiseCard({ premise, index, score, comment, onScore, onComment
           maxLength={2000}
           rows={2}
           disabled={disabled}
+          aria-label={`Comment on “${premise.title}” (optional)`}
           onChange={(e) => onComment(e.target.value)}
           className="mt-1 w-full rounded-lg border border-gray-300 p-2 text-sm"
         />

@@ -71,7 +71,7 @@ describe("RoundView", () => {
     // The number box is the keyboard-friendly way to give an exact score.
     await user.type(screen.getByLabelText("Score for “Gamma” (number)"), "9.5");
     expect(screen.getByLabelText("Score for “Gamma”").getAttribute("aria-valuetext")).toBe("9.5 out of 10");
-    await user.type(screen.getAllByLabelText("Comment (optional)")[1]!, "too safe");
+    await user.type(screen.getByRole("textbox", { name: "Comment on “Beta” (optional)" }), "too safe");
     expect(next).toBeEnabled();
     await user.click(next);
     expect(onSubmitScores).toHaveBeenCalledWith([
