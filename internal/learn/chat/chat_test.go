@@ -194,3 +194,21 @@ func TestNewModel(t *testing.T) {
 		}
 	}
 }
+
+func TestRecent(t *testing.T) {
+	var h []Turn
+	for i := range 10 {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		h = append(h, Turn{Role: role, Content: fmt.Sprint(i)})
+	}
+	got := Recent(h, 5) // 5..9 starts with an assistant turn: drop it
+	if len(got) != 4 || got[0].Content != "6" {
+		t.Errorf("got %+v", got)
+	}
+	if got := Recent(h, 40); len(got) != 10 {
+		t.Errorf("short history cut: %d", len(got))
+	}
+}

@@ -29,6 +29,9 @@ var (
 // MaxMessageBytes bounds one user message.
 const MaxMessageBytes = 256 << 10
 
+// MaxHistory is how many of a session's latest messages go to the model.
+const MaxHistory = 40
+
 // Session is one conversation.
 type Session struct {
 	ID        string `json:"id"`
@@ -162,11 +165,24 @@ func (s *Service) prepare(ctx context.Context, id, text string) (string, []Turn,
 	for _, m := range msgs {
 		history = append(history, Turn{Role: m.Role, Content: m.Content})
 	}
+	history = Recent(history, MaxHistory)
 	asm, err := s.Assembler.Assemble(ctx)
 	if err != nil {
 		return "", nil, err
 	}
 	return asm.SystemPrompt, history, nil
+}
+
+// Recent returns the last n turns of history, dropped further so that it
+// starts with a user turn (the Messages API requires it).
+func Recent(history []Turn, n int) []Turn {
+	if len(history) > n {
+		history = history[len(history)-n:]
+	}
+	for len(history) > 0 && history[0].Role != "user" {
+		history = history[1:]
+	}
+	return history
 }
 
 func (s *Service) store(ctx context.Context, id string, r Reply) (Message, error) {
