@@ -72,8 +72,14 @@ func testFullSession(t *testing.T, e *env) {
 		t.Errorf("agent was told %q", last)
 	}
 
+	r2 := answerAndSecondRound(t, e, id)
+	url := resolveAndDownload(t, e, id, r2)
+	checkFinalSession(t, e, id, url)
+}
+
+func answerAndSecondRound(t *testing.T, e *env, id string) []core.PremiseView {
 	e.fake.Enqueue(ideatetest.Round("R2", true)...)
-	evs = e.input(id, map[string]any{"type": "ask_user_response", "response": "Yes, speed"})
+	evs := e.input(id, map[string]any{"type": "ask_user_response", "response": "Yes, speed"})
 	r2 := premisesOf(t, evs)
 	if r2[0].Title != "R2 premise A" || r2[0].RoundNumber != 2 {
 		t.Fatalf("round 2 got %+v", r2)
@@ -82,9 +88,13 @@ func testFullSession(t *testing.T, e *env) {
 		t.Errorf("round 2 had tool errors: %v", evs)
 	}
 
+	return r2
+}
+
+func resolveAndDownload(t *testing.T, e *env, id string, r2 []core.PremiseView) string {
 	spec := "# Spec\n\nThe winning idea, in depth.\n"
 	e.fake.Enqueue(ideatetest.FinalSpec(r2[1].Title, spec))
-	evs = e.input(id, map[string]any{"type": "resolved", "winner": map[string]any{"title": r2[1].Title, "index": 1, "score": 9.04}})
+	evs := e.input(id, map[string]any{"type": "resolved", "winner": map[string]any{"title": r2[1].Title, "index": 1, "score": 9.04}})
 	n := len(evs)
 	want := []core.EventType{core.EventFinalSpec, core.EventSpecFileReady, core.EventDone}
 	if n < 3 || !cmp.Equal(want, evTypes(evs[n-3:])) {
@@ -109,9 +119,13 @@ func testFullSession(t *testing.T, e *env) {
 		t.Errorf("spec file got %q %v", onDisk, err)
 	}
 
+	return ready.DownloadURL
+}
+
+func checkFinalSession(t *testing.T, e *env, id, url string) {
 	got := e.json("GET", "/api/v1/sessions/"+id, nil, 200)
 	rounds := got["rounds"].([]any)
-	if got["status"] != "resolved" || got["resolved_at"] == nil || got["spec_url"] != ready.DownloadURL || len(rounds) != 2 {
+	if got["status"] != "resolved" || got["resolved_at"] == nil || got["spec_url"] != url || len(rounds) != 2 {
 		t.Fatalf("final session got %v", got)
 	}
 	p1 := rounds[0].(map[string]any)["premises"].([]any)
@@ -124,7 +138,7 @@ func testFullSession(t *testing.T, e *env) {
 	}
 	// Streaming the finished session re-sends the spec without calling the model.
 	before := len(e.fake.Requests())
-	evs = e.stream(id)
+	evs := e.stream(id)
 	if _, ok := find(evs, core.EventFinalSpec); !ok || len(e.fake.Requests()) != before {
 		t.Errorf("re-stream got %v", evTypes(evs))
 	}
