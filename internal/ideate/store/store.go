@@ -170,6 +170,7 @@ func (s *Store) now() time.Time {
 // dbTime scans a TEXT (SQLite) or TIMESTAMPTZ (PostgreSQL) column.
 type dbTime struct{ t *time.Time }
 
+// Scan implements sql.Scanner.
 func (d dbTime) Scan(src any) error {
 	switch v := src.(type) {
 	case nil:
@@ -198,6 +199,7 @@ func (d dbTime) parse(s string) error {
 // nullTime scans a nullable time column into a *time.Time.
 type nullTime struct{ t **time.Time }
 
+// Scan implements sql.Scanner.
 func (n nullTime) Scan(src any) error {
 	if src == nil {
 		*n.t = nil
