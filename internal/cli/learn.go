@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -58,7 +59,7 @@ func openLearnStore(e *env, flag string) (*knowledge.Store, config.Config, error
 
 // knowledgeStoreDir is learn's default store: DATA_DIR/knowledge.
 func knowledgeStoreDir(cfg config.Config) string {
-	return cfg.DataDir + string(os.PathSeparator) + "knowledge"
+	return filepath.Join(cfg.DataDir, "knowledge")
 }
 
 // learnExtractorFor returns the extractor --model names; an empty spec

@@ -28,7 +28,7 @@ func wireLearn(ctx context.Context, a *app, mux *http.ServeMux) error {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	store, err := knowledge.Open(filepath.Join(a.cfg.DataDir, "knowledge"))
+	store, err := knowledge.Open(knowledgeStoreDir(a.cfg))
 	if err != nil {
 		return err
 	}
