@@ -102,8 +102,7 @@ func TestServeExplainReviewConcurrency(t *testing.T) {
 	})
 	editor.send(wsapi.TypeUserReview, map[string]any{"kataId": k.ID, "userCode": "p1"})
 	editor.send(wsapi.TypePracticeSubmitSolution, map[string]any{"kataId": k.ID, "code": "p2"})
-	editor.expect(wsapi.TypeReviewResponse, nil)
-	editor.expect(wsapi.TypePracticeSolutionReview, nil)
+	editor.expectAll(wsapi.TypeReviewResponse, wsapi.TypePracticeSolutionReview) // in either order
 	stored, _ := db.Kata(context.Background(), k.ID)
 	if len(stored.UserAttempts) != 4 {
 		t.Errorf("attempts = %d, want 4 (2 earlier + 2 concurrent)", len(stored.UserAttempts))

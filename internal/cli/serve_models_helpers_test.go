@@ -156,3 +156,25 @@ func checkStructured(tb testing.TB, r llmtest.Request, props ...string) {
 func callParams(name string, args any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
+
+// expectAll reads messages until one of each type has arrived, in any order.
+func (w *wsClient) expectAll(types ...string) {
+	w.tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	missing := map[string]bool{}
+	for _, t := range types {
+		missing[t] = true
+	}
+	for len(missing) > 0 {
+		_, b, err := w.c.Read(ctx)
+		if err != nil {
+			w.tb.Fatalf("waiting for %v: %v", missing, err)
+		}
+		var env wsapi.Envelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			w.tb.Fatal(err)
+		}
+		delete(missing, env.Type)
+	}
+}
