@@ -27,7 +27,7 @@ func badRequest() llmtest.Response {
 
 // Scenario 9.13: both tools need an active session.
 func TestServeCoachingToolsNeedSession(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	cs := s.mcpClient(t)
 	for _, tc := range []struct {
@@ -69,7 +69,7 @@ func TestServeCoachingToolsOffline(t *testing.T) {
 // Scenario 9.4 (SC-056): the coach agent fails → tool error, no plan, no
 // broadcast, the failure in api_call_log.
 func TestServeCoachingPipelineCoachFails(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor, cs := s.ws(t), s.mcpClient(t)
@@ -100,7 +100,7 @@ func TestServeCoachingPipelineCoachFails(t *testing.T) {
 // Scenario 9.3: memories exist but the Haiku filter fails → the coach runs
 // with no memories and a warning is logged.
 func TestServeCoachingPipelineFilterFails(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	env := modelEnv(t, fake)
 	seedMemory(t, env, "Fixed an OAuth token refresh race with a mutex")
 	s := startServe(t, env)
@@ -127,7 +127,7 @@ func TestServeCoachingPipelineFilterFails(t *testing.T) {
 // Scenario 9.2: the ChromaDB backend is down → no memories, no filter call,
 // the pipeline completes.
 func TestServeCoachingPipelineMemoryDown(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	env := modelEnv(t, fake)
 	env["PAIGE_MEMORY"], env["CHROMADB_URL"] = "chroma", "http://"+closedAddr(t)
 	s := startServe(t, env)
@@ -168,7 +168,7 @@ func TestServeWrapUpBestEffort(t *testing.T) {
 			mcpapi.EndSessionOut{SessionStatus: "completed"}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fake := llmtest.NewServer(t)
+			fake := newClaude(t)
 			s := startServe(t, modelEnv(t, fake))
 			db := openDB(t, s)
 			editor, cs := s.ws(t), s.mcpClient(t)

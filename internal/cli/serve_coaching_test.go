@@ -40,7 +40,7 @@ func threePhases(conn *string) coachagent.Response {
 // Scenarios 9.1, 9.2 (no memories yet: EC-55), 9.5, 9.8–9.12, EC-62, EC-63,
 // then 9.1 again with the memories the wrap-up stored (9.11 end to end).
 func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	ctx := context.Background()

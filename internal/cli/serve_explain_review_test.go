@@ -24,7 +24,7 @@ func explainPayload(selected string) map[string]any {
 
 // Scenarios 11.1 and 11.3: no session, no assessments → novice, no phase.
 func TestServeExplainWithoutSession(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor, other := s.ws(t), s.ws(t)
@@ -57,7 +57,7 @@ func TestServeExplainWithoutSession(t *testing.T) {
 // Scenario 11.2 and D72: the active phase and the language's Dreyfus stage
 // reach Sonnet; explain_requested and explain_completed are logged.
 func TestServeExplainWithSession(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	ctx := context.Background()
@@ -106,7 +106,7 @@ func TestServeExplainWithSession(t *testing.T) {
 
 // Scenarios 11.4, 11.5 and EC-75.
 func TestServeExplainFailures(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor := s.ws(t)
@@ -174,7 +174,7 @@ func kataFixture(tb testing.TB, db *store.Store, sessionID string) coach.KataSpe
 
 // Scenarios 11.6–11.8 and EC-77, then practice:submit_solution (NOTES.md).
 func TestServeReview(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	ctx := context.Background()
@@ -238,7 +238,7 @@ func TestServeReview(t *testing.T) {
 
 // Scenarios 11.9, 11.10, EC-80, and a payload without kataId.
 func TestServeReviewFailures(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor := s.ws(t)

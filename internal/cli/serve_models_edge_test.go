@@ -19,7 +19,7 @@ import (
 // EC-57: zero phases is an empty plan, not an error; EC-61: two concurrent
 // runs create two plans.
 func TestServeCoachingPipelineEdges(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor, cs := s.ws(t), s.mcpClient(t)
@@ -75,7 +75,7 @@ func TestServeCoachingPipelineEdges(t *testing.T) {
 // after a slow explain is answered first — and an empty selection is sent
 // as is. EC-79: concurrent reviews of one kata both append.
 func TestServeExplainReviewConcurrency(t *testing.T) {
-	fake := llmtest.NewServer(t)
+	fake := newClaude(t)
 	s := startServe(t, modelEnv(t, fake))
 	db := openDB(t, s)
 	editor := s.ws(t)

@@ -16,7 +16,7 @@ import (
 )
 
 // modelEnv is serveEnv with Claude pointed at the fake Messages API.
-func modelEnv(tb testing.TB, fake *llmtest.Server) map[string]string {
+func modelEnv(tb testing.TB, fake interface{ URL() string }) map[string]string {
 	tb.Helper()
 	env := serveEnv(tb)
 	delete(env, "PAIGE_OFFLINE")
