@@ -357,3 +357,20 @@ func TestResumeFromPersistedHistory(t *testing.T) {
 		t.Errorf("resumed request has %d messages, want 3 (initial, gates, gate results)", n)
 	}
 }
+
+// TestAPIErrorsInRun goes through the SDK the runner really uses (llm.New,
+// retries off): a 529 is retried once by our client, a 400 ends the run.
+func TestAPIErrorsInRun(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(llmtest.Error(529, "overloaded_error", "busy"), llmtest.Text("ok"))
+	evs, out := f.run(context.Background(), f.session(t))
+	if out.Errored || len(f.fake.Requests()) != 2 || len(f.sleeps) != 1 || f.sleeps[0] != time.Second {
+		t.Fatalf("retryable: got %+v, %d requests, sleeps %v (%v)", out, len(f.fake.Requests()), f.sleeps, types(evs))
+	}
+	f.fake.Enqueue(llmtest.Error(400, "invalid_request_error", "bad request"))
+	evs, out = f.run(context.Background(), f.session(t))
+	errEv := evs[0].Data.(core.SSEError)
+	if !out.Errored || len(f.fake.Requests()) != 3 || errEv.Code != core.CodeAnthropicAPI || errEv.Recoverable || !last(evs).Error {
+		t.Errorf("fatal: got %+v %+v after %d requests", out, evs, len(f.fake.Requests()))
+	}
+}
