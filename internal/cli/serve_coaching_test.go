@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
@@ -50,7 +52,16 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 	}
 	editor, cs := s.ws(t), s.mcpClient(t)
 	sid := startSession(t, editor, "Fix OAuth race")
+	checkFirstPipeline(t, fake, db, editor, cs, sid)
+	callTool(t, cs, "paige_update_phase", map[string]any{"phase": 1, "status": "complete"}, nil)
+	checkWrapUp(t, fake, db, editor, cs, sid)
+	checkWrapUpStored(t, db, sid, existing)
+	checkRecall(t, fake, db, editor, cs, sid)
+}
 
+// checkFirstPipeline: 9.1 with no memories yet (EC-55), 9.8, 9.12, FR-115.
+func checkFirstPipeline(t *testing.T, fake *claude, db *store.Store, editor *wsClient, cs *mcp.ClientSession, sid string) mcpapi.PipelineOut {
+	ctx := context.Background()
 	// Pipeline, no memories stored yet: no filter call, coach only.
 	fake.Enqueue(llmtest.JSON(threePhases(nil)).WithUsage(1200, 800))
 	var out mcpapi.PipelineOut
@@ -116,8 +127,11 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 	if acts := actionsOf(t, db, sid, coach.ActionCoachingPipeline, 1); len(acts) != 1 || dataOf(t, acts[0])["planId"] != out.PlanID {
 		t.Errorf("coaching_pipeline actions = %v", acts)
 	}
-	callTool(t, cs, "paige_update_phase", map[string]any{"phase": 1, "status": "complete"}, nil)
+	return out
+}
 
+// checkWrapUp: 9.5 with a transcript over 50k chars (EC-63), then EC-62.
+func checkWrapUp(t *testing.T, fake *claude, db *store.Store, editor *wsClient, cs *mcp.ClientSession, sid string) {
 	// Wrap-up (9.5), transcript over 50k chars (EC-63).
 	fake.Enqueue(
 		llmtest.JSON(knowledgegaps.Response{
@@ -153,7 +167,7 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 	if completed != (wsapi.SessionCompleted{SessionID: sid, KnowledgeGaps: 2, KataSpecs: 1, DreyfusUpdates: 2, MemoriesStored: 2}) {
 		t.Errorf("session:completed = %+v", completed)
 	}
-	reqs = fake.Requests()[1:]
+	reqs := fake.Requests()[1:]
 	if len(reqs) != 3 {
 		t.Fatalf("wrap-up requests = %d, want 3", len(reqs))
 	}
@@ -181,7 +195,20 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 	if tr := memUser["transcript"].(string); len(tr) > memorysummary.MaxTranscriptChars+100 || !strings.Contains(tr, "chars omitted") {
 		t.Errorf("transcript not truncated: %d chars", len(tr))
 	}
-	// 9.9, 9.10: SQLite.
+	// EC-62: a second call is a no-op: no model call, nothing stored.
+	var again mcpapi.EndSessionOut
+	if msg := callTool(t, cs, "paige_end_session", map[string]any{"sessionTranscript": "again"}, &again); msg != "" {
+		t.Fatal(msg)
+	}
+	if again != (mcpapi.EndSessionOut{SessionStatus: "completed", AlreadyCompleted: true}) || len(fake.Requests()) != 4 {
+		t.Errorf("second end = %+v, requests %d", again, len(fake.Requests()))
+	}
+
+}
+
+// checkWrapUpStored: 9.9, 9.10 in SQLite.
+func checkWrapUpStored(t *testing.T, db *store.Store, sid string, existing coach.DreyfusAssessment) {
+	ctx := context.Background()
 	gaps, _ := db.KnowledgeGaps(ctx, storeGapFilter(sid))
 	katas, _ := db.Katas(ctx, "")
 	if len(gaps) != 2 || len(katas) != 1 {
@@ -213,16 +240,10 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 		t.Errorf("session_end = %v", acts)
 	}
 
-	// EC-62: a second call is a no-op: no model call, nothing stored.
-	var again mcpapi.EndSessionOut
-	if msg := callTool(t, cs, "paige_end_session", map[string]any{"sessionTranscript": "again"}, &again); msg != "" {
-		t.Fatal(msg)
-	}
-	if again != (mcpapi.EndSessionOut{SessionStatus: "completed", AlreadyCompleted: true}) || len(fake.Requests()) != 4 {
-		t.Errorf("second end = %+v, requests %d", again, len(fake.Requests()))
-	}
+}
 
-	// A new session's pipeline recalls the stored memories (9.1 with memories, 9.11).
+// checkRecall: a new session's pipeline recalls the stored memories (9.1 with memories, 9.11).
+func checkRecall(t *testing.T, fake *claude, db *store.Store, editor *wsClient, cs *mcp.ClientSession, sid string) {
 	sid2 := startSession(t, editor, "Token refresh storms")
 	fake.Enqueue(
 		llmtest.JSON(memoryfilter.Response{
@@ -237,7 +258,7 @@ func TestServeCoachingPipelineAndWrapUp(t *testing.T) {
 		"issueSummary": "OAuth token refresh storms"}, &out2); msg != "" {
 		t.Fatal(msg)
 	}
-	reqs = fake.Requests()[4:]
+	reqs := fake.Requests()[4:]
 	if len(reqs) != 2 || reqs[0].Model != config.DefaultModelHaiku || reqs[0].System != memoryfilter.SystemPrompt {
 		t.Fatalf("second pipeline requests = %d", len(reqs))
 	}
