@@ -86,6 +86,30 @@ func (r *Runner) record(rs *run, name string, input json.RawMessage, res tools.R
 	rs.calls = append(rs.calls, tc)
 }
 
+// recordServerTools queues the server-side tool calls of resp (web_search)
+// for tool_calls, each with the summary of its result block.
+func (r *Runner) recordServerTools(rs *run, resp *anthropic.Message) {
+	results := map[string]string{}
+	for _, b := range resp.Content {
+		if b.Type == "web_search_tool_result" {
+			results[b.ToolUseID] = webSearchSummary(b.RawJSON())
+		}
+	}
+	for _, b := range resp.Content {
+		if b.Type != "server_tool_use" {
+			continue
+		}
+		summary, ok := results[b.ID]
+		status := "ok"
+		if !ok {
+			summary, status = "no result in this response", "pending"
+		}
+		out, _ := json.Marshal(map[string]string{"status": status, "message": summary})
+		rs.calls = append(rs.calls, core.ToolCall{SessionID: rs.sess.ID, ToolName: b.Name, Input: b.Input, Output: out,
+			Status: status, Iteration: rs.iter, CreatedAt: r.o.Now()})
+	}
+}
+
 // persist saves state, history, tokens and the queued tool calls in one
 // transaction. A failure is logged and the calls stay queued: the run goes
 // on and the next save catches up.

@@ -228,6 +228,7 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	rs.env.TokensUsed = rs.sess.TotalTokensUsed
 	rs.emit(core.Event{Type: core.EventContextUsage, Data: core.ComputeContextUsage(rs.sess.TotalTokensUsed, rs.sess.State.RoundNumber)})
 	hasToolUse := forwardBlocks(resp, rs.emit)
+	r.recordServerTools(rs, resp)
 	if err := rs.hist.append(resp.ToParam()); err != nil {
 		return r.fail(rs.emit, core.Internal(), Outcome{Iterations: rs.iter}), true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -229,6 +230,10 @@ func TestPauseTurnAndWebSearch(t *testing.T) {
 	second := f.fake.Requests()[1].Messages
 	if lastMsg := second[len(second)-1]; lastMsg.Role != "assistant" || lastMsg.Content[0]["type"] != "server_tool_use" {
 		t.Errorf("continuation got %+v", lastMsg)
+	}
+	calls, _ := f.repo.ListToolCalls(context.Background(), s.ID)
+	if len(calls) != 1 || calls[0].ToolName != "web_search" || calls[0].Status != "ok" || !strings.Contains(string(calls[0].Output), "2 result(s)") {
+		t.Errorf("web search tool call got %+v", calls)
 	}
 	// The persisted history (with the web search blocks) decodes again and
 	// re-encodes to the same JSON.
