@@ -16,6 +16,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
@@ -391,4 +392,20 @@ func observerGoroutines() string {
 		}
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// Offline (no API key) a trigger reads nothing and calls nothing.
+func TestOfflineSkipsTriage(t *testing.T) {
+	h := newHarness(t)
+	h.m.o.LLM = llm.New(llm.Options{BaseURL: h.llm.URL()}) // before the event: the bus orders it
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
+	h.noEval(t, 0)
+	h.m.mu.Lock()
+	r := h.m.cur
+	h.m.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st.Evaluating {
+		t.Error("offline trigger left an evaluation in progress")
+	}
 }

@@ -83,7 +83,8 @@ func (r *run) trigger(trigger Trigger) {
 	now := r.m.o.Clock.Now()
 	reason := Suppress(&r.st, now)
 	var snap Snapshot
-	if reason == ReasonNone {
+	// Offline (no API key) there is nothing to ask: skip the snapshot reads.
+	if reason == ReasonNone && r.m.o.LLM.Available() {
 		r.st.BeginEvaluation(trigger)
 		snap = Snapshot{LastNudge: r.st.LastNudge, LastActivity: r.st.LastActivity}
 		r.m.wg.Add(1)
