@@ -1,0 +1,151 @@
+package coaching
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/session"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+type rig struct {
+	svc  *Service
+	st   *store.Store
+	sess *session.Service
+	mem  *memory.Embedded
+	fake *llmtest.Server
+}
+
+// newRig wires the Service to a real store, session, action log, embedded
+// memory store and the fake Messages API.
+func newRig(tb testing.TB) *rig {
+	tb.Helper()
+	ctx := context.Background()
+	dir := tb.TempDir()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	al := actionlog.New(st, nil)
+	tb.Cleanup(func() { al.Close(ctx) })
+	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: filepath.Join(dir, "app-alpha")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { mem.Close() })
+	fake := llmtest.NewServer(tb)
+	client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Log: al, RetryDelay: time.Millisecond})
+	svc := New(Options{Store: st, Session: sess, Actions: al, LLM: client, Memory: mem})
+	return &rig{svc: svc, st: st, sess: sess, mem: mem, fake: fake}
+}
+
+func wrapUpReplies() []llmtest.Response {
+	return []llmtest.Response{
+		llmtest.JSON(knowledgegaps.Response{KnowledgeGaps: []knowledgegaps.Gap{}, KataSpecs: []knowledgegaps.KataSpec{}}),
+		llmtest.JSON(dreyfusassessment.Response{Assessments: []dreyfusassessment.Assessment{}}),
+		llmtest.JSON(memorysummary.Response{Memories: []memorysummary.Memory{{Content: "Paired on the OAuth race", Tags: []string{"oauth"}, Importance: "high"}}}),
+	}
+}
+
+// A session started while the wrap-up runs does not lose the wrap-up: the
+// wrapped-up session is still completed, the new one stays active, and the
+// memories carry the project name (9.11: session id and project).
+func TestEndSessionWhileAnotherStarts(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	a, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replies := wrapUpReplies()
+	replies[0] = replies[0].WithDelay(200 * time.Millisecond)
+	r.fake.Enqueue(replies...)
+	done := make(chan WrapUp, 1)
+	go func() {
+		w, err := r.svc.EndSession(ctx, "transcript")
+		if err != nil {
+			t.Error(err)
+		}
+		done <- w
+	}()
+	r.fake.WaitRequests(t, 1, 5*time.Second)
+	b, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := <-done
+	if w.SessionID != a.ID || w.MemoriesStored != 1 || len(w.Failed) != 0 {
+		t.Errorf("wrap-up = %+v", w)
+	}
+	if row, _ := r.st.Session(ctx, a.ID); row.Status != coach.SessionCompleted {
+		t.Errorf("session A = %s, want completed", row.Status)
+	}
+	if r.sess.ActiveID() != b.ID {
+		t.Errorf("active = %s, want B %s", r.sess.ActiveID(), b.ID)
+	}
+	got, _ := r.mem.QueryMemories(ctx, memory.Query{Text: "OAuth race"})
+	if len(got) != 1 || got[0].Metadata.SessionID != a.ID || got[0].Metadata.Project != "app-alpha" || got[0].Metadata.Importance != "high" {
+		t.Errorf("memories = %+v", got)
+	}
+	if n, _ := r.st.CountActions(ctx, a.ID, coach.ActionSessionEnd, time.Time{}); n != 1 {
+		t.Errorf("session_end logged %d times", n)
+	}
+}
+
+// Concurrent wrap-ups of one session run once (EC-62): the second waits,
+// then finds the session wrapped up.
+func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
+		t.Fatal(err)
+	}
+	r.fake.Enqueue(wrapUpReplies()...)
+	results := make(chan WrapUp, 2)
+	for range 2 {
+		go func() {
+			w, err := r.svc.EndSession(ctx, "t")
+			if err != nil {
+				t.Error(err)
+			}
+			results <- w
+		}()
+	}
+	w1, w2 := <-results, <-results
+	if w1.AlreadyCompleted == w2.AlreadyCompleted {
+		t.Errorf("results %+v and %+v: want exactly one no-op", w1, w2)
+	}
+	if n := len(r.fake.Requests()); n != 3 {
+		t.Errorf("model calls = %d, want 3", n)
+	}
+}
+
+// With a transient failure the wrap-up step is retried once (CallWithRetry).
+func TestWrapUpRetriesTransientFailures(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
+		t.Fatal(err)
+	}
+	r.fake.Enqueue(append([]llmtest.Response{llmtest.Error(529, "overloaded_error", "busy")}, wrapUpReplies()...)...)
+	w, err := r.svc.EndSession(ctx, "t")
+	if err != nil || len(w.Failed) != 0 || len(r.fake.Requests()) != 4 {
+		t.Errorf("wrap-up = %+v, %v; requests %d", w, err, len(r.fake.Requests()))
+	}
+}
