@@ -17,8 +17,10 @@ import (
 
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 	"github.com/paige-dev/paige/internal/llm"
@@ -36,7 +38,8 @@ The store is a directory holding entries.jsonl and knowledge.md; default
 DATA_DIR/knowledge (~/.paige/knowledge). See docs/learn.md.`,
 	}
 	cmd.PersistentFlags().StringVar(&store, "store", "", "knowledge store directory (default DATA_DIR/knowledge, ~/.paige/knowledge)")
-	cmd.AddCommand(newLearnExtractCmd(e, &store), newLearnShowCmd(e, &store), newLearnForgetCmd(e, &store))
+	cmd.AddCommand(newLearnExtractCmd(e, &store), newLearnShowCmd(e, &store), newLearnForgetCmd(e, &store),
+		newLearnContextCmd(e, &store))
 	return cmd
 }
 
@@ -269,4 +272,42 @@ func newLearnForgetCmd(e *env, store *string) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+func newLearnContextCmd(e *env, store *string) *cobra.Command {
+	var asJSON bool
+	var budget int
+	cmd := &cobra.Command{
+		Use:   "context",
+		Short: "Print the system prompt the learn chat assembles (preprompts from DATA_DIR/learn.db + knowledge)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, cfg, err := openLearnStore(e, *store)
+			if err != nil {
+				return err
+			}
+			db, err := learndb.Open(cmd.Context(), filepath.Join(cfg.DataDir, learndb.FileName))
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			defer db.Close()
+			a := &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: s, TokenBudget: budget}
+			asm, err := a.Assemble(cmd.Context())
+			if err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(asm)
+			}
+			m := asm.Metadata
+			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d tokens%s)\n", asm.SystemPrompt,
+				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, map[bool]string{true: ", truncated"}[m.Truncated])
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print sections and metadata as JSON")
+	cmd.Flags().IntVar(&budget, "budget", contextasm.DefaultTokenBudget, "token budget")
+	return cmd
 }

@@ -307,3 +307,22 @@ func TestLearnBarDraws(t *testing.T) {
 		t.Error("bar with --json or for one transcript")
 	}
 }
+
+func TestLearnContext(t *testing.T) {
+	env := learnEnv(t)
+	runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/sample-session.jsonl")
+	out, stderr, code := runLearnBin(t, env, "learn", "context")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "## LEARNED KNOWLEDGE\n- User prefers using pnpm for package management") || !strings.Contains(out, "(0 preprompts, 2 entries, 0 rules") {
+		t.Errorf("context:\n%s", out)
+	}
+	out, _, _ = runLearnBin(t, env, "learn", "context", "--json")
+	var asm struct {
+		Metadata struct{ KnowledgeEntries int }
+	}
+	if err := json.Unmarshal([]byte(out), &asm); err != nil || asm.Metadata.KnowledgeEntries != 2 {
+		t.Errorf("json: %v %s", err, out)
+	}
+}
