@@ -34,9 +34,11 @@ func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 
 	models := openCoachModels(ctx, a, st, al, sess, log) // wire_coach_models.go: stories 9 and 11
 	hub := wsapi.NewHub(log, 0)
+	ext := models.extensions()
+	openObserverDashboard(a, st, al.Bus(), sess, hub, models, &ext, log) // wire_observer.go: stories 10 and 12
 	go wsapi.ForwardTreeUpdates(hub, watcher.Events())
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
-		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: models.extensions()})
+		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: ext})
 	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()
 		hub.Close()

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+)
+
+// fakeGHOnPath puts an executable `gh` printing out first on PATH for
+// this (sequential) test.
+func fakeGHOnPath(t *testing.T, out string) {
+	t.Helper()
+	bin := t.TempDir()
+	script := "#!/bin/sh\ncat <<'EOF'\n" + out + "\nEOF\n"
+	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// TestServeDashboardAndObserver drives stories 10 and 12 through the real
+// server: dashboard:request answers dashboard:state then dashboard:issues
+// (gh found on PATH, Sonnet scripted); a session starts the Observer;
+// observer:mute is logged and broadcast; a file:open triggers Haiku triage
+// and the nudge reaches the editor; session:end stops the Observer.
+func TestServeDashboardAndObserver(t *testing.T) {
+	fakeGHOnPath(t, `[{"number":5,"title":"Handle OAuth errors","body":"b","labels":[],"assignees":[],"comments":[]}]`)
+	fake := llmtest.NewServer(t)
+	s := startServe(t, modelEnv(t, fake))
+	editor := s.ws(t)
+
+	fake.Enqueue(llmtest.JSON(map[string]any{"issues": []any{map[string]any{
+		"number": 5, "title": "x", "summary": "Good first step", "suitability": "good_fit", "suitability_reason": "r",
+		"estimated_difficulty": "beginner", "relevant_skills": []any{"oauth"}, "priority_score": 0.9,
+		"priority_factors":       map[string]any{"user_tagged": false, "similar_to_recent_work": false, "addresses_knowledge_gap": false, "team_urgency": "low"},
+		"learning_opportunities": []any{"errors"},
+	}}}))
+	editor.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "30d"})
+	var state wsapi.DashboardState
+	editor.expect(wsapi.TypeDashboardState, &state)
+	if state.Stats.Period != "30d" || state.Stats.SessionsCompleted != 0 || state.Dreyfus == nil {
+		t.Errorf("dashboard:state: got %+v", state)
+	}
+	var issues wsapi.DashboardIssues
+	editor.expect(wsapi.TypeDashboardIssues, &issues)
+	if len(issues.Issues) != 1 || issues.Issues[0].Title != "Handle OAuth errors" {
+		t.Errorf("dashboard:issues: got %+v", issues)
+	}
+	if r := fake.Requests()[0]; r.System != issueassessment.SystemPrompt || r.Model != config.DefaultModelSonnet {
+		t.Errorf("issue assessment request: model %q", r.Model)
+	}
+
+	// The Observer starts inside the session start, so its status comes
+	// just before session:started.
+	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 5, "issueTitle": "Handle OAuth errors"})
+	var st wsapi.ObserverStatus
+	editor.expect(wsapi.TypeObserverStatus, &st)
+	var started wsapi.SessionStarted
+	editor.expect(wsapi.TypeSessionStarted, &started)
+	sid := started.SessionID
+	if !st.Active || st.Muted {
+		t.Errorf("observer:status at start: got %+v", st)
+	}
+	editor.send(wsapi.TypeObserverMute, map[string]any{"muted": true})
+	editor.expect(wsapi.TypeObserverStatus, &st)
+	if !st.Active || !st.Muted {
+		t.Errorf("observer:status after mute: got %+v", st)
+	}
+	editor.send(wsapi.TypeObserverMute, map[string]any{"muted": false})
+	editor.expect(wsapi.TypeObserverStatus, &st)
+
+	fake.Enqueue(llmtest.JSON(map[string]any{"should_nudge": true, "confidence": 0.9, "signal": "wrong_file", "reasoning": "r",
+		"suggested_context": map[string]any{"current_file": "src/auth.ts", "expected_file": nil, "time_in_file": nil, "phase_description": nil}}))
+	editor.send(wsapi.TypeFileOpen, map[string]any{"path": "src/auth.ts"})
+	var nudge wsapi.ObserverNudge
+	editor.expect(wsapi.TypeObserverNudge, &nudge)
+	if nudge.Signal != "wrong_file" || nudge.Confidence != 0.9 || nudge.Context["current_file"] != "src/auth.ts" {
+		t.Errorf("observer:nudge: got %+v", nudge)
+	}
+	reqs := fake.WaitRequests(t, 2, 5*time.Second)
+	if r := reqs[1]; r.System != observertriage.SystemPrompt || r.Model != config.DefaultModelHaiku || r.Schema() == nil {
+		t.Errorf("triage request: model %q", r.Model)
+	}
+	db := openDB(t, s)
+	if got := actionsOf(t, db, sid, coach.ActionObserverMuted, 2); len(got) != 2 {
+		t.Errorf("observer_muted rows: got %d, want 2", len(got))
+	}
+	if got := actionsOf(t, db, sid, coach.ActionNudgeSent, 1); len(got) != 1 || dataOf(t, got[0])["signal"] != "wrong_file" {
+		t.Errorf("nudge_sent rows: got %v", got)
+	}
+	if got := apiCalls(t, db, observertriage.CallType); len(got) != 1 || got[0].SessionID != sid {
+		t.Errorf("api_call_log observer_triage: got %+v", got)
+	}
+
+	editor.send(wsapi.TypeSessionEnd, map[string]any{})
+	editor.expect(wsapi.TypeObserverStatus, &st)
+	if st.Active || st.Muted {
+		t.Errorf("observer:status at end: got %+v", st)
+	}
+}
