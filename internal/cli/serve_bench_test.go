@@ -1,12 +1,18 @@
+//go:build unix
+
 package cli
 
 import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,14 +55,42 @@ func BenchmarkStartup(b *testing.B) {
 // the machine.
 func BenchmarkMCPGetBuffer(b *testing.B) {
 	for _, clients := range []int{1, 16} {
-		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) { benchGetBuffer(b, clients) })
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			env := serveEnv(b)
+			env["LOG_LEVEL"] = "warn"
+			benchGetBuffer(b, startServe(b, env), clients, nil)
+		})
 	}
 }
 
-func benchGetBuffer(b *testing.B, clients int) {
+// BenchmarkMCPGetBufferProcess is BenchmarkMCPGetBuffer against the built
+// binary in its own process, which adds srv_cpu_us/call: the server's CPU
+// per call alone (from /proc; 0 where there is none).
+func BenchmarkMCPGetBufferProcess(b *testing.B) {
 	env := serveEnv(b)
 	env["LOG_LEVEL"] = "warn"
-	s := startServe(b, env)
+	cmd, addr, _ := startServeProcess(b, b.TempDir(), env)
+	pid := cmd.Process.Pid
+	benchGetBuffer(b, &served{base: "http://" + addr}, 16, func() time.Duration { return procCPU(pid) })
+}
+
+// procCPU reads a process's user + system CPU time from /proc/<pid>/stat.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from 3 (state) on
+	if len(fields) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(fields[11], 10, 64)   // field 14
+	st, _ := strconv.ParseInt(fields[12], 10, 64)   // field 15
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
+}
+
+func benchGetBuffer(b *testing.B, s *served, clients int, serverCPU func() time.Duration) {
 	editor := s.ws(b)
 	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 1})
 	editor.expect(wsapi.TypeSessionStarted, nil)
@@ -78,7 +112,11 @@ func benchGetBuffer(b *testing.B, clients int) {
 	lat := make([][]time.Duration, clients)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	if serverCPU == nil {
+		serverCPU = func() time.Duration { return 0 }
+	}
 	b.ResetTimer()
+	cpu0, srv0 := cpuTime(), serverCPU()
 	start := time.Now()
 	for i := range clients {
 		wg.Add(1)
@@ -98,6 +136,7 @@ func benchGetBuffer(b *testing.B, clients int) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu, srv := cpuTime()-cpu0, serverCPU()-srv0
 	b.StopTimer()
 	all := slices.Concat(lat...)
 	slices.Sort(all)
@@ -108,4 +147,19 @@ func benchGetBuffer(b *testing.B, clients int) {
 	b.ReportMetric(pct(0.50), "p50_ms")
 	b.ReportMetric(pct(0.99), "p99_ms")
 	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "calls/s")
+	// CPU per call (client and server together): on a shared machine the
+	// wall-clock numbers depend on the load, this does not.
+	b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "cpu_us/call")
+	if srv > 0 {
+		b.ReportMetric(float64(srv.Microseconds())/float64(len(all)), "srv_cpu_us/call")
+	}
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
