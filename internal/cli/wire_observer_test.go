@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,5 +106,52 @@ func TestServeDashboardAndObserver(t *testing.T) {
 	editor.expect(wsapi.TypeObserverStatus, &st)
 	if st.Active || st.Muted {
 		t.Errorf("observer:status at end: got %+v", st)
+	}
+}
+
+// TestServeNoMessageNotImplemented: with the model-driven stories wired,
+// no client message of the catalog is answered NOT_IMPLEMENTED any more
+// (issue 3's proof). Every seam message is sent with a valid payload; the
+// seam's NOT_IMPLEMENTED would come back before connection:init.
+func TestServeNoMessageNotImplemented(t *testing.T) {
+	s := startServe(t, serveEnv(t))
+	editor := s.ws(t)
+	valid := map[string]any{
+		wsapi.TypeUserExplain:            map[string]any{"path": "src/auth.ts", "selectedText": "login"},
+		wsapi.TypeUserReview:             map[string]any{"kataId": "k1", "userCode": "x"},
+		wsapi.TypePracticeSubmitSolution: map[string]any{"kataId": "k1", "code": "x"},
+		wsapi.TypeDashboardRequest:       map[string]any{},
+		wsapi.TypeDashboardRefreshIssues: map[string]any{},
+		wsapi.TypeObserverMute:           map[string]any{"muted": true},
+	}
+	for _, m := range wsapi.Catalog {
+		if m.Direction != wsapi.ClientToServer || m.Status != wsapi.StatusSeam {
+			continue
+		}
+		payload, ok := valid[m.Type]
+		if !ok {
+			t.Fatalf("seam message %s has no payload in this test", m.Type)
+		}
+		editor.send(m.Type, payload)
+	}
+	editor.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{Version: "1", Platform: "linux"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, b, err := editor.c.Read(ctx)
+		if err != nil {
+			t.Fatalf("waiting for connection:init: %v", err)
+		}
+		var env wsapi.Envelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.Type == wsapi.TypeConnectionInit {
+			return
+		}
+		var e wsapi.ConnectionError
+		if env.Type == wsapi.TypeConnectionError && json.Unmarshal(env.Payload, &e) == nil && e.Code == wsapi.CodeNotImplemented {
+			t.Errorf("NOT_IMPLEMENTED: %s", env.Payload)
+		}
 	}
 }
