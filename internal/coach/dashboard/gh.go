@@ -33,7 +33,7 @@ const maxGHOutput = 32 << 20
 const (
 	MsgGHNotFound      = "GitHub CLI not found"
 	MsgNoGitHubRemote  = "No GitHub remote found"
-	MsgGHNotLoggedIn   = "GitHub CLI is not logged in: run `gh auth login`"
+	MsgGHNotLoggedIn   = "GitHub CLI is not logged in: run gh auth login"
 	MsgGHUnreadable    = "GitHub CLI returned issues Paige cannot read"
 	msgGHTimeoutPrefix = "GitHub CLI did not answer within "
 )
