@@ -3,20 +3,15 @@ package observer
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
@@ -33,33 +28,33 @@ func TestStartBroadcastsStatus(t *testing.T) {
 	}
 }
 
-// Scenario 10.3 and SC-064: a file_open with the user in the wrong file
-// calls Haiku with the full snapshot; the nudge is logged and broadcast.
-func TestFileOpenNudge(t *testing.T) {
-	h := newHarness(t)
+// seedOAuthPhase stores an active phase expecting src/handlers/oauth.ts, an
+// advanced_beginner assessment and a save 2 minutes before now (written
+// straight to SQLite: earlier activity, not a trigger).
+func seedOAuthPhase(t *testing.T, h *harness) {
+	t.Helper()
 	ctx := context.Background()
 	plan, err := h.st.CreatePlan(ctx, h.sid, "plan")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.st.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "OAuth callback", Status: coach.PhaseActive,
-		Description: "Find and understand the OAuth callback handler", ExpectedFiles: []string{"src/handlers/oauth.ts"}})
-	if err != nil {
+	if _, err := h.st.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "OAuth callback", Status: coach.PhaseActive,
+		Description: "Find and understand the OAuth callback handler", ExpectedFiles: []string{"src/handlers/oauth.ts"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.st.UpsertDreyfus(ctx, coach.DreyfusAssessment{SkillArea: "auth", Stage: coach.AdvancedBeginner, Confidence: 0.6}); err != nil {
 		t.Fatal(err)
 	}
-	// Written straight to SQLite: earlier activity, not a trigger.
 	if _, err := h.st.InsertAction(ctx, h.sid, coach.ActionFileSave, json.RawMessage(`{"path":"src/app.ts","charCount":10}`)); err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Advance(2 * time.Minute)
-	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
-	h.waitEval(t)
+}
 
-	reqs := h.llm.Requests()
+// checkTriageRequest asserts the one triage request: Haiku, the triage
+// prompt and schema, and the full snapshot (FR-137).
+func checkTriageRequest(t *testing.T, reqs []llmtest.Request) {
+	t.Helper()
 	if len(reqs) != 1 {
 		t.Fatalf("triage calls: got %d, want 1", len(reqs))
 	}
@@ -83,6 +78,17 @@ func TestFileOpenNudge(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("snapshot (-want +got):\n%s", diff)
 	}
+}
+
+// Scenario 10.3 and SC-064/065: a file_open with the user in the wrong file
+// calls Haiku with the full snapshot; the nudge is logged and broadcast.
+func TestFileOpenNudge(t *testing.T) {
+	h := newHarness(t)
+	seedOAuthPhase(t, h)
+	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
+	h.waitEval(t)
+	checkTriageRequest(t, h.llm.Requests())
 
 	sent := h.actions(t, coach.ActionNudgeSent)
 	if len(sent) != 1 {
@@ -91,22 +97,28 @@ func TestFileOpenNudge(t *testing.T) {
 	if diff := cmp.Diff(map[string]any{"signal": "wrong_file", "confidence": 0.85}, data(t, sent[0])); diff != "" {
 		t.Errorf("nudge_sent data (-want +got):\n%s", diff)
 	}
-	nudges := h.hub.ofType(wsapi.TypeObserverNudge)
 	wantNudge := []message{{wsapi.TypeObserverNudge, map[string]any{"signal": "wrong_file", "confidence": 0.85,
 		"context": map[string]any{"current_file": "src/middleware/auth.ts", "expected_file": "src/handlers/oauth.ts",
 			"time_in_file": "3m12s", "phase_description": nil}}}}
-	if diff := cmp.Diff(wantNudge, nudges); diff != "" {
+	if diff := cmp.Diff(wantNudge, h.hub.ofType(wsapi.TypeObserverNudge)); diff != "" {
 		t.Errorf("observer:nudge (-want +got):\n%s", diff)
 	}
 	if st := h.m.Status(); st.LastEvaluation == nil || *st.LastEvaluation != "2026-02-11T12:02:00.000Z" {
 		t.Errorf("lastEvaluation: got %v", st.LastEvaluation)
 	}
-	calls, err := h.st.APICalls(ctx, store.APICallFilter{SessionID: h.sid}, 10)
+	calls, err := h.st.APICalls(context.Background(), store.APICallFilter{SessionID: h.sid}, 10)
 	if err != nil || len(calls) != 1 || calls[0].CallType != observertriage.CallType || calls[0].InputTokens != 300 {
 		t.Errorf("api_call_log: got %+v, %v", calls, err)
 	}
+}
 
-	// Scenario 10.7: 90 s later another trigger is suppressed by the cooldown.
+// Scenario 10.7 and SC-066: 90 s after a nudge a trigger is suppressed by
+// the cooldown and logged; at 120 s triage runs again.
+func TestCooldown(t *testing.T) {
+	h := newHarness(t)
+	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
+	h.waitEval(t)
 	h.clock.Advance(90 * time.Second)
 	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
 	h.noEval(t, 1)
@@ -114,12 +126,16 @@ func TestFileOpenNudge(t *testing.T) {
 	if len(sup) != 1 || data(t, sup[0])["reason"] != "cooldown" {
 		t.Fatalf("nudge_suppressed: got %v", sup)
 	}
-	// After 120 s the cooldown is over.
 	h.clock.Advance(30 * time.Second)
 	h.llm.Enqueue(triage(false, 0.2, "no_nudge"))
 	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
 	h.waitEval(t)
 	h.noEval(t, 2)
+	var ctxSent map[string]any
+	json.Unmarshal([]byte(h.llm.Requests()[1].LastUserText()), &ctxSent)
+	if ctxSent["time_since_last_nudge"] != "2m00s" {
+		t.Errorf("time_since_last_nudge: got %v, want 2m00s", ctxSent["time_since_last_nudge"])
+	}
 }
 
 // Scenarios 10.4 and SC-071: the 5th buffer update triggers and resets the counter.
@@ -267,145 +283,4 @@ func TestIdleTimer(t *testing.T) {
 	tk.c <- h.clock.Now()
 	h.sync(t)
 	h.noEval(t, 1)
-}
-
-// Scenarios 10.11–10.13, SC-068: mute is logged and broadcast; a muted
-// Observer skips triggers silently; unmuting re-enables it.
-func TestMute(t *testing.T) {
-	h := newHarness(t)
-	ctx := context.Background()
-	if err := h.m.SetMuted(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	for range 12 {
-		h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	}
-	h.noEval(t, 0)
-	if err := h.m.SetMuted(ctx, false); err != nil {
-		t.Fatal(err)
-	}
-	muted := h.actions(t, coach.ActionObserverMuted)
-	if len(muted) != 2 || data(t, muted[0])["muted"] != true || data(t, muted[1])["muted"] != false {
-		t.Fatalf("observer_muted rows: got %v", muted)
-	}
-	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
-		t.Errorf("muted triggers logged %d suppressions", n)
-	}
-	st := h.hub.ofType(wsapi.TypeObserverStatus)
-	want := []map[string]any{
-		{"active": true, "muted": false, "lastEvaluation": nil},
-		{"active": true, "muted": true, "lastEvaluation": nil},
-		{"active": true, "muted": false, "lastEvaluation": nil},
-	}
-	var got []map[string]any
-	for _, m := range st {
-		got = append(got, m.Payload)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("observer:status (-want +got):\n%s", diff)
-	}
-	h.clock.Advance(61 * time.Second) // the muted burst still counted as activity
-	h.llm.Enqueue(triage(false, 0, "no_nudge"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.waitEval(t)
-	h.noEval(t, 1)
-}
-
-// Scenario 10.2, EC-66, EC-70, EC-71: stopping broadcasts inactive status,
-// discards a result in flight, and leaves mute with nothing to change.
-func TestStopDiscardsInFlight(t *testing.T) {
-	h := newHarness(t)
-	release := make(chan struct{})
-	h.llm.Handle(func(llmtest.Request) llmtest.Response {
-		<-release
-		return triage(true, 0.99, "wrong_file")
-	})
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.llm.WaitRequests(t, 1, 5*time.Second)
-	tk := h.clock.lastTicker()
-	h.m.OnSessionEvent(context.Background(), session.Event{Kind: session.Ended, Session: coach.Session{ID: h.sid}})
-	select {
-	case <-tk.stopped:
-	case <-time.After(5 * time.Second):
-		t.Fatal("idle ticker not stopped")
-	}
-	close(release)
-	h.waitEval(t)
-	if n := len(h.actions(t, coach.ActionNudgeSent)); n != 0 {
-		t.Errorf("result after session end logged %d nudges", n)
-	}
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
-		t.Errorf("result after session end broadcast %d nudges", n)
-	}
-	st := h.hub.ofType(wsapi.TypeObserverStatus)
-	if last := st[len(st)-1].Payload; last["active"] != false || last["muted"] != false {
-		t.Errorf("final status: got %v", last)
-	}
-	if err := h.m.SetMuted(context.Background(), true); !errors.Is(err, ErrNoObserver) {
-		t.Errorf("SetMuted without session: got %v, want ErrNoObserver", err)
-	}
-}
-
-// FR-129/130 and the brief's leak check: Close stops every goroutine, and
-// a session started again gets a fresh unmuted state.
-func TestLifecycleNoLeak(t *testing.T) {
-	h := newHarness(t)
-	ctx := context.Background()
-	h.m.SetMuted(ctx, true)
-	other, err := h.st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.m.OnSessionEvent(ctx, session.Event{Kind: session.Started, Session: other})
-	if st := h.m.Status(); !st.Active || st.Muted {
-		t.Errorf("new session status: got %+v, want active unmuted", st)
-	}
-	h.m.OnSessionEvent(ctx, session.Event{Kind: session.Resumed, Session: other}) // same session: no restart
-	if n := len(h.hub.ofType(wsapi.TypeObserverStatus)); n != 4 {
-		t.Errorf("status broadcasts: got %d, want 4 (start, mute, stop, start)", n)
-	}
-	h.m.Close()
-	h.m.Start(other.ID) // after Close: nothing
-	if h.m.Status().Active {
-		t.Error("Start after Close started an observer")
-	}
-	if stacks := observerGoroutines(); stacks != "" {
-		t.Errorf("observer goroutines left after Close:\n%s", stacks)
-	}
-	h.m.mu.Lock()
-	cur := h.m.cur
-	h.m.mu.Unlock()
-	if cur != nil {
-		t.Error("observer still running after Close")
-	}
-}
-
-// observerGoroutines returns the stacks of goroutines running this
-// package's loop or evaluations, "" when none.
-func observerGoroutines() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "observer.(*run).loop") || strings.Contains(g, "observer.(*run).evaluate") {
-			out = append(out, g)
-		}
-	}
-	return strings.Join(out, "\n\n")
-}
-
-// Offline (no API key) a trigger reads nothing and calls nothing.
-func TestOfflineSkipsTriage(t *testing.T) {
-	h := newHarness(t)
-	h.m.o.LLM = llm.New(llm.Options{BaseURL: h.llm.URL()}) // before the event: the bus orders it
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.noEval(t, 0)
-	h.m.mu.Lock()
-	r := h.m.cur
-	h.m.mu.Unlock()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.st.Evaluating {
-		t.Error("offline trigger left an evaluation in progress")
-	}
 }
