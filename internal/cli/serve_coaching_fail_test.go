@@ -64,6 +64,19 @@ func TestServeCoachingToolsOffline(t *testing.T) {
 	if row, _ := db.Session(context.Background(), sid); row.Status != coach.SessionActive {
 		t.Errorf("session status = %s, want active", row.Status)
 	}
+	// Story 11 offline: a toast that says what to do.
+	editor.send(wsapi.TypeUserExplain, explainPayload("x"))
+	var e wsapi.ExplainError
+	editor.expect(wsapi.TypeExplainError, &e)
+	if e.Error != "Explain This needs Claude, and no model is configured: set ANTHROPIC_API_KEY and restart Paige." {
+		t.Errorf("explain offline: %q", e.Error)
+	}
+	editor.send(wsapi.TypeUserReview, map[string]any{"kataId": "k"})
+	var re wsapi.ReviewError
+	editor.expect(wsapi.TypeReviewError, &re)
+	if re.Error != "Kata not found" { // the kata is looked up before the model is needed
+		t.Errorf("review offline: %q", re.Error)
+	}
 }
 
 // Scenario 9.4 (SC-056): the coach agent fails → tool error, no plan, no
