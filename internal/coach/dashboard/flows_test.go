@@ -93,27 +93,11 @@ func TestDashboardLoad(t *testing.T) {
 	s := newServer(t, serverOpts{gh: gh, memory: mem})
 	sess := seedLearning(t, s)
 
-	// Both calls must be in flight at once before either is answered (12.11).
-	var mu sync.Mutex
-	arrived, both := 0, make(chan struct{})
-	answer := routed(llmtest.JSON(map[string]any{"issues": []any{assessedIssue(12), assessedIssue(99)}}),
+	inParallel(s, routed(llmtest.JSON(map[string]any{"issues": []any{assessedIssue(12), assessedIssue(99)}}),
 		llmtest.Message("end_turn",
 			llmtest.ServerToolUseBlock("srvtoolu_1", "web_search", map[string]any{"query": "sqlite index tutorial"}),
 			llmtest.WebSearchResultBlock("srvtoolu_1", llmtest.WebResult{URL: "https://sqlite.org/lang_createindex.html", Title: "SQLite"}),
-			llmtest.TextBlock(mustJSON(t, materialsReply()))))
-	s.llm.Handle(func(r llmtest.Request) llmtest.Response {
-		mu.Lock()
-		if arrived++; arrived == 2 {
-			close(both)
-		}
-		mu.Unlock()
-		select {
-		case <-both:
-		case <-time.After(5 * time.Second):
-			return llmtest.Error(400, "invalid_request_error", "calls ran sequentially")
-		}
-		return answer(r)
-	})
+			llmtest.TextBlock(mustJSON(t, materialsReply())))))
 
 	c := s.dial(t)
 	c.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "7d"})
@@ -142,6 +126,26 @@ func TestDashboardLoad(t *testing.T) {
 
 	checkRequests(t, s.llm.Requests(), sess.ID, long)
 	waitLoaded(t, s, sess.ID, map[string]any{"statsPeriod": "7d", "issuesLoaded": true, "materialsLoaded": true})
+}
+
+// inParallel answers with answer only once two calls are in flight at the
+// same time: calls made one after the other fail (scenario 12.11).
+func inParallel(s *server, answer func(llmtest.Request) llmtest.Response) {
+	var mu sync.Mutex
+	arrived, both := 0, make(chan struct{})
+	s.llm.Handle(func(r llmtest.Request) llmtest.Response {
+		mu.Lock()
+		if arrived++; arrived == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select {
+		case <-both:
+		case <-time.After(5 * time.Second):
+			return llmtest.Error(400, "invalid_request_error", "calls ran sequentially")
+		}
+		return answer(r)
+	})
 }
 
 func mustJSON(t testing.TB, v any) string {

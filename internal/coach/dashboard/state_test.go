@@ -80,17 +80,18 @@ func TestStateEmpty(t *testing.T) {
 	}
 }
 
-// Scenario 12.10 and SC-083: stats follow the period; Dreyfus, in-progress
-// sessions and katas do not.
-func TestStatePeriods(t *testing.T) {
-	st, c := openStore(t)
+// seedPeriods stores three completed sessions (40, 20 and 2 days ago), an
+// active one, an old addressed gap and a recent open one, an assessment,
+// hint_used events (two recent, one old), API costs and a kata with three
+// attempts.
+func seedPeriods(t *testing.T, st *store.Store, c *clock) (active coach.Session, kata coach.KataSpec) {
+	t.Helper()
 	ctx := context.Background()
 	old := completedSession(t, st, c, now0.Add(-40*24*time.Hour), 30, intp(1))
-	mid := completedSession(t, st, c, now0.Add(-20*24*time.Hour), 45, intp(2))
+	completedSession(t, st, c, now0.Add(-20*24*time.Hour), 45, intp(2))
 	recent := completedSession(t, st, c, now0.Add(-2*24*time.Hour), 90, intp(2))
-	_ = mid
 	c.Set(now0.Add(-time.Hour))
-	active := must[coach.Session](t)(st.CreateSession(ctx, store.NewSession{ProjectDir: "/p", IssueNumber: intp(7), IssueTitle: "Fix OAuth"}))
+	active = must[coach.Session](t)(st.CreateSession(ctx, store.NewSession{ProjectDir: "/p", IssueNumber: intp(7), IssueTitle: "Fix OAuth"}))
 
 	// Gaps: one old (addressed), one recent (open).
 	c.Set(now0.Add(-40 * 24 * time.Hour))
@@ -120,11 +121,20 @@ func TestStatePeriods(t *testing.T) {
 		}
 	}
 	// A kata with two reviewed attempts and one unreviewed.
-	kata := must[coach.KataSpec](t)(st.CreateKata(ctx, coach.KataSpec{KnowledgeGapID: newGap.ID, Title: "Await all",
+	kata = must[coach.KataSpec](t)(st.CreateKata(ctx, coach.KataSpec{KnowledgeGapID: newGap.ID, Title: "Await all",
 		Constraints: []coach.KataConstraint{{Title: "a", MinLevel: 1}, {Title: "b", MinLevel: 3}}}))
 	for _, lvl := range []*int{intp(3), nil, intp(5)} {
 		must[int](t)(st.AppendKataAttempt(ctx, kata.ID, coach.KataAttempt{Code: "x", Level: lvl}))
 	}
+	return active, kata
+}
+
+// Scenario 12.10 and SC-083: stats follow the period; Dreyfus, in-progress
+// sessions and katas do not.
+func TestStatePeriods(t *testing.T) {
+	st, c := openStore(t)
+	ctx := context.Background()
+	active, kata := seedPeriods(t, st, c)
 
 	tests := []struct {
 		period wsapi.Period
