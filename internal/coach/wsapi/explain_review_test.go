@@ -57,7 +57,9 @@ func TestBackgroundCloseTimeout(t *testing.T) {
 
 type reviewerFunc func(context.Context, practice.Request) (practice.Review, error)
 
-func (f reviewerFunc) Review(ctx context.Context, r practice.Request) (practice.Review, error) { return f(ctx, r) }
+func (f reviewerFunc) Review(ctx context.Context, r practice.Request) (practice.Review, error) {
+	return f(ctx, r)
+}
 
 // The handlers answer over the protocol: practice:solution_review carries
 // review:response's fields; a failure is review:error with the user message.
