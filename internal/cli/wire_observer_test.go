@@ -28,17 +28,14 @@ func fakeGHOnPath(t *testing.T, out string) {
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
-// TestServeDashboardAndObserver drives stories 10 and 12 through the real
-// server: dashboard:request answers dashboard:state then dashboard:issues
-// (gh found on PATH, Sonnet scripted); a session starts the Observer;
-// observer:mute is logged and broadcast; a file:open triggers Haiku triage
-// and the nudge reaches the editor; session:end stops the Observer.
-func TestServeDashboardAndObserver(t *testing.T) {
+// TestServeDashboard drives story 12 through the real server:
+// dashboard:request answers dashboard:state, then dashboard:issues from gh
+// found on PATH and scripted Sonnet.
+func TestServeDashboard(t *testing.T) {
 	fakeGHOnPath(t, `[{"number":5,"title":"Handle OAuth errors","body":"b","labels":[],"assignees":[],"comments":[]}]`)
 	fake := llmtest.NewServer(t)
 	s := startServe(t, modelEnv(t, fake))
 	editor := s.ws(t)
-
 	fake.Enqueue(llmtest.JSON(map[string]any{"issues": []any{map[string]any{
 		"number": 5, "title": "x", "summary": "Good first step", "suitability": "good_fit", "suitability_reason": "r",
 		"estimated_difficulty": "beginner", "relevant_skills": []any{"oauth"}, "priority_score": 0.9,
@@ -59,7 +56,16 @@ func TestServeDashboardAndObserver(t *testing.T) {
 	if r := fake.Requests()[0]; r.System != issueassessment.SystemPrompt || r.Model != config.DefaultModelSonnet {
 		t.Errorf("issue assessment request: model %q", r.Model)
 	}
+}
 
+// TestServeObserver drives story 10 through the real server: a session
+// starts the Observer; observer:mute is logged and broadcast; a file:open
+// triggers Haiku triage and the nudge reaches the editor; session:end stops
+// the Observer.
+func TestServeObserver(t *testing.T) {
+	fake := llmtest.NewServer(t)
+	s := startServe(t, modelEnv(t, fake))
+	editor := s.ws(t)
 	// The Observer starts inside the session start, so its status comes
 	// just before session:started.
 	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 5, "issueTitle": "Handle OAuth errors"})
@@ -67,7 +73,6 @@ func TestServeDashboardAndObserver(t *testing.T) {
 	editor.expect(wsapi.TypeObserverStatus, &st)
 	var started wsapi.SessionStarted
 	editor.expect(wsapi.TypeSessionStarted, &started)
-	sid := started.SessionID
 	if !st.Active || st.Muted {
 		t.Errorf("observer:status at start: got %+v", st)
 	}
@@ -87,10 +92,20 @@ func TestServeDashboardAndObserver(t *testing.T) {
 	if nudge.Signal != "wrong_file" || nudge.Confidence != 0.9 || nudge.Context["current_file"] != "src/auth.ts" {
 		t.Errorf("observer:nudge: got %+v", nudge)
 	}
-	reqs := fake.WaitRequests(t, 2, 5*time.Second)
-	if r := reqs[1]; r.System != observertriage.SystemPrompt || r.Model != config.DefaultModelHaiku || r.Schema() == nil {
+	if r := fake.Requests()[0]; r.System != observertriage.SystemPrompt || r.Model != config.DefaultModelHaiku || r.Schema() == nil {
 		t.Errorf("triage request: model %q", r.Model)
 	}
+	checkObserverRows(t, s, started.SessionID)
+	editor.send(wsapi.TypeSessionEnd, map[string]any{})
+	editor.expect(wsapi.TypeObserverStatus, &st)
+	if st.Active || st.Muted {
+		t.Errorf("observer:status at end: got %+v", st)
+	}
+}
+
+// checkObserverRows asserts the Observer's rows in SQLite.
+func checkObserverRows(t *testing.T, s *served, sid string) {
+	t.Helper()
 	db := openDB(t, s)
 	if got := actionsOf(t, db, sid, coach.ActionObserverMuted, 2); len(got) != 2 {
 		t.Errorf("observer_muted rows: got %d, want 2", len(got))
@@ -100,12 +115,6 @@ func TestServeDashboardAndObserver(t *testing.T) {
 	}
 	if got := apiCalls(t, db, observertriage.CallType); len(got) != 1 || got[0].SessionID != sid {
 		t.Errorf("api_call_log observer_triage: got %+v", got)
-	}
-
-	editor.send(wsapi.TypeSessionEnd, map[string]any{})
-	editor.expect(wsapi.TypeObserverStatus, &st)
-	if st.Active || st.Muted {
-		t.Errorf("observer:status at end: got %+v", st)
 	}
 }
 
