@@ -41,6 +41,24 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	if n := len(fake.Requests()); n != 0 {
 		t.Errorf("model requests = %d, want 0", n)
 	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tool := range tools.Tools {
+		names[tool.Name] = true
+	}
+	if len(tools.Tools) != 14 || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
+		t.Errorf("tools/list has %d tools: %v", len(tools.Tools), names)
+	}
+	editor := s.ws(t)
+	editor.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{})
+	var init wsapi.ConnectionInit
+	editor.expect(wsapi.TypeConnectionInit, &init)
+	if f := init.FeatureFlags; !f["explain"] || !f["review"] || !f["practice"] {
+		t.Errorf("featureFlags = %v", f)
+	}
 }
 
 // Offline (PAIGE_OFFLINE=1, no key): a clear error, nothing stored, the
