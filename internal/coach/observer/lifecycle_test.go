@@ -93,6 +93,14 @@ func TestStopDiscardsInFlight(t *testing.T) {
 	if err := h.m.SetMuted(context.Background(), true); !errors.Is(err, ErrNoObserver) {
 		t.Errorf("SetMuted without session: got %v, want ErrNoObserver", err)
 	}
+	// The session's loop and its last evaluation are gone.
+	deadline := time.Now().Add(2 * time.Second)
+	for observerGoroutines() != "" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if stacks := observerGoroutines(); stacks != "" {
+		t.Errorf("observer goroutines left after the session ended:\n%s", stacks)
+	}
 }
 
 // FR-129/130 and the brief's leak check: Close stops every goroutine, and
