@@ -350,3 +350,27 @@ func TestDashboardBadPeriod(t *testing.T) {
 		t.Errorf("code: got %q, want %q", e.Code, wsapi.CodeInvalidPayload)
 	}
 }
+
+// Shutdown: Close cancels a flow waiting on Claude and waits for it.
+func TestCloseCancelsFlows(t *testing.T) {
+	gh, _ := fakeGH(t, ghPrints(`[{"number":1,"title":"t","body":"","labels":[],"assignees":[],"comments":[]}]`))
+	s := newServer(t, serverOpts{gh: gh})
+	s.llm.Handle(func(llmtest.Request) llmtest.Response {
+		return llmtest.JSON(map[string]any{"issues": []any{}}).WithDelay(time.Minute)
+	})
+	c := s.dial(t)
+	c.send(wsapi.TypeDashboardRefreshIssues, map[string]any{})
+	s.llm.WaitRequests(t, 1, 5*time.Second)
+	done := make(chan struct{})
+	go func() { s.svc.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return while a flow waited on Claude")
+	}
+	var e wsapi.ErrorText
+	c.expect(wsapi.TypeDashboardIssuesError, &e)
+	if e.Error != "Issue assessment failed: the server is shutting down" {
+		t.Errorf("error: got %q", e.Error)
+	}
+}
