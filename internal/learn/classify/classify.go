@@ -44,9 +44,7 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
 // conditional ("if/when I …") vetoes a preference; "wrong" alone is not a
 // correction (it must be said of the assistant's work: "that's wrong",
 // "wrong file"); imperative rules ("Never push to main", "Always run the
-// linter", "Do not commit .env") are policies unless they point at the task
-// at hand ("Don't stop until the tests pass", "Don't touch this file");
-// more decision phrasings.
+// linter", "Do not commit .env") are policies; more decision phrasings.
 var Rules = []Rule{
 	{Name: "preference", Type: learn.SignalPreference, Confidence: 0.8,
 		Re:     re(`\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`),
@@ -56,8 +54,7 @@ var Rules = []Rule{
 	{Name: "policy", Type: learn.SignalPolicy, Confidence: 0.8,
 		Re: re(`\bwe (always|never|should|must|don'?t|do not)\b|\bour (standard|convention|policy|rule|style)\b|\bdon'?t (ever|use)\b`)},
 	{Name: "imperative", Type: learn.SignalPolicy, Confidence: 0.75,
-		Re:     re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`),
-		Unless: re(`\b(until|this|that|these|those|here|now|yet|anymore|again|today)\b`)},
+		Re: re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`)},
 	{Name: "decision", Type: learn.SignalDecision, Confidence: 0.8,
 		Re: re(`\blet'?s (go with|use|choose|pick|stick with|switch to)\b|\bi'?ve decided\b|\bi decided\b|\bwe'?ll use\b|\bwe (decided|chose|agreed)\b|\bthe decision is\b|\bwe'?re going with\b|\bi'?ll go with\b`)},
 }
