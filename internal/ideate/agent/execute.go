@@ -114,7 +114,6 @@ func (r *Runner) recordServerTools(rs *run, resp *anthropic.Message) {
 // transaction. A failure is logged and the calls stay queued: the run goes
 // on and the next save catches up.
 func (r *Runner) persist(rs *run) {
-	rs.sess.Messages = rs.hist.JSON()
 	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
 	defer cancel()
 	p := core.Progress{State: rs.sess.State, Messages: rs.hist.raw, From: rs.hist.saved,

@@ -163,6 +163,7 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel)
 		return r.fail(emit, e.WithSession(sess.ID), Outcome{})
 	}
+	defer func() { sess.Messages = hist.JSON() }()
 	wctx := context.WithoutCancel(ctx)
 	rs := &run{sess: sess, hist: hist, emit: emit, wctx: wctx, env: &tools.Env{
 		SessionID: sess.ID, Problem: sess.Problem, State: &sess.State, Repo: r.repo,

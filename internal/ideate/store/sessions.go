@@ -10,6 +10,13 @@ import (
 	"github.com/paige-dev/paige/internal/ideate/core"
 )
 
+// Statements of every turn (see hotQueries).
+const (
+	qUpdateProgress = `UPDATE sessions SET state_json = ?, total_tokens_used = ? WHERE id = ?`
+	qDeleteMessages = `DELETE FROM session_messages WHERE session_id = ? AND seq >= ?`
+	qInsertMessage  = `INSERT INTO session_messages (session_id, seq, body) VALUES (?, ?, ?)`
+)
+
 const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, spec_path`
 
 // CreateSession inserts s with its messages. A zero CreatedAt is set to now.
@@ -178,8 +185,7 @@ func (s *Store) SaveProgress(ctx context.Context, id string, p core.Progress) er
 		return fmt.Errorf("save progress: %w", err)
 	}
 	defer rollback(tx)
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE sessions SET state_json = ?, total_tokens_used = ? WHERE id = ?`),
-		string(st), p.TotalTokens, id)
+	res, err := s.txExec(ctx, tx, qUpdateProgress, string(st), p.TotalTokens, id)
 	if err != nil {
 		return fmt.Errorf("save progress: %w", err)
 	}
@@ -191,7 +197,9 @@ func (s *Store) SaveProgress(ctx context.Context, id string, p core.Progress) er
 	}
 	for _, tc := range p.Calls {
 		tc.SessionID = id
-		if err := s.insertToolCall(ctx, tx, tc); err != nil {
+		if err := s.insertToolCall(ctx, func(ctx context.Context, q string, args ...any) (sql.Result, error) {
+			return s.txExec(ctx, tx, q, args...)
+		}, tc); err != nil {
 			return fmt.Errorf("save progress: %w", err)
 		}
 	}
@@ -202,15 +210,14 @@ func (s *Store) SaveProgress(ctx context.Context, id string, p core.Progress) er
 // messages beyond len(msgs).
 func (s *Store) writeMessages(ctx context.Context, tx *sql.Tx, id string, msgs []json.RawMessage, from int) error {
 	from = min(max(from, 0), len(msgs))
-	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM session_messages WHERE session_id = ? AND seq >= ?`), id, from); err != nil {
+	if _, err := s.txExec(ctx, tx, qDeleteMessages, id, from); err != nil {
 		return err
 	}
 	for i := from; i < len(msgs); i++ {
 		if !json.Valid(msgs[i]) {
 			return fmt.Errorf("message %d is not valid JSON", i)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO session_messages (session_id, seq, body) VALUES (?, ?, ?)`),
-			id, i, string(msgs[i])); err != nil {
+		if _, err := s.txExec(ctx, tx, qInsertMessage, id, i, string(msgs[i])); err != nil {
 			return err
 		}
 	}

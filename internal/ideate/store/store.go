@@ -47,8 +47,9 @@ var _ core.Repository = (*Store)(nil)
 
 // Store implements [core.Repository] over SQLite or PostgreSQL.
 type Store struct {
-	db *sql.DB
-	pg bool
+	db    *sql.DB
+	pg    bool
+	stmts map[string]*sql.Stmt // hot per-turn statements by query; read-only after open
 	// Now stamps created_at and friends; tests may replace it before use.
 	Now func() time.Time
 }
@@ -77,7 +78,12 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, Now: time.Now}, nil
+	st := &Store{db: db, Now: time.Now}
+	if err := st.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 // OpenPostgres connects to the PostgreSQL server at url (postgres://…) and
@@ -99,7 +105,12 @@ func OpenPostgres(ctx context.Context, url string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, pg: true, Now: time.Now}, nil
+	st := &Store{db: db, pg: true, Now: time.Now}
+	if err := st.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 // Engine names the database engine: "sqlite" or "postgres".
@@ -117,7 +128,41 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	return s.db.Close()
+}
+
+// hotQueries are the statements of every agent turn, prepared once at open.
+var hotQueries = []string{
+	qUpdateProgress, qDeleteMessages, qInsertMessage, qInsertToolCall,
+}
+
+// prepare prepares hotQueries. It runs at open, before any transaction:
+// with SQLite's single connection, preparing inside a transaction would
+// wait for the connection the transaction holds.
+func (s *Store) prepare(ctx context.Context) error {
+	s.stmts = map[string]*sql.Stmt{}
+	for _, q := range hotQueries {
+		st, err := s.db.PrepareContext(ctx, s.q(q))
+		if err != nil {
+			return fmt.Errorf("prepare %q: %w", q, err)
+		}
+		s.stmts[q] = st
+	}
+	return nil
+}
+
+// txExec runs query (with ? placeholders) in tx, through its prepared
+// statement when it is a hot query.
+func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if st, ok := s.stmts[query]; ok {
+		return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, s.q(query), args...)
+}
 
 // NewID returns a new UUIDv7 string.
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }

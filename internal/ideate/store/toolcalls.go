@@ -12,26 +12,30 @@ import (
 // RecordToolCall stores one tool execution. Empty id and time are filled in;
 // empty input or output become {}.
 func (s *Store) RecordToolCall(ctx context.Context, tc core.ToolCall) error {
-	if err := s.insertToolCall(ctx, s.db, tc); err != nil {
+	exec := func(ctx context.Context, q string, args ...any) (sql.Result, error) {
+		return s.db.ExecContext(ctx, s.q(q), args...)
+	}
+	if err := s.insertToolCall(ctx, exec, tc); err != nil {
 		return fmt.Errorf("record tool call: %w", err)
 	}
 	return nil
 }
 
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
+const qInsertToolCall = `INSERT INTO tool_calls
+	(id, session_id, tool_name, input_json, output_json, status, error_code, iteration, duration_ms, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-func (s *Store) insertToolCall(ctx context.Context, db execer, tc core.ToolCall) error {
+// execFunc runs a statement written with ? placeholders.
+type execFunc func(ctx context.Context, query string, args ...any) (sql.Result, error)
+
+func (s *Store) insertToolCall(ctx context.Context, exec execFunc, tc core.ToolCall) error {
 	if tc.ID == "" {
 		tc.ID = NewID()
 	}
 	if tc.CreatedAt.IsZero() {
 		tc.CreatedAt = s.now()
 	}
-	_, err := db.ExecContext(ctx, s.q(`INSERT INTO tool_calls
-		(id, session_id, tool_name, input_json, output_json, status, error_code, iteration, duration_ms, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := exec(ctx, qInsertToolCall,
 		tc.ID, tc.SessionID, tc.ToolName, jsonText(tc.Input), jsonText(tc.Output), tc.Status, tc.ErrorCode,
 		tc.Iteration, tc.DurationMs, s.ts(tc.CreatedAt))
 	return err
