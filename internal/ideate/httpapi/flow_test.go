@@ -264,11 +264,17 @@ func TestConcurrentSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 concurrent sessions: skipped in -short")
 	}
-	e := newEnv(t)
-	scriptByTurn(e.fake)
-	errs := runSessions(t, e, 100)
-	if len(errs) > 0 {
-		t.Fatalf("%d of 100 sessions failed, first: %v\nlogs:\n%s", len(errs), errs[0], e.logs)
+	for engine, open := range map[string]func(t *testing.T) *env{
+		"sqlite":   func(t *testing.T) *env { return newEnv(t) },
+		"postgres": func(t *testing.T) *env { return newEnvOn(t, ideatetest.PostgresURL(t)) },
+	} {
+		t.Run(engine, func(t *testing.T) {
+			e := open(t)
+			scriptByTurn(e.fake)
+			if errs := runSessions(t, e, 100); len(errs) > 0 {
+				t.Fatalf("%d of 100 sessions failed, first: %v\nlogs:\n%s", len(errs), errs[0], e.logs)
+			}
+		})
 	}
 }
 
