@@ -128,15 +128,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) readLoop(ctx context.Context, c *Conn) {
 	c.ws.SetReadLimit(4 * s.max)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() { // the hub closing c ends the loop
-		select {
-		case <-c.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	// The hub closing c makes Reader fail, which ends the loop. ctx must not
+	// be cancelled for that: a cancelled read context makes the library drop
+	// the connection without the close handshake.
 	for {
 		typ, rd, err := c.ws.Reader(ctx)
 		if err != nil {
