@@ -200,7 +200,7 @@ func TestConflictWhileRunning(t *testing.T) {
 	id := e.create(problem)
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
 	ps := premisesOf(t, e.stream(id))
-	e.fake.Enqueue(llmtest.Text("thinking...").WithDelay(500 * time.Millisecond))
+	e.fake.Enqueue(llmtest.Text("thinking...").WithDelay(2 * time.Second)) // margin for a loaded machine
 	resp := e.do("POST", "/api/v1/sessions/"+id+"/user-input", scoresBody(ps, 1, 2, 3))
 	e.fake.WaitRequests(t, 5, 5*time.Second)
 	if got := e.json("POST", "/api/v1/sessions/"+id+"/user-input", scoresBody(ps, 1, 2, 3), 409); errCode(got) != "CONCURRENCY_CONFLICT" {
