@@ -95,6 +95,8 @@ func benchGetBuffer(b *testing.B, s *served, clients int, serverCPU func() time.
 	editor.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 1})
 	editor.expect(wsapi.TypeSessionStarted, nil)
 	editor.send(wsapi.TypeBufferUpdate, map[string]any{"path": "src/auth.ts", "content": "export const x = 1;\n"})
+	editor.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{}) // barrier: the update is handled
+	editor.expect(wsapi.TypeConnectionInit, nil)
 	// Like Claude Code, keep connections alive: http.DefaultTransport keeps
 	// only 2 idle connections per host, which would make 16 clients dial.
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients}}

@@ -82,6 +82,8 @@ func (f *coachFlow) openFiles(t *testing.T) {
 func (f *coachFlow) buffers(t *testing.T) {
 	f.editor.send(wsapi.TypeBufferUpdate, map[string]any{"path": filepath.Join(f.s.project, "src/auth.ts"),
 		"content": "export function login() {\n  return false;\n}\n", "cursorPosition": map[string]int{"line": 2, "column": 10}})
+	f.editor.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{}) // barrier: the update is handled
+	f.editor.expect(wsapi.TypeConnectionInit, nil)
 	var buf mcpapi.BufferEntry
 	callTool(t, f.cs, "paige_get_buffer", mcpapi.PathIn{Path: "src/auth.ts"}, &buf)
 	if !buf.Dirty || !strings.Contains(buf.Content, "false") || buf.CursorPosition.Line != 2 {
