@@ -21,8 +21,8 @@ import (
 // ideateSettings is GhostPath's configuration beyond config.Config, under
 // the spec's names (§0.4).
 type ideateSettings struct {
-	model         string   // AGENT_MODEL, else PAIGE_MODEL_OPUS, else claude-opus-4-6
-	maxIterations int      // AGENT_MAX_ITERATIONS (50)
+	model         string // AGENT_MODEL, else PAIGE_MODEL_OPUS, else claude-opus-4-6
+	maxIterations int    // AGENT_MAX_ITERATIONS (50)
 	client        agent.ClientOptions
 	corsOrigins   []string // CORS_ORIGINS: comma-separated or a JSON list
 	databaseURL   string   // DATABASE_URL, SQLAlchemy driver suffix dropped
