@@ -70,7 +70,8 @@ type SpecFileData struct {
 }
 
 // PremiseView is one premise card of a premises event. ID lets clients
-// score by id (NOTES.md) instead of by title.
+// score by id (NOTES.md) instead of by title. SourceTitle / PrimaryTitle
+// name the premise it evolved from (see [BufferedPremise]); empty when fresh.
 type PremiseView struct {
 	ID                string      `json:"id"`
 	Title             string      `json:"title"`
@@ -79,6 +80,8 @@ type PremiseView struct {
 	DirectionHint     string      `json:"direction_hint,omitempty"`
 	ViolatedAxiom     string      `json:"violated_axiom,omitempty"`
 	CrossDomainSource string      `json:"cross_domain_source,omitempty"`
+	SourceTitle       string      `json:"source_title,omitempty"`
+	PrimaryTitle      string      `json:"primary_title,omitempty"`
 	ObviousnessScore  float64     `json:"obviousness_score"`
 	RoundNumber       int         `json:"round_number"`
 	BufferIndex       int         `json:"buffer_index"`

@@ -45,12 +45,16 @@ type Premise struct {
 	PremiseType       PremiseType
 	ViolatedAxiom     string
 	CrossDomainSource string
-	ObviousnessScore  *float64
-	Score             *float64
-	UserComment       string
-	IsWinner          bool
-	BufferIndex       int
-	CreatedAt         time.Time
+	// SourceTitle and PrimaryTitle are the lineage (see [BufferedPremise]);
+	// empty is stored as NULL.
+	SourceTitle      string
+	PrimaryTitle     string
+	ObviousnessScore *float64
+	Score            *float64
+	UserComment      string
+	IsWinner         bool
+	BufferIndex      int
+	CreatedAt        time.Time
 }
 
 // ToolCall is one tool execution, successful or not.

@@ -16,6 +16,11 @@ type BufferedPremise struct {
 	CrossDomainSource string      `json:"cross_domain_source,omitempty"`
 	// Source is the tool that produced it (generate_premise, mutate_premise, cross_pollinate).
 	Source string `json:"source"`
+	// SourceTitle is the title of the premise a mutation evolved from
+	// (mutate_premise); PrimaryTitle is the primary parent of a combination
+	// (cross_pollinate). Both are empty for a fresh premise.
+	SourceTitle  string `json:"source_title,omitempty"`
+	PrimaryTitle string `json:"primary_title,omitempty"`
 	// Tested is set once obviousness_test passed it; ObviousnessScore is its score.
 	Tested           bool    `json:"tested"`
 	ObviousnessScore float64 `json:"obviousness_score"`

@@ -9,7 +9,8 @@ import (
 )
 
 const premiseCols = `id, session_id, round_id, round_number, title, body, premise_type, violated_axiom,
-	cross_domain_source, obviousness_score, score, user_comment, is_winner, buffer_index, created_at`
+	cross_domain_source, obviousness_score, score, user_comment, is_winner, buffer_index, created_at,
+	source_title, primary_title`
 
 // SaveRound inserts r and its premises in one transaction. Empty ids are
 // generated; premises take r's id, session and number.
@@ -48,11 +49,16 @@ func (s *Store) insertPremise(ctx context.Context, tx *sql.Tx, p core.Premise) e
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.now()
 	}
-	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO premises (`+premiseCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO premises (`+premiseCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		p.ID, p.SessionID, p.RoundID, p.RoundNumber, p.Title, p.Body, string(p.PremiseType), p.ViolatedAxiom,
-		p.CrossDomainSource, p.ObviousnessScore, p.Score, p.UserComment, p.IsWinner, p.BufferIndex, s.ts(p.CreatedAt))
+		p.CrossDomainSource, p.ObviousnessScore, p.Score, p.UserComment, p.IsWinner, p.BufferIndex, s.ts(p.CreatedAt),
+		nullIfEmpty(p.SourceTitle), nullIfEmpty(p.PrimaryTitle))
 	return err
 }
+
+// nullIfEmpty stores an absent lineage title as NULL, like the rows written
+// before the lineage columns existed.
+func nullIfEmpty(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
 // CountRounds returns how many rounds the session has.
 func (s *Store) CountRounds(ctx context.Context, sessionID string) (int, error) {
@@ -194,9 +200,12 @@ func scanPremise(row scanner) (core.Premise, error) {
 	var p core.Premise
 	var typ string
 	var obv, score sql.NullFloat64
+	var source, primary sql.NullString
 	err := row.Scan(&p.ID, &p.SessionID, &p.RoundID, &p.RoundNumber, &p.Title, &p.Body, &typ, &p.ViolatedAxiom,
-		&p.CrossDomainSource, &obv, &score, &p.UserComment, &p.IsWinner, &p.BufferIndex, dbTime{&p.CreatedAt})
+		&p.CrossDomainSource, &obv, &score, &p.UserComment, &p.IsWinner, &p.BufferIndex, dbTime{&p.CreatedAt},
+		&source, &primary)
 	p.PremiseType = core.PremiseType(typ)
+	p.SourceTitle, p.PrimaryTitle = source.String, primary.String
 	if obv.Valid {
 		p.ObviousnessScore = &obv.Float64
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
 )
@@ -15,6 +16,10 @@ type premiseInput struct {
 	DirectionHint     string           `json:"direction_hint"`
 	ViolatedAxiom     string           `json:"violated_axiom"`
 	CrossDomainSource string           `json:"cross_domain_source"`
+	// SourceTitle / PrimaryTitle are set by mutate_premise / cross_pollinate
+	// only (generate_premise has no parent, so its input ignores them).
+	SourceTitle  string `json:"-"`
+	PrimaryTitle string `json:"-"`
 }
 
 // addPremise is the shared sandwich of the three generation tools:
@@ -30,6 +35,7 @@ func addPremise(e *Env, source string, in premiseInput, allowed []core.PremiseTy
 	idx, err := e.State.AddPremise(core.BufferedPremise{
 		Title: in.Title, Body: in.Body, PremiseType: in.PremiseType, DirectionHint: in.DirectionHint,
 		ViolatedAxiom: in.ViolatedAxiom, CrossDomainSource: in.CrossDomainSource, Source: source,
+		SourceTitle: strings.TrimSpace(in.SourceTitle), PrimaryTitle: strings.TrimSpace(in.PrimaryTitle),
 	})
 	if err != nil {
 		return fail(err)
@@ -83,6 +89,7 @@ func mutatePremise(_ context.Context, e *Env, input json.RawMessage) Result {
 	if in.PremiseType == "" {
 		in.PremiseType = core.PremiseConservative
 	}
+	in.premiseInput.SourceTitle = in.SourceTitle
 	return addPremise(e, "mutate_premise", in.premiseInput,
 		[]core.PremiseType{core.PremiseConservative, core.PremiseRadical, core.PremiseCombination}, "Mutation applied.")
 }
@@ -102,5 +109,6 @@ func crossPollinate(_ context.Context, e *Env, input json.RawMessage) Result {
 	if in.PremiseType == "" {
 		in.PremiseType = core.PremiseCombination
 	}
+	in.premiseInput.PrimaryTitle = in.PrimaryTitle
 	return addPremise(e, "cross_pollinate", in.premiseInput, []core.PremiseType{core.PremiseCombination}, "Cross-pollination completed.")
 }
