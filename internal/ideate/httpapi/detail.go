@@ -37,6 +37,8 @@ type premiseResponse struct {
 	PremiseType       core.PremiseType `json:"premise_type"`
 	ViolatedAxiom     string           `json:"violated_axiom,omitempty"`
 	CrossDomainSource string           `json:"cross_domain_source,omitempty"`
+	SourceTitle       string           `json:"source_title,omitempty"`  // mutation: the premise it evolved from
+	PrimaryTitle      string           `json:"primary_title,omitempty"` // combination: its primary parent
 	ObviousnessScore  *float64         `json:"obviousness_score"`
 	Score             *float64         `json:"score"`
 	UserComment       *string          `json:"user_comment"`
@@ -68,7 +70,7 @@ func (a *API) sessionDetail(ctx context.Context, s core.Session) (sessionDetailR
 		}
 		byRound[p.RoundNumber] = append(byRound[p.RoundNumber], premiseResponse{ID: p.ID, Title: p.Title, Body: p.Body,
 			PremiseType: p.PremiseType, ViolatedAxiom: p.ViolatedAxiom, CrossDomainSource: p.CrossDomainSource,
-			ObviousnessScore: p.ObviousnessScore, Score: p.Score, UserComment: comment, IsWinner: p.IsWinner, RoundNumber: p.RoundNumber})
+			SourceTitle: p.SourceTitle, PrimaryTitle: p.PrimaryTitle, ObviousnessScore: p.ObviousnessScore, Score: p.Score, UserComment: comment, IsWinner: p.IsWinner, RoundNumber: p.RoundNumber})
 	}
 	for _, r := range rounds {
 		ps := byRound[r.RoundNumber]
