@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
@@ -62,22 +63,42 @@ func newActionQueue(st BatchStore, bus Publisher, single ActionLogger, log *slog
 
 func (q *actionQueue) run() {
 	defer close(q.stopped)
+	linger := time.NewTimer(time.Hour)
+	defer linger.Stop()
 	for first := range q.in {
 		batch := []queued{first}
-	drain:
-		for len(batch) < maxBatch {
-			select {
-			case it, ok := <-q.in:
-				if !ok {
-					break drain
-				}
-				batch = append(batch, it)
-			default:
-				break drain
-			}
+		if first.done == nil {
+			linger.Reset(groupCommitDelay)
+			batch = q.collect(batch, linger.C)
 		}
 		q.write(batch)
 	}
+}
+
+// groupCommitDelay is how long the writer waits for more actions after the
+// first of a batch. Under load (one mcp_tool_call per tool call) it turns
+// a commit per action into one per batch; alone, an action is stored at
+// most this much later. Flush does not wait for it.
+const groupCommitDelay = time.Millisecond
+
+// collect appends to batch what is queued until maxBatch actions, a flush
+// barrier, the closed queue or a tick of wait.
+func (q *actionQueue) collect(batch []queued, wait <-chan time.Time) []queued {
+	for len(batch) < maxBatch {
+		select {
+		case it, ok := <-q.in:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, it)
+			if it.done != nil {
+				return batch
+			}
+		case <-wait:
+			return batch
+		}
+	}
+	return batch
 }
 
 // write stores the actions of batch in one transaction and publishes them;

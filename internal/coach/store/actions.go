@@ -41,9 +41,29 @@ func (tx *Tx) InsertAction(ctx context.Context, sessionID string, t coach.Action
 	if d == nil {
 		a.Data = nil
 	}
-	_, err = tx.tx.ExecContext(ctx, `INSERT INTO action_log (id, session_id, action_type, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-		a.ID, a.SessionID, a.Type, d, sqlite.FormatTime(a.CreatedAt))
+	args := []any{a.ID, a.SessionID, a.Type, d, sqlite.FormatTime(a.CreatedAt)}
+	if st := tx.s.insertAction(ctx); st != nil {
+		_, err = tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	} else {
+		_, err = tx.tx.ExecContext(ctx, insertActionSQL, args...)
+	}
 	return a, insertErr("action", "session "+sessionID, err)
+}
+
+const insertActionSQL = `INSERT INTO action_log (id, session_id, action_type, data, created_at) VALUES (?, ?, ?, ?, ?)`
+
+// insertAction returns the action insert prepared once per Store (every
+// MCP tool call logs one, so parsing the SQL each time shows), or nil if
+// it could not be prepared; database/sql re-prepares it on each pooled
+// connection it meets and closes it with the Store.
+func (s *Store) insertAction(ctx context.Context) *sql.Stmt {
+	s.insertActionOnce.Do(func() {
+		st, err := s.db.PrepareContext(context.WithoutCancel(ctx), insertActionSQL)
+		if err == nil {
+			s.insertActionStmt = st
+		}
+	})
+	return s.insertActionStmt
 }
 
 // ActionQuery selects rows of action_log for [Store.RecentActions].

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -66,6 +67,9 @@ type Store struct {
 	Now func() time.Time
 	// NewID returns a fresh row id; UUID v7 by default. Tests may replace it.
 	NewID func() string
+
+	insertActionOnce sync.Once
+	insertActionStmt *sql.Stmt // nil if preparing failed: plain Exec then
 }
 
 // Open opens (creating if needed) DATA_DIR/paige.db with WAL, foreign keys
@@ -99,6 +103,10 @@ func OpenFile(ctx context.Context, path string) (*Store, error) {
 
 // Close closes the database. Calling it again returns nil.
 func (s *Store) Close() error {
+	s.insertActionOnce.Do(func() {}) // orders the read below after any preparation; none after Close
+	if s.insertActionStmt != nil {
+		_ = s.insertActionStmt.Close()
+	}
 	return s.db.Close()
 }
 
