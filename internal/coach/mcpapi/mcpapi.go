@@ -5,7 +5,8 @@
 // # Invariants
 //
 //   - Every tool is registered in one place, [addTools], with typed In/Out
-//     (the SDK infers and validates the JSON schemas).
+//     through [AddTool]: schemas inferred from the types, arguments
+//     validated against them, like mcp.AddTool but cheaper per call.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
 //   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
 //     tool's own action (phase_started / phase_completed, coaching_message,
@@ -114,7 +115,7 @@ func New(opts Options) *mcp.Server {
 // headers on loopback.
 func Handler(s *mcp.Server, log *slog.Logger) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log})
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true})
 	return http.NewCrossOriginProtection().Handler(h)
 }
 

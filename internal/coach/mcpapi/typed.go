@@ -1,0 +1,156 @@
+package mcpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// AddTool registers a typed tool like mcp.AddTool — same advertised input
+// and output schemas, same argument validation and error texts, same
+// structured and text content — at a fraction of the CPU per call, which
+// matters for the tools Claude Code polls (paige_get_buffer).
+//
+// mcp.AddTool (go-sdk v1.8.0) decodes the arguments twice and the result
+// once more with a decoder that allocates a 32 KiB buffer per call, and
+// validates the handler's own output against the output schema. Here the
+// arguments are decoded with encoding/json into a map for validation and
+// once into In; the output is marshalled once and not validated: it is
+// produced by our code from the type the schema is inferred from (tests
+// validate it, see TestToolOutputsMatchSchemas). Schemas are inferred and
+// resolved once, at registration. It panics on a type without a schema or
+// a schema that does not resolve (a programming error caught at startup).
+func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	tt := *t
+	in := resolveSchema[In](&tt.InputSchema, reflect.TypeFor[In]() == reflect.TypeFor[any]())
+	var elemZero any
+	if t.OutputSchema != nil || reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+		resolveSchema[Out](&tt.OutputSchema, false)
+		if rt := reflect.TypeFor[Out](); rt.Kind() == reflect.Pointer {
+			elemZero = reflect.Zero(rt.Elem()).Interface()
+		}
+	}
+	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := in.decode(req.Params.Arguments)
+		if err != nil {
+			return errResult(err), nil
+		}
+		var v In
+		if err := json.Unmarshal(args, &v); err != nil {
+			return errResult(err), nil
+		}
+		res, out, err := h(ctx, req, v)
+		if err != nil {
+			if wire, ok := err.(*jsonrpc.Error); ok {
+				return nil, wire // a protocol error, as mcp.AddTool does
+			}
+			return errResult(err), nil
+		}
+		return withOutput(res, out, elemZero)
+	})
+}
+
+// inputSchema validates arguments against a resolved schema.
+type inputSchema struct {
+	resolved    *jsonschema.Resolved
+	hasDefaults bool // the schema declares a default somewhere
+}
+
+// resolveSchema infers *field from T when it is nil (an empty object
+// schema when anyObject) and resolves it.
+func resolveSchema[T any](field *any, anyObject bool) inputSchema {
+	if *field == nil {
+		if anyObject {
+			*field = &jsonschema.Schema{Type: "object"}
+		} else {
+			rt := reflect.TypeFor[T]()
+			if rt.Kind() == reflect.Pointer {
+				rt = rt.Elem()
+			}
+			sch, err := jsonschema.ForType(rt, &jsonschema.ForOptions{})
+			if err != nil {
+				panic(fmt.Errorf("mcpapi: schema of %v: %w", rt, err))
+			}
+			*field = sch
+		}
+	}
+	sch, ok := (*field).(*jsonschema.Schema)
+	if !ok {
+		panic(fmt.Errorf("mcpapi: schema %T is not a *jsonschema.Schema", *field))
+	}
+	r, err := sch.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Errorf("mcpapi: resolve schema: %w", err))
+	}
+	raw, err := json.Marshal(sch)
+	if err != nil {
+		panic(fmt.Errorf("mcpapi: marshal schema: %w", err))
+	}
+	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`))}
+}
+
+// decode validates the raw arguments (absent is {}), applies the schema's
+// defaults and returns the JSON to unmarshal into In. Errors read like the
+// SDK's.
+func (s inputSchema) decode(raw json.RawMessage) (json.RawMessage, error) {
+	m := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+	}
+	var v any = m
+	if s.hasDefaults {
+		if err := s.resolved.ApplyDefaults(&v); err != nil {
+			return nil, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+		}
+	}
+	if err := s.resolved.Validate(&v); err != nil {
+		return nil, fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	if s.hasDefaults || len(raw) == 0 {
+		return json.Marshal(v)
+	}
+	return raw, nil
+}
+
+// withOutput puts out into res as structured content and, when res has no
+// content, as its JSON text (what mcp.AddTool does). A nil pointer Out is
+// its element's zero value; a nil any is no structured content.
+func withOutput(res *mcp.CallToolResult, out, elemZero any) (*mcp.CallToolResult, error) {
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	if res.InputRequests != nil {
+		return res, nil
+	}
+	if elemZero != nil && reflect.ValueOf(out).IsNil() {
+		out = elemZero
+	}
+	if out == nil {
+		return res, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("marshaling output: %w", err)
+	}
+	res.StructuredContent = json.RawMessage(b)
+	if res.Content == nil {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	} else if len(b) == 0 || b[0] != '{' {
+		res.Content = append(res.Content, &mcp.TextContent{Text: string(b)})
+	}
+	return res, nil
+}
+
+func errResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
+}
