@@ -80,13 +80,14 @@ func BenchmarkMCPGetBufferOpenLoopProcess(b *testing.B) {
 	openLoop(b, s, 16, targetRate, cpu)
 }
 
-// startBenchProcess starts the built binary; GOGC and GOMEMLIMIT, if set
-// for the benchmark, are passed on to it.
+// startBenchProcess starts the built binary. BENCH_SERVER_GOGC and
+// BENCH_SERVER_GOMEMLIMIT, if set, are its GOGC and GOMEMLIMIT (to compare
+// GC settings of the server alone; the client keeps the benchmark's).
 func startBenchProcess(b *testing.B) (*served, func() time.Duration) {
 	env := serveEnv(b)
 	env["LOG_LEVEL"] = "warn"
 	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
-		if v := os.Getenv(k); v != "" {
+		if v := os.Getenv("BENCH_SERVER_" + k); v != "" {
 			env[k] = v
 		}
 	}

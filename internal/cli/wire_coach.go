@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
@@ -22,6 +23,7 @@ import (
 // connections, and closing them after the MCP sessions keeps that order.
 func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	log := a.log.With("component", "coach")
+	tuneGC(log)
 	st, ws, al, sess, err := openCoachState(ctx, a)
 	if err != nil {
 		return err
@@ -85,4 +87,22 @@ func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Works
 		log.Info("active coaching session restored", "session", active.ID)
 	}
 	return st, ws, al, sess, nil
+}
+
+// serveGCPercent is the GOGC `paige serve` runs with unless GOGC is set.
+const serveGCPercent = 400
+
+// tuneGC sets GOGC to [serveGCPercent] when it is at Go's default of 100
+// (unset, or set to 100: the two look the same). The MCP SDK's JSON
+// decoder allocates a 32 KiB buffer per decode, several per tool call,
+// while the server's live heap is a few MB: at GOGC=100 the collector ran
+// every few dozen calls and took about a third of the server's CPU per
+// paige_get_buffer call (BenchmarkMCPGetBufferProcess). The cost is a
+// heap that may grow to 5× the live data instead of 2×.
+func tuneGC(log interface{ Debug(string, ...any) }) {
+	if prev := debug.SetGCPercent(serveGCPercent); prev != 100 {
+		debug.SetGCPercent(prev) // GOGC chosen by the user
+		return
+	}
+	log.Debug("GOGC set", "percent", serveGCPercent)
 }
