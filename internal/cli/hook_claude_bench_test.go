@@ -18,7 +18,7 @@ func runBinHook(tb testing.TB, bin string, env []string, stdin string, args ...s
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	if err := runBounded(tb, cmd); err != nil {
 		tb.Fatalf("paige %v: %v\nstderr: %s", args, err, errb.String())
 	}
 	return out.String()

@@ -149,8 +149,11 @@ func TestHookSessionEndQueuesOnce(t *testing.T) {
 	}
 }
 
-// rustPort is a real Claude Code 2.1.14 transcript (from
-// ../shared/fixtures/transcripts) in which the user states one rule.
+// rustPort is a real Claude Code 2.1.14 transcript (a copy kept in
+// testdata, so the tests need nothing outside the repository) in which the
+// user states one rule. It is the only real transcript the heuristics learn
+// from, so these tests also pin that "Don't stop until …" is classified as
+// a rule (internal/learn/classify): narrowing that rule needs a new fixture.
 var rustPort = filepath.Join("testdata", "claude", "cc-2.1.14-python-to-rust-port.jsonl")
 
 const rustPortRule = "Don't stop until all functions are ported, tests pass, and you have 100% coverage"
@@ -165,7 +168,8 @@ func TestHookSessionEndInlineWorker(t *testing.T) {
 	}
 	res := seed.Peek(seedFile)
 	if !res.OK || len(res.Config.State.Proposals) != 1 {
-		t.Fatalf("seed proposals = %+v (%+v), want one", res.Config, res.Error)
+		learnLog, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log"))
+		t.Fatalf("seed proposals = %+v (%+v), want one; learn.log:\n%s", res.Config, res.Error, learnLog)
 	}
 	p := res.Config.State.Proposals[0]
 	if p.Content != rustPortRule || p.Type != seed.TypePattern || p.Source != "session:sess-1" || p.Method != seed.MethodRegex || p.Status != seed.StatusPending {

@@ -60,6 +60,23 @@ func builtPaige(tb testing.TB) string {
 	return bin
 }
 
+// runBounded runs cmd like cmd.Run, but a process still running after
+// testWait is killed and fails the test, instead of hanging the package.
+// WaitDelay stops Wait from waiting on a child that kept the output pipes.
+func runBounded(tb testing.TB, cmd *exec.Cmd) error {
+	tb.Helper()
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	timer := time.AfterFunc(testWait, func() { _ = cmd.Process.Kill() })
+	err := cmd.Wait()
+	if !timer.Stop() {
+		tb.Fatalf("%v did not finish within %v (killed): %v", cmd.Args, testWait, err)
+	}
+	return err
+}
+
 // testSeed copies ../seed/testdata/name into a temp home's ~/.pai/seed.json
 // and returns the home directory and the seed path.
 func testSeed(tb testing.TB, name string) (home, path string) {
@@ -210,7 +227,7 @@ func runBinary(tb testing.TB, env []string, stdin string, args ...string) (strin
 	cmd.Dir = tb.TempDir()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err := runBounded(tb, cmd)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

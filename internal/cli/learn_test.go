@@ -47,7 +47,7 @@ func runLearnBin(tb testing.TB, env []string, args ...string) (string, string, i
 	cmd.Dir = tb.TempDir()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err := runBounded(tb, cmd)
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -231,7 +231,7 @@ func TestServeMountsLearn(t *testing.T) {
 	s := startServe(t, env)
 
 	post := func(path, body string, out any) int {
-		resp, err := http.Post(s.base+path, "application/json", strings.NewReader(body))
+		resp, err := testHTTP.Post(s.base+path, "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}

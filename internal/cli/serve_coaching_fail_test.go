@@ -41,7 +41,9 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	if n := len(fake.Requests()); n != 0 {
 		t.Errorf("model requests = %d, want 0", n)
 	}
-	tools, err := cs.ListTools(context.Background(), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

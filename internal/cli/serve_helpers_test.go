@@ -19,6 +19,15 @@ import (
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 )
 
+// testWait bounds every single wait of a test on the server (an HTTP
+// request, an MCP call, a subprocess): on a loaded CI machine a stuck wait
+// fails with a message naming it instead of hanging the package.
+const testWait = 60 * time.Second
+
+// testHTTP is the HTTP client of the tests: like http.DefaultClient, with
+// a deadline for the whole exchange, body included.
+var testHTTP = &http.Client{Timeout: testWait}
+
 // safeBuffer is a bytes.Buffer safe for concurrent writes and reads.
 type safeBuffer struct {
 	mu sync.Mutex
@@ -75,7 +84,7 @@ func startServe(tb testing.TB, env map[string]string) *served {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{out: &safeBuffer{}, project: env["PROJECT_DIR"], data: env["DATA_DIR"], stop: cancel, done: make(chan error, 1)}
 	go func() { s.done <- Run(ctx, []string{"serve"}, mapEnv(env), nil, s.out, s.out) }()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testWait)
 	for {
 		if m := readyRE.FindStringSubmatch(s.out.String()); m != nil {
 			s.base = m[1]
@@ -107,7 +116,7 @@ func (s *served) shutdown(tb testing.TB) error {
 			close(s.done)
 		}
 		return err
-	case <-time.After(15 * time.Second):
+	case <-time.After(testWait):
 		tb.Fatalf("serve did not stop:\n%s", s.out.String())
 		return nil
 	}
@@ -122,7 +131,7 @@ func (s *served) mcpClient(tb testing.TB) *mcp.ClientSession {
 // mcpClientWith connects with the given HTTP client (nil: the default).
 func (s *served) mcpClientWith(tb testing.TB, hc *http.Client) *mcp.ClientSession {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "claude-code-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc}, nil)
@@ -137,7 +146,9 @@ func (s *served) mcpClientWith(tb testing.TB, hc *http.Client) *mcp.ClientSessio
 // structured result (decoded into out when non-nil) or the tool error text.
 func callTool(tb testing.TB, cs *mcp.ClientSession, name string, args any, out any) string {
 	tb.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
@@ -161,7 +172,7 @@ type wsClient struct {
 
 func (s *served) ws(tb testing.TB) *wsClient {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.base, "http")+"/ws", nil)
 	if err != nil {
@@ -175,18 +186,18 @@ func (s *served) ws(tb testing.TB) *wsClient {
 func (w *wsClient) send(typ string, payload any) {
 	w.tb.Helper()
 	b, _ := json.Marshal(map[string]any{"type": typ, "payload": payload, "timestamp": time.Now().UnixMilli()})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	if err := w.c.Write(ctx, websocket.MessageText, b); err != nil {
 		w.tb.Fatalf("ws send %s: %v", typ, err)
 	}
 }
 
-// expect reads messages until one of type typ arrives (within 10 s) and
+// expect reads messages until one of type typ arrives (within testWait) and
 // decodes its payload into out.
 func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
 	w.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for {
 		_, b, err := w.c.Read(ctx)
@@ -212,7 +223,7 @@ func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
 // health gets /health.
 func (s *served) health(tb testing.TB) (int, map[string]any) {
 	tb.Helper()
-	resp, err := http.Get(s.base + "/health")
+	resp, err := testHTTP.Get(s.base + "/health")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -46,13 +46,15 @@ func TestServeCoachingPipelineEdges(t *testing.T) {
 		return llmtest.JSON(threePhases(nil)).WithDelay(50 * time.Millisecond)
 	})
 	other := s.mcpClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
 	var wg sync.WaitGroup
 	ids := make([]string, 2)
 	for i, session := range []*mcp.ClientSession{cs, other} {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			res, err := session.CallTool(context.Background(), callParams("paige_run_coaching_pipeline", pipelineArgs))
+			res, err := session.CallTool(ctx, callParams("paige_run_coaching_pipeline", pipelineArgs))
 			if err != nil || res.IsError {
 				t.Errorf("concurrent run %d: %v %+v", i, err, res)
 				return

@@ -118,7 +118,7 @@ func configFor(env map[string]string) (config.Config, error) {
 // types read before it.
 func (w *wsClient) typesUntil(stop string) []string {
 	w.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	var seen []string
 	for {
@@ -157,15 +157,17 @@ func callParams(name string, args any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
 
-// expectAll reads messages until one of each type has arrived, in any order.
-func (w *wsClient) expectAll(types ...string) {
+// expectAll reads messages until one of each type has arrived, in any order,
+// and returns the first message of each type.
+func (w *wsClient) expectAll(types ...string) map[string]wsapi.Envelope {
 	w.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	missing := map[string]bool{}
 	for _, t := range types {
 		missing[t] = true
 	}
+	got := map[string]wsapi.Envelope{}
 	for len(missing) > 0 {
 		_, b, err := w.c.Read(ctx)
 		if err != nil {
@@ -175,6 +177,10 @@ func (w *wsClient) expectAll(types ...string) {
 		if err := json.Unmarshal(b, &env); err != nil {
 			w.tb.Fatal(err)
 		}
-		delete(missing, env.Type)
+		if missing[env.Type] {
+			got[env.Type] = env
+			delete(missing, env.Type)
+		}
 	}
+	return got
 }

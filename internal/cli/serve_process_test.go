@@ -112,7 +112,7 @@ func startServeProcess(tb testing.TB, dir string, vars map[string]string) (cmd *
 	}()
 	select {
 	case addr = <-found:
-	case <-time.After(15 * time.Second):
+	case <-time.After(testWait):
 		tb.Fatalf("no Ready line:\n%s", logs.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
@@ -137,7 +137,8 @@ func TestServeProcessSignals(t *testing.T) {
 				delete(env, "PAIGE_OFFLINE")
 			}
 			cmd, addr, logs := startServeProcess(t, dir, env)
-			ctx := context.Background()
+			ctx, cancel := context.WithTimeout(context.Background(), testWait)
+			defer cancel()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(ctx,
 				&mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
 			if err != nil {
@@ -161,7 +162,7 @@ func TestServeProcessSignals(t *testing.T) {
 				if err != nil {
 					t.Fatalf("exit: %v\n%s", err, logs.String())
 				}
-			case <-time.After(15 * time.Second):
+			case <-time.After(testWait):
 				t.Fatalf("did not exit:\n%s", logs.String())
 			}
 			out := logs.String()

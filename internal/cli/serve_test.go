@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/google/uuid"
@@ -59,8 +60,10 @@ func TestServeLifecycle(t *testing.T) {
 	// 1.8: shutdown with an open MCP session and WebSocket connection.
 	editorErr := make(chan error, 1)
 	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testWait)
+		defer cancel()
 		for {
-			if _, _, err := w.c.Read(context.Background()); err != nil {
+			if _, _, err := w.c.Read(ctx); err != nil {
 				editorErr <- err
 				return
 			}
@@ -80,8 +83,13 @@ func TestServeLifecycle(t *testing.T) {
 		}
 		at += i
 	}
-	if err := <-editorErr; websocket.CloseStatus(err) != websocket.StatusGoingAway {
-		t.Errorf("editor read after shutdown: %v, want close 1001", err)
+	select {
+	case err := <-editorErr:
+		if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+			t.Errorf("editor read after shutdown: %v, want close 1001", err)
+		}
+	case <-time.After(testWait):
+		t.Errorf("the editor's connection is still open %v after shutdown, want close 1001", testWait)
 	}
 }
 
@@ -93,7 +101,7 @@ func TestServeMCPHTTP(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(init))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testHTTP.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +115,7 @@ func TestServeMCPHTTP(t *testing.T) {
 	}
 	del, _ := http.NewRequest(http.MethodDelete, s.base+"/mcp", nil)
 	del.Header.Set("Mcp-Session-Id", id)
-	resp, err = http.DefaultClient.Do(del)
+	resp, err = testHTTP.Do(del)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +128,7 @@ func TestServeMCPHTTP(t *testing.T) {
 	evil.Header.Set("Origin", "https://evil.example")
 	evil.Header.Set("Sec-Fetch-Site", "cross-site")
 	evil.Header.Set("Content-Type", "application/json")
-	resp, err = http.DefaultClient.Do(evil)
+	resp, err = testHTTP.Do(evil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func TestServeGhostPath(t *testing.T) {
 	if code, _ := ideateGetJSON(t, s.base+"/api/v1/health/ready"); code != 200 {
 		t.Fatalf("ready got %d", code)
 	}
-	resp, err := http.Post(s.base+"/api/v1/sessions", "application/json", strings.NewReader(`{"problem":"How might we reduce churn?"}`))
+	resp, err := testHTTP.Post(s.base+"/api/v1/sessions", "application/json", strings.NewReader(`{"problem":"How might we reduce churn?"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestServeGhostPath(t *testing.T) {
 
 func ideateGetJSON(tb testing.TB, url string) (int, map[string]any) {
 	tb.Helper()
-	resp, err := http.Get(url)
+	resp, err := testHTTP.Get(url)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -108,9 +108,9 @@ func ideateStreamTypes(tb testing.TB, url, body string) string {
 	var resp *http.Response
 	var err error
 	if body == "" {
-		resp, err = http.Get(url)
+		resp, err = testHTTP.Get(url)
 	} else {
-		resp, err = http.Post(url, "application/json", strings.NewReader(body))
+		resp, err = testHTTP.Post(url, "application/json", strings.NewReader(body))
 	}
 	if err != nil {
 		tb.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
@@ -144,7 +143,7 @@ func TestServeNoMessageNotImplemented(t *testing.T) {
 		editor.send(m.Type, payload)
 	}
 	editor.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{Version: "1", Platform: "linux"})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for {
 		_, b, err := editor.c.Read(ctx)
