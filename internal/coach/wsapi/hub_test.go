@@ -44,15 +44,26 @@ func TestSlowClientDoesNotBlockOthers(t *testing.T) {
 	waitFor(t, func() bool { return h.srv.Hub().Len() == 1 })
 }
 
-// Close disconnects everyone with "going away" and refuses newcomers.
+// Close disconnects everyone with "going away" and refuses newcomers. The
+// connected client gets the close frame, not a dropped connection (EOF),
+// although the server's read loop is reading at the time.
 func TestHubCloseDisconnects(t *testing.T) {
 	h := newHarness(t, Options{})
 	c := h.dial(t)
 	waitFor(t, func() bool { return h.srv.Hub().Len() == 1 })
-	go func() { _, _ = c.read(5 * time.Second) }()
+	readErr := make(chan error, 1)
+	go func() { _, err := c.read(10 * time.Second); readErr <- err }()
 	h.srv.Hub().Close()
 	if h.srv.Hub().Len() != 0 {
 		t.Errorf("Len = %d after Close", h.srv.Hub().Len())
+	}
+	select {
+	case err := <-readErr:
+		if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+			t.Errorf("connected client read err = %v, want close 1001 (going away)", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("connected client not disconnected 15 s after Close")
 	}
 	ws, _, err := websocket.Dial(context.Background(), h.url, nil)
 	if err != nil {
