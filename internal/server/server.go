@@ -114,16 +114,37 @@ func Listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// RunClosers runs closers last first, each bounded by timeout, logging each step.
+// closerGrace is how long a closer may take after its deadline to return.
+const closerGrace = time.Second
+
+// RunClosers runs closers last first, each bounded by timeout, logging each
+// step. A closer that does not return within timeout (plus a short grace)
+// is abandoned and logged as failed, so shutdown always ends.
 func RunClosers(ctx context.Context, log *slog.Logger, closers []Closer, timeout time.Duration) {
 	for i := len(closers) - 1; i >= 0; i-- {
 		c := closers[i]
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
-		if err := c.Close(cctx); err != nil {
+		if err := runCloser(ctx, c, timeout); err != nil {
 			log.Warn("shutdown step failed", "step", c.Name, "err", err)
 		} else {
 			log.Info("shutdown step done", "step", c.Name)
 		}
-		cancel()
+	}
+}
+
+func runCloser(ctx context.Context, c Closer, timeout time.Duration) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Close(cctx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-cctx.Done():
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(closerGrace):
+		return fmt.Errorf("did not finish within %v; abandoned", timeout)
 	}
 }

@@ -109,3 +109,36 @@ func TestServePortInUse(t *testing.T) {
 		t.Error("closers did not run")
 	}
 }
+
+// A closer that ignores its deadline is abandoned after it (plus a grace),
+// logged as failed, and the closers before it still run: shutdown never hangs.
+func TestRunClosersAbandonsStuckStep(t *testing.T) {
+	var logs lockedBuf
+	stuck := make(chan struct{})
+	defer close(stuck)
+	ran := false
+	closers := []Closer{
+		{Name: "db", Close: func(context.Context) error { ran = true; return nil }},
+		{Name: "stuck", Close: func(context.Context) error { <-stuck; return nil }},
+	}
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		RunClosers(context.Background(), slog.New(slog.NewTextHandler(&logs, nil)), closers, 50*time.Millisecond)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("RunClosers still waiting on a stuck closer after 30 s")
+	}
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("RunClosers returned after %v, before the step's deadline", d)
+	}
+	if !ran {
+		t.Error("the closer before the stuck one did not run")
+	}
+	if out := logs.String(); !strings.Contains(out, `"shutdown step failed" step=stuck err="did not finish within 50ms; abandoned"`) {
+		t.Errorf("log lacks the abandoned step:\n%s", out)
+	}
+}
