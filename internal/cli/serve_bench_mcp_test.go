@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +40,10 @@ import (
 //
 // Client and server share the machine's cores (as Claude Code and Paige
 // do); cpu_us/call and srv_cpu_us/call do not depend on the load others
-// put on the machine, the wall-clock numbers do.
+// put on the machine, the wall-clock numbers do. The in-process variants
+// share one Go runtime, so serve's GC setting (wire_coach.go tuneGC)
+// applies to their client too; the *Process variants keep the client at
+// Go's default and are the ones to quote.
 
 // targetRate is the target's aggregate call rate.
 const targetRate = 5000
@@ -83,7 +87,12 @@ func BenchmarkMCPGetBufferOpenLoopProcess(b *testing.B) {
 // startBenchProcess starts the built binary. BENCH_SERVER_GOGC and
 // BENCH_SERVER_GOMEMLIMIT, if set, are its GOGC and GOMEMLIMIT (to compare
 // GC settings of the server alone; the client keeps the benchmark's).
+//
+// The client, standing in for Claude Code, runs at Go's default GOGC=100
+// whatever an in-process benchmark before it left (serve sets its own).
 func startBenchProcess(b *testing.B) (*served, func() time.Duration) {
+	prev := debug.SetGCPercent(100)
+	b.Cleanup(func() { debug.SetGCPercent(prev) })
 	env := serveEnv(b)
 	env["LOG_LEVEL"] = "warn"
 	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
