@@ -106,6 +106,18 @@ func startServe(tb testing.TB, env map[string]string) *served {
 	return s
 }
 
+// waitLog waits until serve's output matches re.
+func (s *served) waitLog(tb testing.TB, re *regexp.Regexp) {
+	tb.Helper()
+	deadline := time.Now().Add(testWait)
+	for !re.MatchString(s.out.String()) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("no log line matching %s within %v:\n%s", re, testWait, s.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // shutdown cancels serve (what SIGINT/SIGTERM do) and returns its error.
 func (s *served) shutdown(tb testing.TB) error {
 	tb.Helper()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,9 @@ func TestServeLifecycle(t *testing.T) {
 	// EC-03: an editor that vanishes does not disturb the server.
 	gone := s.ws(t)
 	gone.c.CloseNow()
+	// The server notices on its own time; the shutdown below counts the
+	// connections left, so wait until it has.
+	s.waitLog(t, regexp.MustCompile(`msg="websocket disconnected".* clients=1`))
 
 	// 1.8: shutdown with an open MCP session and WebSocket connection.
 	editorErr := make(chan error, 1)
