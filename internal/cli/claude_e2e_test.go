@@ -51,10 +51,7 @@ func (c *claudeCode) paige(args ...string) string {
 func TestClaudeCodeEndToEnd(t *testing.T) {
 	c := newClaudeCode(t)
 	c.paige("seed", "setup", "--name", "Ada", "--ai-name", "Paige")
-	transcript, err := filepath.Abs(rustPort)
-	if err != nil {
-		t.Fatal(err)
-	}
+	transcript := ruleTranscript(t)
 	cwd := t.TempDir()
 	base := map[string]any{"session_id": "e2e-1", "transcript_path": transcript, "cwd": cwd}
 	with := func(kv ...any) map[string]any {

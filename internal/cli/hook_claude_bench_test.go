@@ -15,6 +15,7 @@ func runBinHook(tb testing.TB, bin string, env []string, stdin string, args ...s
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
+	cmd.Dir = tb.TempDir() // no .env of the package directory is read
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -149,20 +149,40 @@ func TestHookSessionEndQueuesOnce(t *testing.T) {
 	}
 }
 
-// rustPort is a real Claude Code 2.1.14 transcript (a copy kept in
-// testdata, so the tests need nothing outside the repository) in which the
-// user states one rule. It is the only real transcript the heuristics learn
-// from, so these tests also pin that "Don't stop until …" is classified as
-// a rule (internal/learn/classify): narrowing that rule needs a new fixture.
+// rustPort is a real Claude Code 2.1.14 transcript, kept in testdata so the
+// tests need nothing outside the repository.
 var rustPort = filepath.Join("testdata", "claude", "cc-2.1.14-python-to-rust-port.jsonl")
 
-const rustPortRule = "Don't stop until all functions are ported, tests pass, and you have 100% coverage"
+// rustPortTask is the user's one instruction in rustPort. It steers that
+// task only, and whether the heuristics learn it is internal/learn/classify's
+// call (it has changed twice), so the tests learn from ruleTranscript, where
+// it is replaced by rustPortRule, a standing rule under any such policy.
+const (
+	rustPortTask = "Don't stop until all functions are ported, tests pass, and you have 100% coverage."
+	rustPortRule = "We always keep the Justfile as the one entry point for builds and tests"
+)
+
+// ruleTranscript returns the path of a copy of rustPort in which the user
+// states rustPortRule instead of rustPortTask.
+func ruleTranscript(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile(rustPort)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte(rustPortTask)); n != 1 {
+		tb.Fatalf("%s states %q %d times, want once", rustPort, rustPortTask, n)
+	}
+	p := filepath.Join(tb.TempDir(), filepath.Base(rustPort))
+	writeFile(tb, p, string(bytes.Replace(b, []byte(rustPortTask), []byte(rustPortRule+"."), 1)))
+	return p
+}
 
 func TestHookSessionEndInlineWorker(t *testing.T) {
 	data := t.TempDir()
 	seedFile := filepath.Join(t.TempDir(), "seed.json")
 	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAI_SEED_PATH": seedFile, "HOME": t.TempDir()}
-	abs, _ := filepath.Abs(rustPort)
+	abs := ruleTranscript(t)
 	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(abs), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
 	}

@@ -150,7 +150,15 @@ func (s *served) mcpClientWith(tb testing.TB, hc *http.Client) *mcp.ClientSessio
 	if err != nil {
 		tb.Fatalf("mcp connect: %v", err)
 	}
-	tb.Cleanup(func() { cs.Close() })
+	tb.Cleanup(func() {
+		closed := make(chan struct{})
+		go func() { cs.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(testWait):
+			tb.Errorf("mcp client session %s did not close within %v", cs.ID(), testWait)
+		}
+	})
 	return cs
 }
 

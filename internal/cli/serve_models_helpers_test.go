@@ -71,11 +71,11 @@ func apiCalls(tb testing.TB, db *store.Store, callType string) []coach.APICall {
 	return out
 }
 
-// actionsOf returns a session's actions of type t, waiting briefly for the
+// actionsOf returns a session's actions of type t, waiting (up to testWait) for the
 // server's batched action writer.
 func actionsOf(tb testing.TB, db *store.Store, sessionID string, t coach.ActionType, want int) []coach.Action {
 	tb.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(testWait)
 	for {
 		list, err := db.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID, Types: []coach.ActionType{t}})
 		if err != nil {
