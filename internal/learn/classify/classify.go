@@ -9,12 +9,17 @@
 //     sidechain "user" turns (a subagent's prompt is written by Claude).
 //  2. "@remember …" and "@forget …" are explicit commands and always win.
 //  3. Short greetings and bare confirmations are noise.
-//  4. Each sentence is matched against [Rules] in order (preference,
+//  4. A list of two or more ordered steps (numbered, or bulleted and
+//     opening with "first"; see [Procedures]) makes a procedure, whatever
+//     its steps say: "To release: 1. Always run make test 2. Tag the
+//     commit" is one procedure, not a rule.
+//  5. Each sentence is matched against [Rules] in order (preference,
 //     correction, policy, decision); the first rule that matches any
 //     sentence decides. Questions never match a rule ("What am I doing
 //     wrong?" is not a correction), and a rule's Unless pattern vetoes
-//     conditionals ("If I want to deploy, …" is not a preference).
-//  5. Two or more numbered steps make a procedure.
+//     conditionals ("If I want to deploy, …" is not a preference) and
+//     instructions about the task at hand ("Don't stop until the tests
+//     pass", "Don't do that now", "Never mind").
 //  6. A substantial message (over 50 characters) that is not only
 //     questions is factual; everything else is noise.
 package classify
@@ -27,7 +32,9 @@ import (
 )
 
 // Rule is one signal pattern. A sentence matches when Re matches and Unless
-// (if set) does not.
+// (if set) does not; Unless is tested on the sentence with the durable
+// markers "from now on", "going forward" and "starting now" removed, so it
+// can veto "now" without vetoing "From now on, always run go vet".
 type Rule struct {
 	Name       string
 	Type       learn.SignalType
@@ -44,7 +51,8 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
 // conditional ("if/when I …") vetoes a preference; "wrong" alone is not a
 // correction (it must be said of the assistant's work: "that's wrong",
 // "wrong file"); imperative rules ("Never push to main", "Always run the
-// linter", "Do not commit .env") are policies; more decision phrasings.
+// linter", "Do not commit .env") are policies unless they only steer the
+// task at hand ([transient]); more decision phrasings.
 var Rules = []Rule{
 	{Name: "preference", Type: learn.SignalPreference, Confidence: 0.8,
 		Re:     re(`\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`),
@@ -52,18 +60,32 @@ var Rules = []Rule{
 	{Name: "correction", Type: learn.SignalCorrection, Confidence: 0.8,
 		Re: re(`^(no|nope)\b[,.!]?\s+\S|\b(that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct|what i))|\bi meant\b|\bnot what i (asked|meant|wanted|said)|\bi said\b|\bwrong (file|one|place|function|directory|branch|command|version|approach)\b|^(that'?s )?incorrect\b`)},
 	{Name: "policy", Type: learn.SignalPolicy, Confidence: 0.8,
-		Re: re(`\bwe (always|never|should|must|don'?t|do not)\b|\bour (standard|convention|policy|rule|style)\b|\bdon'?t (ever|use)\b`)},
+		Re:     re(`\bwe (always|never|should|must|don'?t|do not)\b|\bour (standard|convention|policy|rule|style)\b|\bdon'?t (ever|use)\b`),
+		Unless: transient},
 	{Name: "imperative", Type: learn.SignalPolicy, Confidence: 0.75,
-		Re: re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`)},
+		Re:     re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`),
+		Unless: transient},
 	{Name: "decision", Type: learn.SignalDecision, Confidence: 0.8,
 		Re: re(`\blet'?s (go with|use|choose|pick|stick with|switch to)\b|\bi'?ve decided\b|\bi decided\b|\bwe'?ll use\b|\bwe (decided|chose|agreed)\b|\bthe decision is\b|\bwe'?re going with\b|\bi'?ll go with\b`)},
 }
+
+// transient matches an imperative that steers only the task at hand, not
+// how the user always works: a "keep going" order ("Don't stop until the
+// tests pass", "Never give up"), a time limited to now ("Don't do that now",
+// "Don't merge yet", "Skip the linter this time", "for now", "today"), and
+// "never mind" / "don't mind …". A condition alone is not transient: "Never
+// merge until CI is green" stays a rule.
+var transient = re(`^(please\s+)?(always|never|don'?t|do not)\s+(stop|quit|give up|halt|pause|finish|rest)\b\s*(until|till|unless|before|[.!]*$)` +
+	`|\b(right now|for now|now|this time|today|tonight|for the moment|at the moment|for this (task|session|one|pr|change))\b([^(]|$)|\byet([.!,;]|$)` +
+	`|^(please\s+)?(never|don'?t|do not)\s+mind\b`)
+
+// durable matches the markers that make an instruction explicitly lasting.
+var durable = re(`\b(from now on|going forward|starting now|from here on)\b`)
 
 var (
 	greetingRe     = re(`^(hi|hello|hey|good (morning|afternoon|evening)|howdy|sup|what'?s up)\b`)
 	confirmationRe = re(`^(ok|okay|k|got it|sure|thanks|thank you|ty|great|yes|no|yep|nope|alright|understood|roger|ack|cool|nice|perfect|go ahead|continue)\s*[.!?]?$`)
 	commandRe      = re(`^@(remember|forget)\b[:\s]*`)
-	stepRe         = regexp.MustCompile(`(?m)^\s*(\d{1,2}[.)]|step \d{1,2}[:.)])\s+\S`)
 	questionRe     = re(`^(what|why|how|where|which|who|whose)\b`)
 )
 
@@ -93,6 +115,9 @@ func Classify(turn learn.Turn) learn.Classification {
 	if confirmationRe.MatchString(text) {
 		return learn.Classification{Type: learn.SignalNoise, Pattern: "confirmation", Confidence: 0.95}
 	}
+	if procs, _ := Procedures(text); len(procs) > 0 {
+		return learn.Classification{Type: learn.SignalProcedure, Pattern: "steps", Confidence: 0.7, Match: procs[0].String()}
+	}
 	sents := Sentences(text)
 	for _, r := range Rules {
 		for _, s := range sents {
@@ -100,9 +125,6 @@ func Classify(turn learn.Turn) learn.Classification {
 				return learn.Classification{Type: r.Type, Pattern: r.Name, Confidence: r.Confidence, Match: s}
 			}
 		}
-	}
-	if len(stepRe.FindAllStringIndex(text, 3)) >= 2 {
-		return learn.Classification{Type: learn.SignalProcedure, Pattern: "numbered-steps", Confidence: 0.7, Match: text}
 	}
 	if len(text) > 50 && !allQuestions(sents) {
 		return learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
@@ -138,7 +160,7 @@ func (r Rule) match(s string) bool {
 	if IsQuestion(s) || !r.Re.MatchString(s) {
 		return false
 	}
-	return r.Unless == nil || !r.Unless.MatchString(s)
+	return r.Unless == nil || !r.Unless.MatchString(durable.ReplaceAllString(s, ""))
 }
 
 // IsSignal reports whether c is anything but noise.

@@ -157,3 +157,109 @@ func TestSidechainPromptIsNoise(t *testing.T) {
 		t.Errorf("got %+v, want sidechain noise", got)
 	}
 }
+
+// An imperative that steers only the task at hand is not a durable rule;
+// one that holds beyond it is, conditions included.
+func TestTransientImperatives(t *testing.T) {
+	t.Run("task-bound", func(t *testing.T) {
+		run(t, []tc{
+			{"Don't stop until the tests pass", "noise"},
+			{"Don't stop until all functions are ported, tests pass, and you have 100% coverage.", "factual"},
+			{"Please don't stop.", "noise"},
+			{"Never give up until it compiles", "noise"},
+			{"Don't do that now", "noise"},
+			{"Don't push right now, CI is still red", "noise"},
+			{"Don't merge yet", "noise"},
+			{"Never mind", "noise"},
+			{"never mind, I found the bug in the parser myself after all", "factual"},
+			{"Don't mind the lint warnings", "noise"},
+			{"Don't run the linter this time", "noise"},
+			{"Always use the staging DB for now", "noise"},
+			{"Don't use the cache today", "noise"},
+			{"We don't deploy for now", "noise"},
+		})
+	})
+	t.Run("durable", func(t *testing.T) {
+		run(t, []tc{
+			{"Never merge until CI is green", "policy"},
+			{"Don't commit before the tests pass", "policy"},
+			{"Always run go vet from now on", "policy"},
+			{"Going forward, we always squash merge", "policy"},
+			{"Don't stop the database container in tests", "policy"},
+			{"Always keep in mind that prod runs Postgres 15", "policy"},
+			{"Don't use now() in SQL migrations", "policy"},
+			{"Don't use yet another wrapper library", "policy"},
+			{"Never push to main", "policy"},
+		})
+	})
+	t.Run("no signal sentence", func(t *testing.T) {
+		if got := Signals("Port it to Rust. Don't stop until all tests pass. Never mind the docs."); len(got) != 0 {
+			t.Errorf("Signals: got %+v, want none", got)
+		}
+	})
+}
+
+// A multi-step list is a procedure whatever its steps say; one step is not.
+func TestClassifyProcedures(t *testing.T) {
+	run(t, []tc{
+		{"To release: 1. Always run make test 2. Tag the commit 3. Push the tag", "procedure"},
+		{"To release: 1) bump the version 2) tag it", "procedure"},
+		{"To release:\n1. Always run make test\n2. Never skip the changelog\n3. Push the tag", "procedure"},
+		{"To release:\n1) I prefer to bump the version first\n2) tag it", "procedure"},
+		{"Step 1: build\nStep 2: deploy", "procedure"},
+		{"Never push to main. To deploy: (1) build (2) upload", "procedure"},
+		{"- First, run make test\n- Then tag the commit\n- Finally, push the tag", "procedure"},
+		{"To release: 1. Always run make test", "policy"},
+		{"1. Never force-push", "policy"},
+		{"- run make test\n- tag the commit\n- push the tag", "noise"},
+		{"We pinned Go 1.22 and protobuf 2. Nothing else changes in the toolchain", "factual"},
+		{"Do step 2. then step 1. of the plan", "noise"},
+	})
+}
+
+func TestProcedures(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []Procedure
+		rest     string
+	}{
+		{"inline dots", "To release: 1. Always run make test 2. Tag the commit 3. Push the tag",
+			[]Procedure{{Title: "To release:", Steps: []string{"Always run make test", "Tag the commit", "Push the tag"}}}, ""},
+		{"inline parens, last step ends with its sentence", "Never push to main. To release: 1) test 2) tag. Thanks!",
+			[]Procedure{{Title: "To release:", Steps: []string{"test", "tag"}}}, "Never push to main.\nThanks!"},
+		{"lines with continuation", "Deploy:\n1. build\n   with -trimpath\n2. upload\nNever deploy on Fridays.",
+			[]Procedure{{Title: "Deploy:", Steps: []string{"build with -trimpath", "upload"}}}, "Never deploy on Fridays."},
+		{"no title", "Please do this.\n1. build\n2. test",
+			[]Procedure{{Steps: []string{"build", "test"}}}, "Please do this."},
+		{"two lists", "Release:\n1. tag\n2. push\nDeploy:\n1. build\n2. upload",
+			[]Procedure{{Title: "Release:", Steps: []string{"tag", "push"}}, {Title: "Deploy:", Steps: []string{"build", "upload"}}}, ""},
+		{"out-of-sequence numbers stay in the step", "1. install Go 1.22\n3. oops\n2. build",
+			[]Procedure{{Steps: []string{"install Go 1.22 3. oops", "build"}}}, ""},
+		{"bullets from first to finally", "Before a PR:\n- First, run make test\n\n- then lint it\n- Finally: push\nok?",
+			[]Procedure{{Title: "Before a PR:", Steps: []string{"Run make test", "Lint it", "Push"}}}, "ok?"},
+		{"one step", "To release: 1. push the tag", nil, "To release: 1. push the tag"},
+		{"bullets without first", "- tag\n- push", nil, "- tag\n- push"},
+		{"numbers that are no list", "Go 1.22 and 2. fine", nil, "Go 1.22 and 2. fine"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, rest := Procedures(tt.in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("procedures (-want +got):\n%s", diff)
+			}
+			if rest != tt.rest {
+				t.Errorf("rest: got %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+}
+
+func TestProcedureString(t *testing.T) {
+	got := Procedure{Title: "To release:", Steps: []string{"test", "tag"}}.String()
+	if want := "To release:\n1. test\n2. tag"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := (Procedure{Steps: []string{"a", "b"}}).String(), "1. a\n2. b"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/classify"
@@ -13,7 +14,7 @@ import (
 
 // Heuristic extracts knowledge without a model: every user sentence the
 // classifier matches becomes one entry (preference, correction, rule,
-// decision), a numbered list becomes a procedure, and "@remember …" is kept
+// decision), a multi-step list becomes one procedure, and "@remember …" is kept
 // with confidence 1. Factual turns are left out: without a model there is no
 // telling a fact from chatter. Evidence quotes the user's sentence.
 // The zero value is ready to use.
@@ -57,20 +58,30 @@ var ruleTypes = map[string]learn.KnowledgeType{
 
 // FromTurn returns the items the heuristics find in one user turn; prev is
 // the assistant text the user answered (used when a correction names no
-// right answer).
+// right answer). Each multi-step list of the turn is one procedure (its
+// title and numbered steps, the whole turn as evidence) and comes first;
+// then one item per signal sentence outside the lists, in text order.
+// Sentences inside a list's steps are part of the procedure only.
 func FromTurn(t learn.Turn, prev string) []Item {
 	c := classify.Classify(t)
 	switch c.Type {
 	case learn.SignalRemember:
 		return remember(c.Match)
-	case learn.SignalProcedure:
-		return []Item{{Type: string(learn.Procedure), Content: strings.TrimSpace(c.Match), Confidence: c.Confidence,
-			Evidence: evidence(c.Match), Entities: Entities(c.Match)}}
 	case learn.SignalNoise, learn.SignalFactual, learn.SignalForget:
 		return nil
 	}
 	var out []Item
-	for _, s := range classify.Signals(t.Content) {
+	text := t.Content
+	if c.Type == learn.SignalProcedure {
+		var procs []classify.Procedure
+		procs, text = classify.Procedures(strings.TrimSpace(t.Content))
+		for _, p := range procs {
+			content := p.String()
+			out = append(out, Item{Type: string(learn.Procedure), Content: content, Confidence: c.Confidence,
+				Evidence: evidence(t.Content), Entities: Entities(content)})
+		}
+	}
+	for _, s := range classify.Signals(text) {
 		typ := ruleTypes[s.Rule.Name]
 		content := Rewrite(typ, s.Sentence, prev)
 		if content == "" {
@@ -184,8 +195,9 @@ func thirdPerson(s string) string {
 func trimEnd(s string) string { return strings.TrimRight(strings.TrimSpace(s), ".!;:, ") }
 
 func sentenceCase(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
 	}
-	return s
+	return string(unicode.ToUpper(r)) + s[n:]
 }

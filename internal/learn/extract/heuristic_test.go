@@ -65,6 +65,9 @@ func TestFromTurn(t *testing.T) {
 		{"remember a rule", "@remember never force-push", "", []string{"rule: Never force-push"}},
 		{"procedure", "To release:\n1. bump the version\n2. tag it", "", []string{"procedure: To release:\n1. bump the version\n2. tag it"}},
 		{"forget is not knowledge", "@forget the staging port", "", nil},
+		{"task-bound imperative", "Port it to Rust. Don't stop until all functions are ported, tests pass, and you have 100% coverage.", "", nil},
+		{"never mind", "Never mind, I found it", "", nil},
+		{"durable rule with a condition", "Never merge until CI is green", "", []string{"rule: Never merge until CI is green"}},
 		{"question", "What am I doing wrong?", "", nil},
 		{"factual left to models", "The project uses TanStack Start with a PostgreSQL database on 15432", "", nil},
 	}
@@ -114,5 +117,56 @@ func TestFormatTranscript(t *testing.T) {
 	}
 	if !strings.HasSuffix(got, " […]") || len(got) > 4400 {
 		t.Errorf("long turn not cut: %d bytes", len(got))
+	}
+}
+
+// A multi-step list is one procedure with its ordered steps as content and
+// the turn as evidence; signal sentences inside the steps belong to it, and
+// those outside the list are entries of their own.
+func TestFromTurnProcedures(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // "type: content"
+	}{
+		{"inline with signal words inside", "To release: 1. Always run make test 2. Tag the commit 3. Push the tag",
+			[]string{"procedure: To release:\n1. Always run make test\n2. Tag the commit\n3. Push the tag"}},
+		{"inline without signal words", "To release: 1. bump the version 2. tag it 3. push the tag",
+			[]string{"procedure: To release:\n1. bump the version\n2. tag it\n3. push the tag"}},
+		{"1) form on lines with a preference inside", "To deploy:\n1) I prefer to build with -trimpath\n2) upload the binary\n3) we never skip the smoke test",
+			[]string{"procedure: To deploy:\n1. I prefer to build with -trimpath\n2. upload the binary\n3. we never skip the smoke test"}},
+		{"1. form on lines", "Release steps:\n1. Never skip the changelog\n2. Tag the commit",
+			[]string{"procedure: Release steps:\n1. Never skip the changelog\n2. Tag the commit"}},
+		{"rule outside the list", "Never push to main. To release:\n1. Always run make test\n2. Push the tag\nI prefer signed tags.",
+			[]string{"procedure: To release:\n1. Always run make test\n2. Push the tag", "rule: Never push to main", "preference: User prefers signed tags"}},
+		{"bullets from first to finally", "- First, always run make test\n- Then tag the commit\n- Finally, push the tag",
+			[]string{"procedure: 1. Always run make test\n2. Tag the commit\n3. Push the tag"}},
+		{"two lists", "Release:\n1. tag\n2. push\nDeploy:\n1. build\n2. upload",
+			[]string{"procedure: Release:\n1. tag\n2. push", "procedure: Deploy:\n1. build\n2. upload"}},
+		{"one numbered item is not a procedure", "To release: 1. Always run make test",
+			[]string{"rule: Always run make test"}},
+		{"one bullet is not a procedure", "- First, never push to main",
+			nil},
+		{"plain bullets are not a procedure", "- tag the commit\n- push the tag", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, it := range FromTurn(learn.Turn{Role: learn.User, Content: tt.in}, "") {
+				got = append(got, it.Type+": "+it.Content)
+				if it.Type == string(learn.Procedure) {
+					if want := `User said: "` + tt.in + `"`; it.Evidence != want {
+						t.Errorf("evidence: got %q, want %q", it.Evidence, want)
+					}
+					if it.Confidence != 0.7 || len(it.Entities) == 0 {
+						t.Errorf("procedure %+v: want confidence 0.7 and entities", it)
+					}
+				} else if it.Evidence == "" {
+					t.Errorf("item %q has no evidence", it.Content)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
