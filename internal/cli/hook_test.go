@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,9 +37,42 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
+	flag.Parse()
+	stop := watchdog(packageLimit())
 	code := m.Run()
+	stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// packageLimit is how long one run of the package's tests may take: a
+// full run takes under a minute even on a loaded 2-core machine. Zero (no
+// limit) when benchmarking.
+func packageLimit() time.Duration {
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		return 0
+	}
+	count := 1
+	if f := flag.Lookup("test.count"); f != nil {
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 1 {
+			count = n
+		}
+	}
+	return time.Duration(count) * 7 * time.Minute
+}
+
+// watchdog crashes the test binary with every goroutine's stack once limit
+// has passed, so a stuck test is named in the output before CI kills the
+// job without it. It returns the function that disarms it.
+func watchdog(limit time.Duration) (stop func()) {
+	if limit <= 0 {
+		return func() {}
+	}
+	t := time.AfterFunc(limit, func() {
+		debug.SetTraceback("all")
+		panic(fmt.Sprintf("internal/cli tests still running after %v: a test is stuck (goroutines follow)", limit))
+	})
+	return func() { t.Stop() }
 }
 
 var (
