@@ -110,7 +110,7 @@ func remember(text string) []Item {
 func evidence(s string) string {
 	s = strings.TrimSpace(s)
 	if len(s) > 300 {
-		s = s[:300] + "…"
+		s = cut(s, 300) + "…"
 	}
 	return `User said: "` + s + `"`
 }
@@ -148,7 +148,7 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 				return ""
 			}
 			if len(prev) > 160 {
-				prev = prev[:160] + "…"
+				prev = cut(prev, 160) + "…"
 			}
 			return `User rejected the assistant's answer: "` + prev + `"`
 		}
@@ -190,6 +190,15 @@ func thirdPerson(s string) string {
 		return verb
 	}
 	return verb + " " + rest
+}
+
+// cut returns the longest prefix of s of at most n bytes that does not end
+// inside a UTF-8 sequence.
+func cut(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func trimEnd(s string) string { return strings.TrimRight(strings.TrimSpace(s), ".!;:, ") }

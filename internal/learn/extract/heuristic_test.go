@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -168,5 +169,16 @@ func TestFromTurnProcedures(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestEvidenceCutsAtRuneBoundary(t *testing.T) {
+	long := "To release: 1. " + strings.Repeat("ä", 200) + " 2. tag"
+	items := FromTurn(learn.Turn{Role: learn.User, Content: long}, "")
+	if len(items) != 1 {
+		t.Fatalf("got %d items, want one procedure", len(items))
+	}
+	if ev := items[0].Evidence; !utf8.ValidString(ev) || !strings.HasSuffix(ev, "…\"") {
+		t.Errorf("evidence %q is not valid UTF-8 cut with an ellipsis", ev)
 	}
 }
