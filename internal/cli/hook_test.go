@@ -47,10 +47,12 @@ func TestMain(m *testing.M) {
 
 // packageLimit is how long one run of the package's tests may take: a
 // full run takes under a minute even on a loaded 2-core machine. Zero (no
-// limit) when benchmarking.
+// limit) when benchmarking or fuzzing.
 func packageLimit() time.Duration {
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
-		return 0
+	for _, name := range []string{"test.bench", "test.fuzz"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
+			return 0
+		}
 	}
 	count := 1
 	if f := flag.Lookup("test.count"); f != nil {
