@@ -23,7 +23,7 @@ import (
 // connections, and closing them after the MCP sessions keeps that order.
 func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	log := a.log.With("component", "coach")
-	tuneGC(log)
+	tuneGC(log, a.cfg.Env("GOGC"))
 	st, ws, al, sess, err := openCoachState(ctx, a)
 	if err != nil {
 		return err
@@ -92,17 +92,17 @@ func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Works
 // serveGCPercent is the GOGC `paige serve` runs with unless GOGC is set.
 const serveGCPercent = 400
 
-// tuneGC sets GOGC to [serveGCPercent] when it is at Go's default of 100
-// (unset, or set to 100: the two look the same). The MCP SDK's JSON
+// tuneGC sets GOGC to [serveGCPercent] unless the user set GOGC (userGOGC
+// non-empty), whose choice the runtime already applied. The MCP SDK's JSON
 // decoder allocates a 32 KiB buffer per decode, several per tool call,
 // while the server's live heap is a few MB: at GOGC=100 the collector ran
 // every few dozen calls and took about a third of the server's CPU per
 // paige_get_buffer call (BenchmarkMCPGetBufferProcess). The cost is a
 // heap that may grow to 5× the live data instead of 2×.
-func tuneGC(log interface{ Debug(string, ...any) }) {
-	if prev := debug.SetGCPercent(serveGCPercent); prev != 100 {
-		debug.SetGCPercent(prev) // GOGC chosen by the user
+func tuneGC(log interface{ Debug(string, ...any) }, userGOGC string) {
+	if userGOGC != "" {
 		return
 	}
+	debug.SetGCPercent(serveGCPercent)
 	log.Debug("GOGC set", "percent", serveGCPercent)
 }
