@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// config is one load run.
+type config struct {
+	URL      string
+	Mode     string // "open" or "closed"
+	Rate     int    // open loop: calls/s from all workers together
+	Duration time.Duration
+	Workers  int
+	Tool     string
+	Path     string
+	SrvPID   int // when > 0, the server's process id, to report its CPU per call
+}
+
+// result is what a run measured.
+type result struct {
+	Calls    int             // calls answered without error
+	Errors   int             // calls that failed
+	Missed   int             // open loop: calls due but never sent (the run hit its bound)
+	Late     int             // open loop: calls sent more than a whole round of workers late
+	Elapsed  time.Duration   // from the first call's schedule to the last answer
+	Lat      []time.Duration // latencies of the answered calls, sorted
+	FirstErr error           // the first call's failure, if any
+	CPU      time.Duration   // this process's CPU time during the run (0 where unknown)
+	SrvCPU   time.Duration   // the server process's CPU time during the run (0 where unknown)
+}
+
+// due is when call n of an open loop at rate calls/s is scheduled,
+// relative to the start: call n is worker n%workers's (n/workers)-th.
+func due(n, rate int) time.Duration {
+	return time.Duration(int64(n) * int64(time.Second) / int64(rate))
+}
+
+// calls is how many calls an open loop at rate makes in d.
+func calls(rate int, d time.Duration) int {
+	return int(int64(rate) * int64(d) / int64(time.Second))
+}
+
+// percentile returns the p-quantile (0..1) of sorted latencies, nearest rank below.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[int(float64(len(sorted)-1)*p)]
+}
+
+// worker is one client: its session and what it measured.
+type worker struct {
+	s      *session
+	lat    []time.Duration
+	errs   int
+	missed int
+	late   int
+	err    error
+}
+
+// run connects cfg.Workers sessions and drives them in cfg.Mode for
+// cfg.Duration. The open loop stops sending at twice the duration plus
+// 5 s even when behind; calls not sent by then are Missed.
+func run(ctx context.Context, cfg config) (*result, error) {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * cfg.Workers, DisableCompression: true},
+		Timeout: 30 * time.Second}
+	defer hc.CloseIdleConnections()
+	ws := make([]*worker, cfg.Workers)
+	for i := range ws {
+		s, err := connect(ctx, hc, cfg.URL, cfg.Tool, map[string]string{"path": cfg.Path})
+		if err != nil {
+			return nil, fmt.Errorf("session %d: %w", i, err)
+		}
+		defer s.close(context.WithoutCancel(ctx))
+		ws[i] = &worker{s: s}
+	}
+	if err := ws[0].s.callTool(ctx); err != nil { // warm-up and fail fast
+		return nil, fmt.Errorf("first call: %w", err)
+	}
+	cpu0, srv0 := cpuTime(), srvCPU(cfg.SrvPID)
+	start := time.Now()
+	var wg sync.WaitGroup
+	if cfg.Mode == "closed" {
+		stop := start.Add(cfg.Duration)
+		for _, w := range ws {
+			wg.Go(func() { w.closedLoop(ctx, stop) })
+		}
+	} else {
+		bound, cancel := context.WithDeadline(ctx, start.Add(2*cfg.Duration+5*time.Second))
+		defer cancel()
+		total := calls(cfg.Rate, cfg.Duration)
+		for i, w := range ws {
+			wg.Go(func() { w.openLoop(bound, start, i, len(ws), cfg.Rate, total) })
+		}
+	}
+	wg.Wait()
+	res := &result{Elapsed: time.Since(start), CPU: cpuTime() - cpu0}
+	if srv := srvCPU(cfg.SrvPID); srv > 0 && srv0 > 0 {
+		res.SrvCPU = srv - srv0
+	}
+	for _, w := range ws {
+		res.Lat = append(res.Lat, w.lat...)
+		res.Errors += w.errs
+		res.Missed += w.missed
+		res.Late += w.late
+		if res.FirstErr == nil {
+			res.FirstErr = w.err
+		}
+	}
+	res.Calls = len(res.Lat)
+	slices.Sort(res.Lat)
+	return res, ctx.Err()
+}
+
+// record notes one call's outcome.
+func (w *worker) record(err error, lat time.Duration) {
+	if err != nil {
+		w.errs++
+		if w.err == nil {
+			w.err = err
+		}
+		return
+	}
+	w.lat = append(w.lat, lat)
+}
+
+// closedLoop calls back to back until stop, latency from each send.
+func (w *worker) closedLoop(ctx context.Context, stop time.Time) {
+	for ctx.Err() == nil && time.Now().Before(stop) {
+		t0 := time.Now()
+		err := w.s.callTool(ctx)
+		w.record(err, time.Since(t0))
+	}
+}
+
+// openLoop makes calls i, i+workers, i+2·workers… below total, each at its
+// due time. A call sent late (the worker was still waiting for an earlier
+// answer) is measured from its due time, so backlog counts against it; a
+// call sent on time is measured from its send, so the timer's oversleep is
+// not counted as the server's (the corrected latency of wrk2).
+func (w *worker) openLoop(ctx context.Context, start time.Time, i, workers, rate, total int) {
+	w.lat = make([]time.Duration, 0, total/workers+1)
+	for n := i; n < total; n += workers {
+		if ctx.Err() != nil {
+			w.missed += (total - n + workers - 1) / workers
+			return
+		}
+		from := start.Add(due(n, rate))
+		if wait := time.Until(from); wait > 0 {
+			time.Sleep(wait)
+			from = time.Now()
+		} else if -wait > due(workers, rate) {
+			w.late++
+		}
+		err := w.s.callTool(ctx)
+		if err != nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			w.missed++ // cut off by the run's bound, not failed by the server
+			continue
+		}
+		w.record(err, time.Since(from))
+	}
+}
+
+// srvCPU is the server's CPU time so far, 0 when pid is not set or unknown.
+func srvCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	return procCPU(pid)
+}

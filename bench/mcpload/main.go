@@ -1,0 +1,153 @@
+// Command mcpload is a lean load generator for Paige's MCP server: it
+// measures the paige_get_buffer round trip (story 6's target: 16
+// concurrent clients, p50 ≤ 1 ms, p99 ≤ 5 ms, ≥ 5,000 calls/s) without the
+// official MCP SDK client, whose own ~200 µs of CPU per call would take
+// half of a small machine from the server it measures.
+//
+// It speaks MCP Streamable HTTP with net/http and encoding/json: each of
+// -workers sessions POSTs initialize (keeping its Mcp-Session-Id),
+// notifications/initialized, then tools/call requests, and reads answers
+// sent as application/json or as text/event-stream.
+//
+// In the open loop (-mode open, the default) the workers together issue
+// -rate calls/s on a fixed schedule whatever the answers do, and a call
+// sent late because its worker was still waiting is measured from when it
+// was due, so backlog counts (no coordinated omission). In the closed loop
+// (-mode closed) each worker calls again as soon as it has its answer,
+// which measures capacity. It prints calls/s achieved, p50, p90, p99 and
+// max latency and the error count, and exits 1 on any error (HTTP,
+// JSON-RPC or a tool result with isError), 2 on bad flags.
+//
+// Only loopback URLs are accepted: this is a benchmark for a local server.
+//
+//	go run ./bench/mcpload -url http://127.0.0.1:3000/mcp -rate 5000 -duration 10s
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"time"
+)
+
+// maxDuration bounds -duration.
+const maxDuration = 10 * time.Minute
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// realMain runs mcpload with args and returns its exit code.
+func realMain(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "mcpload:", err)
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := run(ctx, cfg)
+	if res != nil {
+		report(stdout, cfg, res)
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, "mcpload:", err)
+		return 1
+	case res.Errors > 0:
+		fmt.Fprintf(stderr, "mcpload: %d calls failed, first: %v\n", res.Errors, res.FirstErr)
+		return 1
+	case res.Calls == 0:
+		fmt.Fprintln(stderr, "mcpload: no call answered")
+		return 1
+	}
+	return 0
+}
+
+// parseFlags reads and validates the command line.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("mcpload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg config
+	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:3000/mcp", "MCP endpoint (loopback only)")
+	fs.StringVar(&cfg.Mode, "mode", "open", "open (fixed -rate) or closed (back to back)")
+	fs.IntVar(&cfg.Rate, "rate", 5000, "open loop: calls/s from all workers together")
+	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to send calls (at most 10m)")
+	fs.IntVar(&cfg.Workers, "workers", 16, "concurrent clients, each with its own MCP session")
+	fs.StringVar(&cfg.Tool, "tool", "paige_get_buffer", "tool to call")
+	fs.StringVar(&cfg.Path, "path", "src/auth.ts", "the tool's path argument")
+	fs.IntVar(&cfg.SrvPID, "server-pid", 0, "server's process id, to report its CPU per call (Linux /proc)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return cfg, cfg.validate()
+}
+
+// validate checks a config's bounds and that its URL is loopback.
+func (c config) validate() error {
+	switch {
+	case c.Mode != "open" && c.Mode != "closed":
+		return fmt.Errorf("-mode %q: want open or closed", c.Mode)
+	case c.Rate < 1 || c.Rate > 1_000_000:
+		return fmt.Errorf("-rate %d: want 1 to 1000000", c.Rate)
+	case c.Duration <= 0 || c.Duration > maxDuration:
+		return fmt.Errorf("-duration %v: want more than 0 and at most %v", c.Duration, maxDuration)
+	case c.Workers < 1 || c.Workers > 1024:
+		return fmt.Errorf("-workers %d: want 1 to 1024", c.Workers)
+	case c.Tool == "":
+		return errors.New("-tool is empty")
+	}
+	return checkLoopback(c.URL)
+}
+
+// checkLoopback accepts http URLs whose host is localhost or a loopback IP.
+func checkLoopback(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("-url: %w", err)
+	}
+	if u.Scheme != "http" {
+		return fmt.Errorf("-url %q: want an http:// URL", raw)
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-url %q: only loopback hosts (127.0.0.1, ::1, localhost) are allowed", raw)
+	}
+	return nil
+}
+
+// report prints a run's numbers.
+func report(w io.Writer, cfg config, r *result) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d.Microseconds())/1000) }
+	offered := "back to back"
+	if cfg.Mode == "open" {
+		offered = fmt.Sprintf("%d calls/s offered", cfg.Rate)
+	}
+	fmt.Fprintf(w, "mcpload: %s loop, %d workers, %s, %v, %s %s path=%s\n",
+		cfg.Mode, cfg.Workers, offered, cfg.Duration, cfg.URL, cfg.Tool, cfg.Path)
+	fmt.Fprintf(w, "calls      %d in %.2fs = %.0f calls/s achieved\n",
+		r.Calls, r.Elapsed.Seconds(), float64(r.Calls)/r.Elapsed.Seconds())
+	fmt.Fprintf(w, "latency    p50 %s  p90 %s  p99 %s  max %s\n", ms(percentile(r.Lat, 0.50)),
+		ms(percentile(r.Lat, 0.90)), ms(percentile(r.Lat, 0.99)), ms(percentile(r.Lat, 1)))
+	fmt.Fprintf(w, "errors     %d\n", r.Errors)
+	if cfg.Mode == "open" {
+		fmt.Fprintf(w, "late       %d (sent more than a round late)  missed %d (never sent)\n", r.Late, r.Missed)
+	}
+	if r.CPU > 0 && r.Calls > 0 {
+		fmt.Fprintf(w, "client cpu %.1f µs/call\n", float64(r.CPU.Microseconds())/float64(r.Calls))
+	}
+	if r.SrvCPU > 0 && r.Calls > 0 {
+		fmt.Fprintf(w, "server cpu %.1f µs/call\n", float64(r.SrvCPU.Microseconds())/float64(r.Calls))
+	}
+}

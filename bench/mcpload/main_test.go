@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paige-dev/paige/internal/cli"
+)
+
+// syncBuffer is a bytes.Buffer safe for serve's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var readyRE = regexp.MustCompile(`MCP \(Claude Code\): (http://\S+)`)
+
+// startServe runs the real `paige serve` in-process (offline, temporary
+// project with src/auth.ts, data and home) until the test ends, and
+// returns its MCP URL.
+func startServe(tb testing.TB) string {
+	tb.Helper()
+	home, project := tb.TempDir(), tb.TempDir()
+	writeFile(tb, project+"/src/auth.ts", "export const x = 1;\n")
+	env := map[string]string{"HOME": home, "PROJECT_DIR": project, "DATA_DIR": home + "/data",
+		"PAIGE_OFFLINE": "1", "PORT": "0", "LOG_LEVEL": "warn"}
+	ctx, cancel := context.WithCancel(context.Background())
+	out, done := &syncBuffer{}, make(chan error, 1)
+	go func() {
+		done <- cli.Run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, out, out)
+	}()
+	tb.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			tb.Errorf("serve: %v\n%s", err, out.String())
+		}
+	})
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := readyRE.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case err := <-done:
+			done <- err
+			tb.Fatalf("serve exited early: %v\n%s", err, out.String())
+		default:
+		}
+	}
+	tb.Fatalf("serve not ready:\n%s", out.String())
+	return ""
+}
+
+// The generator's core against the real server: both loops answer every
+// call without error, and the open loop makes exactly rate × duration calls.
+func TestRunAgainstServe(t *testing.T) {
+	url := startServe(t)
+	for _, tc := range []struct {
+		mode      string
+		wantCalls int // 0: any positive number
+	}{
+		{mode: "open", wantCalls: 500},
+		{mode: "closed"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cfg := config{URL: url, Mode: tc.mode, Rate: 500, Duration: time.Second, Workers: 16,
+				Tool: "paige_get_buffer", Path: "src/auth.ts", SrvPID: os.Getpid()} // the server is in-process
+			res, err := run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Errors != 0 || res.FirstErr != nil {
+				t.Errorf("errors: got %d (%v), want 0", res.Errors, res.FirstErr)
+			}
+			if tc.wantCalls > 0 && res.Calls != tc.wantCalls {
+				t.Errorf("calls: got %d, want %d", res.Calls, tc.wantCalls)
+			}
+			if _, err := os.Stat("/proc/self/stat"); err == nil && res.SrvCPU <= 0 {
+				t.Errorf("server cpu: got %v, want > 0 from /proc", res.SrvCPU)
+			}
+			if res.Calls == 0 || len(res.Lat) != res.Calls || res.Lat[0] <= 0 {
+				t.Errorf("calls %d, latencies %d: want as many, positive", res.Calls, len(res.Lat))
+			}
+		})
+	}
+}
+
+// realMain's exit codes: 0 for a clean run, 1 when calls fail, 2 for flags
+// it refuses (bounds, a host that is not loopback).
+func TestRealMainExitCodes(t *testing.T) {
+	url := startServe(t)
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		want     int
+		wantText string // in stdout or stderr
+	}{
+		{"ok", []string{"-url", url, "-rate", "200", "-duration", "500ms"}, 0, "calls      100 "},
+		{"closed", []string{"-url", url, "-mode", "closed", "-duration", "200ms", "-workers", "2"}, 0, "errors     0"},
+		{"tool error", []string{"-url", url, "-path", "", "-duration", "200ms"}, 1, "path is required"},
+		{"unknown tool", []string{"-url", url, "-tool", "nope", "-duration", "200ms"}, 1, "nope"},
+		{"not loopback", []string{"-url", "http://example.com/mcp"}, 2, "only loopback"},
+		{"https", []string{"-url", "https://127.0.0.1/mcp"}, 2, "want an http://"},
+		{"duration", []string{"-url", url, "-duration", "11m"}, 2, "at most 10m"},
+		{"rate", []string{"-url", url, "-rate", "0"}, 2, "-rate 0"},
+		{"mode", []string{"-url", url, "-mode", "half"}, 2, "want open or closed"},
+		{"workers", []string{"-url", url, "-workers", "0"}, 2, "-workers 0"},
+		{"extra", []string{"-url", url, "more"}, 2, "unexpected arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if got := realMain(tc.args, &out, &errOut); got != tc.want {
+				t.Errorf("exit: got %d, want %d\nstdout: %s\nstderr: %s", got, tc.want, &out, &errOut)
+			}
+			if all := out.String() + errOut.String(); !strings.Contains(all, tc.wantText) {
+				t.Errorf("output: got %q, want it to contain %q", all, tc.wantText)
+			}
+		})
+	}
+}
