@@ -94,12 +94,20 @@ func (h *harness) dial(t testing.TB) *client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	before := h.srv.Hub().Len()
 	ws, _, err := websocket.Dial(ctx, h.url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws.SetReadLimit(64 << 20)
 	t.Cleanup(func() { ws.CloseNow() })
+	// The handshake completes before the server registers the connection in
+	// its hub; a broadcast sent in between would miss this client.
+	for deadline := time.Now().Add(10 * time.Second); h.srv.Hub().Len() <= before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub never registered the new connection (%d clients)", h.srv.Hub().Len())
+		}
+	}
 	return &client{t: t, ws: ws}
 }
 
