@@ -39,7 +39,8 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## bench-mcp: paige_get_buffer under load (bench/mcpload: 16 clients, open loop at 5,000 calls/s
-## for 10 s) against a temporary offline server; more flags in MCPLOAD_FLAGS='-mode closed'
+## for 10 s, src/auth.ts holding an unsaved buffer) against a temporary offline server; more
+## flags in MCPLOAD_FLAGS='-mode closed'
 .PHONY: bench-mcp
 bench-mcp:
 	@tmp=$$(mktemp -d); pid=; trap '[ -z "$$pid" ] || { kill $$pid; wait $$pid; }; rm -rf $$tmp' EXIT; \
@@ -49,7 +50,7 @@ bench-mcp:
 	   $$tmp/paige serve > $$tmp/serve.log 2>&1 & pid=$$!; url=; \
 	 for i in $$(seq 100); do url=$$(sed -n 's/.*MCP (Claude Code): //p' $$tmp/serve.log); [ -n "$$url" ] && break; sleep 0.1; done; \
 	 [ -n "$$url" ] || { cat $$tmp/serve.log; exit 1; }; \
-	 uptime; $$tmp/mcpload -url $$url -server-pid $$pid $(MCPLOAD_FLAGS)
+	 uptime; $$tmp/mcpload -url $$url -server-pid $$pid -buffer 'export const x = 1;' $(MCPLOAD_FLAGS)
 
 WEB_DIR := web/ghostpath
 WEB_DIST := internal/ideate/web/dist

@@ -27,6 +27,9 @@ type session struct {
 	version string // negotiated protocol version
 	next    int64  // next JSON-RPC request id
 	call    []byte // the tools/call body without its id, see callBody
+	// wantStructured makes an answer without structuredContent an error
+	// (a seeded buffer must come back, not null).
+	wantStructured bool
 }
 
 // rpcResponse is a JSON-RPC 2.0 response.
@@ -82,13 +85,25 @@ func (s *session) callBody(id int64) []byte {
 // callTool makes one tools/call. An HTTP, JSON-RPC or tool error (a
 // result with isError) is an error.
 func (s *session) callTool(ctx context.Context) error {
-	id := s.next
-	s.next++
-	raw, _, err := s.post(ctx, s.callBody(id), id)
+	raw, err := s.callResult(ctx)
 	if err != nil {
 		return err
 	}
-	return checkToolResult(raw)
+	if err := checkToolResult(raw); err != nil {
+		return err
+	}
+	if s.wantStructured && !hasStructured(raw) {
+		return errNoBuffer
+	}
+	return nil
+}
+
+// callResult makes one tools/call and returns its result.
+func (s *session) callResult(ctx context.Context) (json.RawMessage, error) {
+	id := s.next
+	s.next++
+	raw, _, err := s.post(ctx, s.callBody(id), id)
+	return raw, err
 }
 
 // checkToolResult accepts a CallToolResult with content and without isError.

@@ -231,3 +231,45 @@ func TestParseProcStat(t *testing.T) {
 		}
 	}
 }
+
+func TestHasStructured(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want bool
+	}{
+		{`{"content":[],"structuredContent":{"path":"a"}}`, true},
+		{okResult, false},
+		{`{"content":[],"structuredContent":null}`, false},
+		{`nope`, false},
+	} {
+		if got := hasStructured(json.RawMessage(tc.raw)); got != tc.want {
+			t.Errorf("hasStructured(%s): got %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+}
+
+// Seeding needs the editor WebSocket: a server without one fails the run
+// before any call is measured.
+func TestRunSeedNoWebSocket(t *testing.T) {
+	srv := sseServer(t)
+	cfg := config{URL: srv.URL, Mode: "closed", Duration: time.Second, Workers: 1, Tool: "t", Path: "p", Buffer: "x"}
+	if _, err := run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "editor WebSocket") {
+		t.Errorf("got %v, want an editor WebSocket error", err)
+	}
+}
+
+// Once a buffer is seeded, an answer of null (the buffer was lost) is an error.
+func TestCallToolWantStructured(t *testing.T) {
+	srv := sseServer(t)
+	s, err := connect(context.Background(), srv.Client(), srv.URL, "t", map[string]string{"path": "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.callTool(context.Background()); err != nil {
+		t.Errorf("null answer, nothing seeded: got %v, want nil", err)
+	}
+	s.wantStructured = true
+	if err := s.callTool(context.Background()); !errors.Is(err, errNoBuffer) {
+		t.Errorf("null answer, buffer seeded: got %v, want %v", err, errNoBuffer)
+	}
+}

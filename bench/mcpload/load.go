@@ -19,7 +19,8 @@ type config struct {
 	Workers  int
 	Tool     string
 	Path     string
-	SrvPID   int // when > 0, the server's process id, to report its CPU per call
+	SrvPID   int    // when > 0, the server's process id, to report its CPU per call
+	Buffer   string // when not empty, seeded as Path's editor buffer (seedBuffer) before the run
 }
 
 // result is what a run measured.
@@ -79,6 +80,16 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		}
 		defer s.close(context.WithoutCancel(ctx))
 		ws[i] = &worker{s: s}
+	}
+	if cfg.Buffer != "" {
+		c, err := seedBuffer(ctx, cfg.URL, cfg.Path, cfg.Buffer, ws[0].s)
+		if err != nil {
+			return nil, err
+		}
+		defer c.CloseNow()
+		for _, w := range ws {
+			w.s.wantStructured = true
+		}
 	}
 	if err := ws[0].s.callTool(ctx); err != nil { // warm-up and fail fast
 		return nil, fmt.Errorf("first call: %w", err)

@@ -84,6 +84,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.Workers, "workers", 16, "concurrent clients, each with its own MCP session")
 	fs.StringVar(&cfg.Tool, "tool", "paige_get_buffer", "tool to call")
 	fs.StringVar(&cfg.Path, "path", "src/auth.ts", "the tool's path argument")
+	fs.StringVar(&cfg.Buffer, "buffer", "", "if set, first send this text as -path's unsaved editor buffer over /ws, so calls return it instead of null")
 	fs.IntVar(&cfg.SrvPID, "server-pid", 0, "server's process id, to report its CPU per call (Linux /proc)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -134,8 +135,12 @@ func report(w io.Writer, cfg config, r *result) {
 	if cfg.Mode == "open" {
 		offered = fmt.Sprintf("%d calls/s offered", cfg.Rate)
 	}
-	fmt.Fprintf(w, "mcpload: %s loop, %d workers, %s, %v, %s %s path=%s\n",
-		cfg.Mode, cfg.Workers, offered, cfg.Duration, cfg.URL, cfg.Tool, cfg.Path)
+	answer := "no buffer seeded"
+	if cfg.Buffer != "" {
+		answer = fmt.Sprintf("buffer of %d bytes seeded", len(cfg.Buffer))
+	}
+	fmt.Fprintf(w, "mcpload: %s loop, %d workers, %s, %v, %s %s path=%s (%s)\n",
+		cfg.Mode, cfg.Workers, offered, cfg.Duration, cfg.URL, cfg.Tool, cfg.Path, answer)
 	fmt.Fprintf(w, "calls      %d in %.2fs = %.0f calls/s achieved\n",
 		r.Calls, r.Elapsed.Seconds(), float64(r.Calls)/r.Elapsed.Seconds())
 	fmt.Fprintf(w, "latency    p50 %s  p90 %s  p99 %s  max %s\n", ms(percentile(r.Lat, 0.50)),

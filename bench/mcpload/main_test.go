@@ -135,3 +135,23 @@ func TestRealMainExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// With -buffer, every call answers the seeded BufferEntry, which the run
+// checks (an answer of null would be an error).
+func TestRunSeededBuffer(t *testing.T) {
+	url := startServe(t)
+	cfg := config{URL: url, Mode: "open", Rate: 400, Duration: 500 * time.Millisecond, Workers: 16,
+		Tool: "paige_get_buffer", Path: "src/auth.ts", Buffer: "export const y = 2;\n"}
+	res, err := run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls != 200 || res.Errors != 0 {
+		t.Errorf("got %d calls, %d errors (%v), want 200, 0", res.Calls, res.Errors, res.FirstErr)
+	}
+	var out, errOut bytes.Buffer
+	args := []string{"-url", url, "-buffer", "x", "-path", "src/other.ts", "-mode", "closed", "-duration", "200ms"}
+	if got := realMain(args, &out, &errOut); got != 0 || !strings.Contains(out.String(), "buffer of 1 bytes seeded") {
+		t.Errorf("exit: got %d, want 0\nstdout: %s\nstderr: %s", got, &out, &errOut)
+	}
+}

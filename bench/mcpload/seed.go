@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// seedBuffer makes the server hold an unsaved editor buffer for path with
+// content, so that paige_get_buffer answers a BufferEntry instead of
+// null: it sends buffer:update over the editor WebSocket (/ws on the MCP
+// URL's host) and calls the tool through s until the answer carries the
+// buffer (at most 5 s). The returned connection stays open for the run;
+// the caller closes it.
+func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (*websocket.Conn, error) {
+	u, err := url.Parse(mcpURL)
+	if err != nil {
+		return nil, err
+	}
+	u.Scheme, u.Path, u.RawQuery = "ws", "/ws", ""
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
+	}
+	msg, err := json.Marshal(map[string]any{"type": "buffer:update", "timestamp": time.Now().UnixMilli(),
+		"payload": map[string]any{"path": path, "content": content, "cursorPosition": map[string]int{"line": 1, "column": 1}}})
+	if err == nil {
+		err = c.Write(ctx, websocket.MessageText, msg)
+	}
+	for err == nil {
+		var raw json.RawMessage
+		if raw, err = s.callResult(ctx); err == nil && hasStructured(raw) {
+			return c, nil
+		}
+		if err == nil {
+			time.Sleep(10 * time.Millisecond)
+			err = ctx.Err()
+		}
+	}
+	c.CloseNow()
+	return nil, fmt.Errorf("seed buffer %s: %w", path, err)
+}
+
+// hasStructured reports whether a CallToolResult carries structuredContent
+// (a BufferEntry rather than the text "null").
+func hasStructured(raw json.RawMessage) bool {
+	var res struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	return json.Unmarshal(raw, &res) == nil && len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null"
+}
+
+// errNoBuffer is a seeded run's answer that lost the buffer.
+var errNoBuffer = errors.New("answer without the seeded buffer (null)")
