@@ -137,30 +137,22 @@ func (s *Store) CountActions(ctx context.Context, sessionID string, t coach.Acti
 }
 
 func findActions(ctx context.Context, q querier, query string, args ...any) ([]coach.Action, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
+	return queryAll(ctx, q, scanAction, query, args...)
+}
+
+func scanAction(r scanner) (a coach.Action, err error) {
+	var (
+		data    sql.NullString
+		created string
+	)
+	if err = r.Scan(&a.ID, &a.SessionID, &a.Type, &data, &created); err != nil {
+		return a, err
 	}
-	defer rows.Close()
-	var out []coach.Action
-	for rows.Next() {
-		var (
-			a       coach.Action
-			data    sql.NullString
-			created string
-		)
-		if err := rows.Scan(&a.ID, &a.SessionID, &a.Type, &data, &created); err != nil {
-			return nil, err
-		}
-		if data.Valid {
-			a.Data = json.RawMessage(data.String)
-		}
-		if a.CreatedAt, err = parseTime(created); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
+	if data.Valid {
+		a.Data = json.RawMessage(data.String)
 	}
-	return out, rows.Err()
+	a.CreatedAt, err = parseTime(created)
+	return a, err
 }
 
 // InsertAPICall appends one row to api_call_log (FR-042, scenario 4.4).

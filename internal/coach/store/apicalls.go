@@ -46,27 +46,21 @@ func (s *Store) APICalls(ctx context.Context, f APICallFilter, limit int) (list 
 		query += ` LIMIT ?`
 		args = append(args, limit)
 	}
-	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var c coach.APICall
-			var at string
-			if err := rows.Scan(&c.ID, &c.SessionID, &c.CallType, &c.Model, &c.InputHash, &c.LatencyMs, &c.InputTokens,
-				&c.OutputTokens, &c.CostEstimate, &at); err != nil {
-				return err
-			}
-			if c.CreatedAt, err = parseTime(at); err != nil {
-				return err
-			}
-			list = append(list, c)
-		}
-		return rows.Err()
+	err = s.read(ctx, func(tx *sql.Tx) (err error) {
+		list, err = queryAll(ctx, tx, scanAPICall, query, args...)
+		return err
 	})
 	return list, err
+}
+
+func scanAPICall(r scanner) (c coach.APICall, err error) {
+	var at string
+	if err = r.Scan(&c.ID, &c.SessionID, &c.CallType, &c.Model, &c.InputHash, &c.LatencyMs, &c.InputTokens,
+		&c.OutputTokens, &c.CostEstimate, &at); err != nil {
+		return c, err
+	}
+	c.CreatedAt, err = parseTime(at)
+	return c, err
 }
 
 func (f APICallFilter) where() (string, []any) {

@@ -58,27 +58,9 @@ func (s *Store) PhaseHints(ctx context.Context, phaseID string, typ coach.HintTy
 			query += ` AND type = ?`
 			args = append(args, typ)
 		}
-		rows, err := tx.QueryContext(ctx, query+` ORDER BY rowid`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var (
-				h          coach.PhaseHint
-				start, end sql.NullInt64
-				hover      sql.NullString
-			)
-			if err := rows.Scan(&h.ID, &h.PhaseID, &h.Type, &h.Path, &start, &end, &h.Style, &hover); err != nil {
-				return err
-			}
-			h.StartLine, h.EndLine = intPtr(start), intPtr(end)
-			if hover.Valid {
-				h.HoverText = &hover.String
-			}
-			list = append(list, h)
-		}
-		return rows.Err()
+		var err error
+		list, err = queryAll(ctx, tx, scanPhaseHint, query+` ORDER BY rowid`, args...)
+		return err
 	})
 	return list, err
 }
@@ -113,30 +95,10 @@ func (tx *Tx) AddProgressEvent(ctx context.Context, phaseID, eventType string, d
 // ProgressEvents returns the events of a phase in chronological order.
 func (s *Store) ProgressEvents(ctx context.Context, phaseID string) (list []coach.ProgressEvent, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, phase_id, event_type, data, created_at FROM progress_events
+		var err error
+		list, err = queryAll(ctx, tx, scanProgressEvent, `SELECT id, phase_id, event_type, data, created_at FROM progress_events
 			WHERE phase_id = ? ORDER BY created_at, id`, phaseID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var (
-				ev      coach.ProgressEvent
-				data    sql.NullString
-				created string
-			)
-			if err := rows.Scan(&ev.ID, &ev.PhaseID, &ev.EventType, &data, &created); err != nil {
-				return err
-			}
-			if data.Valid {
-				ev.Data = json.RawMessage(data.String)
-			}
-			if ev.CreatedAt, err = parseTime(created); err != nil {
-				return err
-			}
-			list = append(list, ev)
-		}
-		return rows.Err()
+		return err
 	})
 	return list, err
 }
@@ -151,4 +113,34 @@ func jsonArg(data json.RawMessage) (any, error) {
 		return nil, invalidf("data is not valid JSON")
 	}
 	return string(data), nil
+}
+
+func scanPhaseHint(r scanner) (h coach.PhaseHint, err error) {
+	var (
+		start, end sql.NullInt64
+		hover      sql.NullString
+	)
+	if err = r.Scan(&h.ID, &h.PhaseID, &h.Type, &h.Path, &start, &end, &h.Style, &hover); err != nil {
+		return h, err
+	}
+	h.StartLine, h.EndLine = intPtr(start), intPtr(end)
+	if hover.Valid {
+		h.HoverText = &hover.String
+	}
+	return h, nil
+}
+
+func scanProgressEvent(r scanner) (ev coach.ProgressEvent, err error) {
+	var (
+		data    sql.NullString
+		created string
+	)
+	if err = r.Scan(&ev.ID, &ev.PhaseID, &ev.EventType, &data, &created); err != nil {
+		return ev, err
+	}
+	if data.Valid {
+		ev.Data = json.RawMessage(data.String)
+	}
+	ev.CreatedAt, err = parseTime(created)
+	return ev, err
 }

@@ -67,19 +67,9 @@ func (s *Store) Katas(ctx context.Context, gapID string) (list []coach.KataSpec,
 		args = append(args, gapID)
 	}
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query+` ORDER BY rowid`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			k, err := scanKata(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, k)
-		}
-		return rows.Err()
+		var err error
+		list, err = queryAll(ctx, tx, scanKata, query+` ORDER BY rowid`, args...)
+		return err
 	})
 	return list, err
 }

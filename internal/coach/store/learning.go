@@ -50,24 +50,10 @@ func (tx *Tx) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (coa
 // DreyfusAssessments returns every assessment ordered by skill area.
 func (s *Store) DreyfusAssessments(ctx context.Context) (list []coach.DreyfusAssessment, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
+		var err error
+		list, err = queryAll(ctx, tx, scanDreyfus, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
 			FROM dreyfus_assessments ORDER BY skill_area`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var a coach.DreyfusAssessment
-			var at string
-			if err := rows.Scan(&a.ID, &a.SkillArea, &a.Stage, &a.Confidence, &a.Evidence, &at); err != nil {
-				return err
-			}
-			if a.AssessedAt, err = parseTime(at); err != nil {
-				return err
-			}
-			list = append(list, a)
-		}
-		return rows.Err()
+		return err
 	})
 	return list, err
 }
@@ -142,26 +128,9 @@ func (s *Store) KnowledgeGaps(ctx context.Context, f GapFilter) (list []coach.Kn
 		args = append(args, f.Limit)
 	}
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var g coach.KnowledgeGap
-			var rel, at string
-			if err := rows.Scan(&g.ID, &g.SessionID, &g.Topic, &g.Severity, &g.Evidence, &rel, &g.Frequency, &at, &g.Addressed); err != nil {
-				return err
-			}
-			if err := decodeList(rel, &g.RelatedConcepts); err != nil {
-				return err
-			}
-			if g.LastEncounteredAt, err = parseTime(at); err != nil {
-				return err
-			}
-			list = append(list, g)
-		}
-		return rows.Err()
+		var err error
+		list, err = queryAll(ctx, tx, scanKnowledgeGap, query, args...)
+		return err
 	})
 	return list, err
 }
@@ -178,4 +147,25 @@ func (s *Store) SetGapAddressed(ctx context.Context, id string, addressed bool) 
 		}
 		return nil
 	})
+}
+
+func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {
+	var at string
+	if err = r.Scan(&a.ID, &a.SkillArea, &a.Stage, &a.Confidence, &a.Evidence, &at); err != nil {
+		return a, err
+	}
+	a.AssessedAt, err = parseTime(at)
+	return a, err
+}
+
+func scanKnowledgeGap(r scanner) (g coach.KnowledgeGap, err error) {
+	var rel, at string
+	if err = r.Scan(&g.ID, &g.SessionID, &g.Topic, &g.Severity, &g.Evidence, &rel, &g.Frequency, &at, &g.Addressed); err != nil {
+		return g, err
+	}
+	if err = decodeList(rel, &g.RelatedConcepts); err != nil {
+		return g, err
+	}
+	g.LastEncounteredAt, err = parseTime(at)
+	return g, err
 }

@@ -122,19 +122,9 @@ func (s *Store) Phase(ctx context.Context, id string) (ph coach.Phase, err error
 // Phases returns the phases of a plan ordered by number.
 func (s *Store) Phases(ctx context.Context, planID string) (list []coach.Phase, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+phaseCols+` FROM phases WHERE plan_id = ? ORDER BY number, id`, planID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			ph, err := scanPhase(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, ph)
-		}
-		return rows.Err()
+		var err error
+		list, err = queryAll(ctx, tx, scanPhase, `SELECT `+phaseCols+` FROM phases WHERE plan_id = ? ORDER BY number, id`, planID)
+		return err
 	})
 	return list, err
 }

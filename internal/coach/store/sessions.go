@@ -167,24 +167,30 @@ func findSessions(ctx context.Context, q querier, f SessionFilter) ([]coach.Sess
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
+	return queryAll(ctx, q, scanSession, query, args...)
+}
+
+// scanner is *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// queryAll runs query on q and scans every row with scan, in order. No rows
+// give a nil slice.
+func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []coach.Session
+	var out []T
 	for rows.Next() {
-		sess, err := scanSession(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, sess)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
-
-// scanner is *sql.Row or *sql.Rows.
-type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(r scanner) (coach.Session, error) {
 	var (
