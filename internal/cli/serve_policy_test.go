@@ -57,8 +57,8 @@ func concrete(pattern string) (method, path string) {
 type policyCase struct {
 	name string
 	rule server.Rule // "" means the policy lets it through
-	// build adjusts a request for the route's method; json reports whether
-	// a state-changing request carries a JSON body.
+	// build, if non-nil, adds the case's headers to a request to the
+	// server at base (port is its port).
 	build func(r *http.Request, base, port string)
 	text  bool // send a text/plain body with POST (or the route's state-changing method)
 }
