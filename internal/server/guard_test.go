@@ -69,6 +69,7 @@ func TestGuard(t *testing.T) {
 		{"cli", "GET", "/x", "", nil, ""},
 		{"cli json post", "POST", "/x", "{}", map[string]string{"Content-Type": "application/json"}, ""},
 		{"bodyless delete", "DELETE", "/mcp", "", nil, ""},
+		{"node fetch (Sec-Fetch-Mode only)", "POST", "/mcp", "{}", map[string]string{"Sec-Fetch-Mode": "cors", "Content-Type": "application/json"}, ""},
 		{"same-origin browser", "POST", "/x", "{}", map[string]string{"Origin": srv.URL, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}, ""},
 		{"listed origin", "GET", "/ws", "", map[string]string{"Origin": "vscode-webview://abc", "Sec-Fetch-Site": "cross-site"}, ""},
 		{"evil origin", "GET", "/x", "", map[string]string{"Origin": "https://evil.example"}, RuleOrigin},
