@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/config"
@@ -238,5 +240,33 @@ func TestServePolicyRealClients(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
 		t.Errorf("CORS_ORIGINS origin: %s, ACAO %q", resp.Status, resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+}
+
+// The policy trusts the listed origins and an explicitly set CORS_ORIGINS,
+// leaving out CORS entries that are not exact origins; the API's default
+// CORS origins are not trusted.
+func TestOriginPolicy(t *testing.T) {
+	log := newLogger(io.Discard, "text", "error")
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"none", map[string]string{}, nil},
+		{"listed", map[string]string{"PAIGE_ALLOWED_ORIGINS": "app://paige"}, []string{"app://paige"}},
+		{"cors adds", map[string]string{"PAIGE_ALLOWED_ORIGINS": "app://paige", "CORS_ORIGINS": `["http://A.test:5173", "*", "null"]`},
+			[]string{"app://paige", "http://a.test:5173"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := config.Load(mapEnv(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, originPolicy(cfg, log).AllowedOrigins, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

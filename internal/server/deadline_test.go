@@ -145,6 +145,32 @@ func (d *deadlineServer) nextEvent(t *testing.T, path string, rd *bufio.Reader) 
 	}
 }
 
+// dribble sends headers promising a 100-byte body, then one byte, and
+// waits for the server to give up on the body: the handler's read fails
+// with a timeout and the client gets its 408.
+func (d *deadlineServer) dribble(t *testing.T) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(d.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /dribble HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", strings.TrimPrefix(d.base, "http://"))
+	select {
+	case err := <-d.cut:
+		var ne net.Error
+		if err == nil || !errors.As(err, &ne) || !ne.Timeout() {
+			t.Fatalf("dribbled body read: %v, want a timeout", err)
+		}
+	case <-time.After(testWait):
+		t.Fatal("a dribbling client held its handler beyond the deadline")
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(testWait))
+	if status, _ := bufio.NewReader(conn).ReadString('\n'); !strings.Contains(status, "408") {
+		t.Errorf("dribbler got %q, want 408", status)
+	}
+}
+
 // A client that sends its headers and then dribbles the body is cut off
 // after the body deadline; a WebSocket, an SSE stream (GET, and POST whose
 // body was read) and a slow handler that already read its body all live
@@ -176,26 +202,7 @@ func TestBodyDeadline(t *testing.T) {
 	}()
 	<-d.bodyRead
 
-	// The dribbler: headers promise 100 bytes, one arrives.
-	conn, err := net.Dial("tcp", strings.TrimPrefix(d.base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /dribble HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", strings.TrimPrefix(d.base, "http://"))
-	select {
-	case err := <-d.cut:
-		var ne net.Error
-		if err == nil || !errors.As(err, &ne) || !ne.Timeout() {
-			t.Fatalf("dribbled body read: %v, want a timeout", err)
-		}
-	case <-time.After(testWait):
-		t.Fatal("a dribbling client held its handler beyond the deadline")
-	}
-	_ = conn.SetReadDeadline(time.Now().Add(testWait))
-	if status, _ := bufio.NewReader(conn).ReadString('\n'); !strings.Contains(status, "408") {
-		t.Errorf("dribbler got %q, want 408", status)
-	}
+	d.dribble(t)
 
 	// Everything opened before the dribbler is older than the deadline now.
 	if err := ws.Write(ctx, websocket.MessageText, []byte("still here")); err != nil {
