@@ -8,8 +8,9 @@ import (
 )
 
 // wire opens every capability's services and lists the whole HTTP surface.
-// Each capability registers its shutdown steps on a.
-func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
+// Each capability registers its shutdown steps on a. The mux is served
+// behind the origin policy by server.Serve, which wraps it whole.
+func wire(ctx context.Context, a *app, mux *routeMux) error {
 	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
@@ -25,3 +26,32 @@ func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	}
 	return nil
 }
+
+// routeMux is the one mux `paige serve` serves: an [http.ServeMux] that
+// records every pattern registered on it, so the HTTP surface can be
+// enumerated (the origin-policy test requests every route wire
+// registers, so a route added later is checked without anyone listing
+// it). It is not safe for concurrent registration; wiring is sequential.
+type routeMux struct {
+	mux      *http.ServeMux
+	patterns []string
+}
+
+func newRouteMux() *routeMux { return &routeMux{mux: http.NewServeMux()} }
+
+// Handle registers h for pattern, like [http.ServeMux.Handle].
+func (m *routeMux) Handle(pattern string, h http.Handler) {
+	m.patterns = append(m.patterns, pattern)
+	m.mux.Handle(pattern, h)
+}
+
+// HandleFunc registers f for pattern, like [http.ServeMux.HandleFunc].
+func (m *routeMux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(f))
+}
+
+// ServeHTTP dispatches to the registered handlers.
+func (m *routeMux) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.mux.ServeHTTP(w, r) }
+
+// Patterns returns the registered patterns in registration order.
+func (m *routeMux) Patterns() []string { return append([]string(nil), m.patterns...) }

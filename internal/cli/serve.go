@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"time"
 
@@ -44,6 +43,32 @@ func (a *app) onClose(name string, f func(context.Context) error) {
 	a.closers = append(a.closers, server.Closer{Name: name, Close: f})
 }
 
+// originPolicy is the policy every route is served behind: the hosts and
+// origins the user listed (PAIGE_ALLOWED_HOSTS, PAIGE_ALLOWED_ORIGINS),
+// plus the origins of an explicitly set CORS_ORIGINS: whoever is allowed
+// to call GhostPath's API from a browser must pass the policy first. The
+// API's default CORS origins (the Vite dev server) are not trusted unless
+// listed. A CORS_ORIGINS entry that is not an exact origin ("*", "null")
+// is left out of the policy with a warning.
+func originPolicy(cfg config.Config, log *slog.Logger) *server.Policy {
+	p := &server.Policy{AllowedHosts: cfg.AllowedHosts, AllowedOrigins: append([]string(nil), cfg.AllowedOrigins...)}
+	if cfg.Env == nil {
+		return p
+	}
+	for _, o := range corsOrigins(cfg.Env("CORS_ORIGINS")) {
+		n, err := config.ParseOrigin(o)
+		if err != nil {
+			log.Warn("CORS_ORIGINS entry not trusted by the origin policy", "origin", o, "err", err)
+			continue
+		}
+		p.AllowedOrigins = append(p.AllowedOrigins, n)
+	}
+	if len(p.AllowedHosts)+len(p.AllowedOrigins) > 0 {
+		log.Info("origin policy", "allowed_hosts", p.AllowedHosts, "allowed_origins", p.AllowedOrigins)
+	}
+	return p
+}
+
 // serve follows parse, open, wire, run, close. Configuration errors exit 1
 // before anything is opened (FR-005, FR-006).
 func serve(ctx context.Context, e *env) error {
@@ -63,10 +88,11 @@ func serve(ctx context.Context, e *env) error {
 		log.Warn("no ANTHROPIC_API_KEY: running offline, model features answer \"no model configured\"")
 	}
 	a := &app{cfg: cfg, log: log, start: start}
-	mux := http.NewServeMux()
+	mux := newRouteMux()
 	err = wire(ctx, a, mux)
 	if err == nil {
 		err = server.Serve(ctx, cfg.Addr(), mux, &server.Options{
+			Policy:     originPolicy(cfg, log),
 			Logger:     log,
 			Closers:    a.closers,
 			OnShutdown: a.onShutdown,

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"runtime/debug"
 
 	"github.com/paige-dev/paige/internal/coach/actionlog"
@@ -21,7 +20,7 @@ import (
 // timers, database (scenario 1.8). The hub is closed by its closer, not an
 // OnShutdown hook: http.Server.Shutdown does not wait for hijacked
 // connections, and closing them after the MCP sessions keeps that order.
-func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
+func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "coach")
 	tuneGC(log, a.cfg.Env("GOGC"))
 	st, ws, al, sess, err := openCoachState(ctx, a)
@@ -56,7 +55,7 @@ func wireCoach(ctx context.Context, a *app, mux *http.ServeMux) error {
 	})
 
 	mux.Handle("GET /ws", wss)
-	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log))
+	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log, a.cfg.MCPSessionTimeout))
 	return nil
 }
 

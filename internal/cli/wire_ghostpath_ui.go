@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/paige-dev/paige/internal/ideate/web"
 )
@@ -10,7 +9,7 @@ import (
 // wireGhostPathUI mounts the embedded GhostPath UI at /ghostpath/ (client
 // routes fall back to index.html). A binary built with -tags no_ui has no UI
 // and mounts nothing; the API under /api/v1/ is wired separately.
-func wireGhostPathUI(_ context.Context, a *app, mux *http.ServeMux) error {
+func wireGhostPathUI(_ context.Context, a *app, mux *routeMux) error {
 	fsys := web.FS()
 	if fsys == nil {
 		a.log.Info("ghostpath UI not built into this binary (no_ui)")

@@ -11,7 +11,7 @@ import (
 
 func TestWireGhostPathUI(t *testing.T) {
 	a := &app{log: newLogger(io.Discard, "text", "error")}
-	mux := http.NewServeMux()
+	mux := newRouteMux()
 	if err := wireGhostPathUI(context.Background(), a, mux); err != nil {
 		t.Fatalf("wireGhostPathUI: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -135,7 +134,7 @@ func postgresURL(raw string) string {
 // when DATABASE_URL is set) and mounts its API under /api/v1/. Shutdown
 // cancels running agent loops (their last turn is persisted) before the
 // store closes.
-func wireIdeate(ctx context.Context, a *app, mux *http.ServeMux) error {
+func wireIdeate(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "ghostpath")
 	getenv := a.cfg.Env
 	if getenv == nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +21,7 @@ import (
 // PROJECT_DIR and PAIGE_LEARN_ROOTS (colon-separated). The extractor is
 // PAIGE_LEARN_MODEL (else haiku with a Claude key, else heuristic); the
 // chat model is PAIGE_CHAT_MODEL (default sonnet).
-func wireLearn(ctx context.Context, a *app, mux *http.ServeMux) error {
+func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "learn")
 	getenv := a.cfg.Env
 	if getenv == nil {

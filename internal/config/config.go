@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/joho/godotenv"
 )
@@ -26,6 +27,9 @@ const (
 	DefaultModelHaiku  = "claude-haiku-4-5-20251001"
 	DefaultModelSonnet = "claude-sonnet-4-5-20250929"
 	DefaultModelOpus   = "claude-opus-4-6"
+	// DefaultMCPSessionTimeout is how long an MCP session may stay idle
+	// (no request from its client) before the server closes it.
+	DefaultMCPSessionTimeout = 30 * time.Minute
 )
 
 // Config is Paige's whole configuration. It is a plain value: safe to copy.
@@ -48,6 +52,18 @@ type Config struct {
 	Embedder    string // PAIGE_EMBEDDER: lexical (default), ollama, openai
 	Memory      string // PAIGE_MEMORY: embedded (default) or chroma
 	OllamaURL   string // OLLAMA_HOST / PAIGE_OLLAMA_URL; default http://localhost:11434
+
+	// AllowedHosts (PAIGE_ALLOWED_HOSTS) are Host header values accepted
+	// besides the loopback names: "name" (any port) or "name:port",
+	// lowercase. See docs/security.md.
+	AllowedHosts []string
+	// AllowedOrigins (PAIGE_ALLOWED_ORIGINS) are browser origins accepted
+	// besides the server's own, "scheme://host[:port]", lowercase (e.g. an
+	// editor extension's webview).
+	AllowedOrigins []string
+	// MCPSessionTimeout (PAIGE_MCP_SESSION_TIMEOUT, a Go duration such as
+	// "30m") closes MCP sessions idle that long; default 30 minutes.
+	MCPSessionTimeout time.Duration
 
 	// Env is the lookup the Config was loaded from (environment over .env),
 	// kept so capabilities can read their own PAIGE_* settings.
@@ -74,7 +90,9 @@ func Lookup(getenv func(string) string, dotenvPath string) func(string) string {
 }
 
 // Load reads the configuration from env. It fails only on values that cannot
-// be parsed (PORT); missing required values are reported by [Config.ValidateServe].
+// be parsed (PORT, PAIGE_ALLOWED_HOSTS, PAIGE_ALLOWED_ORIGINS,
+// PAIGE_MCP_SESSION_TIMEOUT), naming the variable; missing required values
+// are reported by [Config.ValidateServe].
 func Load(env func(string) string) (Config, error) {
 	c := Config{
 		Host:            env("HOST"),
@@ -105,6 +123,9 @@ func Load(env func(string) string) (Config, error) {
 			return c, fmt.Errorf("PORT must be a number between 0 and 65535, got %q", p)
 		}
 		c.Port = n
+	}
+	if err := c.loadSecurity(env); err != nil {
+		return c, err
 	}
 	if c.DataDir == "" {
 		home := env("HOME")

@@ -3,7 +3,9 @@
 // capabilities registered, in reverse order of registration, logging each step.
 //
 // It knows nothing about the routes it serves: the wiring hands it one
-// [http.Handler].
+// [http.Handler]. It does own the one origin/host [Policy] every route is
+// behind: [Serve] always wraps the handler with [Policy.Guard] (and
+// [BodyDeadline]), so no route can be mounted outside it.
 package server
 
 import (
@@ -39,10 +41,17 @@ type Options struct {
 	// OnShutdown run when shutdown begins, before draining (e.g. to close
 	// hijacked WebSocket connections and long-lived streams).
 	OnShutdown []func()
+	// Policy guards every route but GET /health; nil means the zero
+	// Policy (loopback hosts, same-origin browsers only).
+	Policy *Policy
+	// BodyReadTimeout bounds the reading of request bodies ([BodyDeadline]);
+	// if zero, DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 }
 
-// Serve listens on addr and serves h until ctx is cancelled, then shuts down
-// gracefully and runs the closers. It returns nil after a clean shutdown and
+// Serve listens on addr and serves h, behind the policy and the body
+// deadline, until ctx is cancelled, then shuts down gracefully and runs the
+// closers. It returns nil after a clean shutdown and
 // the listen error (with a clear message for a port in use) otherwise. The
 // closers run in every case, so resources opened before Serve are released.
 func Serve(ctx context.Context, addr string, h http.Handler, opts *Options) error {
@@ -65,8 +74,14 @@ func Serve(ctx context.Context, addr string, h http.Handler, opts *Options) erro
 	}
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
+	policy := o.Policy
+	if policy == nil {
+		policy = &Policy{}
+	}
 	srv := &http.Server{
-		Handler:           h,
+		// The deadline is outermost: it also bounds draining the body of a
+		// request the policy refused.
+		Handler:           BodyDeadline(policy.Guard(h, log), o.BodyReadTimeout),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return base },

@@ -14,8 +14,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
   },
+  // The dev server proxies the API to `paige serve`. changeOrigin sends
+  // Paige's own Host (its origin policy refuses any other); the page's
+  // Origin stays http://localhost:5173, so run paige serve with
+  // PAIGE_ALLOWED_ORIGINS=http://localhost:5173 (docs/security.md).
   server: {
-    proxy: { "/api": "http://127.0.0.1:3000" },
+    proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: true } },
   },
   test: {
     environment: "jsdom",

@@ -45,6 +45,7 @@ func (r *recorder) take() []sent {
 }
 
 type harness struct {
+	srv     *mcp.Server
 	cs      *mcp.ClientSession
 	st      *store.Store
 	ws      *workspace.Workspace
@@ -98,7 +99,7 @@ func newHarness(t testing.TB) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &harness{cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
+	return &harness{srv: srv, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
 }
 
 // call calls a tool and decodes its structured result into out (if non-nil).

@@ -25,6 +25,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,13 +111,18 @@ func New(opts Options) *mcp.Server {
 }
 
 // Handler serves s over Streamable HTTP (POST, GET, DELETE on one path),
-// stateful: each client gets its own session and Mcp-Session-Id. Cross-site
-// browser requests are refused; the SDK also refuses DNS-rebinding Host
-// headers on loopback.
-func Handler(s *mcp.Server, log *slog.Logger) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true})
-	return http.NewCrossOriginProtection().Handler(h)
+// stateful: each client gets its own session and Mcp-Session-Id. A session
+// whose client sends no request for idle is closed and forgotten (its
+// client gets 404 and starts a new one, as the MCP spec says); an open GET
+// stream does not count as activity, a request in progress does. idle <= 0
+// means sessions never expire.
+//
+// Browsers and Hosts are checked by the origin policy in front of every
+// route (server.Policy); the SDK's own DNS-rebinding protection stays on as
+// a second lock: over a loopback connection it refuses a non-loopback Host.
+func Handler(s *mcp.Server, log *slog.Logger, idle time.Duration) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0)})
 }
 
 // CloseSessions closes every open MCP session and returns how many there were.

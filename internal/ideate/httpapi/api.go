@@ -80,8 +80,14 @@ func New(opts Options) *API {
 	return &API{repo: o.Repo, runner: o.Runner, runs: newRunManager(o.Logger), log: o.Logger, o: o}
 }
 
+// Mux is where [API.Routes] registers the routes; *http.ServeMux
+// satisfies it.
+type Mux interface {
+	Handle(pattern string, h http.Handler)
+}
+
 // Routes registers every route of the API on mux.
-func (a *API) Routes(mux *http.ServeMux) {
+func (a *API) Routes(mux Mux) {
 	h := func(pattern string, handler http.Handler) { mux.Handle(pattern, a.middleware(handler)) }
 	h("GET /api/v1/health/{$}", a.handleLiveness())
 	h("GET /api/v1/health", a.handleLiveness())

@@ -37,8 +37,13 @@ type Deps struct {
 	Log       *slog.Logger
 }
 
+// Mux is where [AddRoutes] registers the routes; *http.ServeMux satisfies it.
+type Mux interface {
+	Handle(pattern string, h http.Handler)
+}
+
 // AddRoutes registers learn's routes on mux.
-func AddRoutes(mux *http.ServeMux, d Deps) {
+func AddRoutes(mux Mux, d Deps) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
