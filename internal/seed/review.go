@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
