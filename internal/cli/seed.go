@@ -114,7 +114,7 @@ func newSeedStatusCmd(e *env) *cobra.Command {
 			w := e.stdout
 			fmt.Fprintf(w, "Path: %s\n", path)
 			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-				fmt.Fprintln(w, "Exists: no (it is created with defaults on first use)")
+				fmt.Fprintln(w, "Exists: no (it is created by `paige seed setup` or the first change)")
 				return nil
 			}
 			res := seed.Peek(path)
