@@ -335,7 +335,7 @@ func TestHookSessionStartProcess(t *testing.T) {
 func BenchmarkHookSessionStartProcess(b *testing.B) {
 	home, _ := testSeed(b, "valid-seed.json")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
-	runBinary(b, env, hookJSON, "hook", "session-start") // first run initialises the repository
+	runBinary(b, env, hookJSON, "hook", "session-start") // warm the file cache
 	var times []time.Duration
 	b.ResetTimer()
 	for b.Loop() {

@@ -210,11 +210,11 @@ func newSeedSchemaCmd(e *env) *cobra.Command {
 				_, err = e.stdout.Write(b)
 				return err
 			}
-			out := filepath.Join(filepath.Dir(path), seed.SchemaFileName)
-			if err := seed.WriteSchema(out); err != nil {
+			out, err := seed.WriteSchemaBeside(path)
+			if err != nil {
 				return err
 			}
-			_, err := fmt.Fprintf(e.stdout, "Wrote %s\n", out)
+			_, err = fmt.Fprintf(e.stdout, "Wrote %s\n", out)
 			return err
 		}),
 	}

@@ -216,6 +216,23 @@ func TestSessionContextOfInvalidSeedPresentsWhatItCan(t *testing.T) {
 	}
 }
 
+func TestSessionContextOfInvalidSeedNeedingSetup(t *testing.T) {
+	path := seedFile(t, []byte(`{"state":{"activeProjects":[1]}}`))
+	sc := GenerateSessionContext(path, ContextOptions{})
+	if !sc.OK || !sc.NeedsSetup || sc.Context != "seed.json has 1 invalid value; run `paige seed check`\n\n"+SetupMessage {
+		t.Errorf("GenerateSessionContext = %+v", sc)
+	}
+	// An invalid principal name is a problem, not a reason to ask for setup.
+	path = seedFile(t, fixture(t, "valid-seed.json"))
+	data := bytes.Replace(fixture(t, "valid-seed.json"), []byte(`"Jens-Christian"`), []byte(`42`), 1)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if sc := GenerateSessionContext(path, ContextOptions{}); sc.NeedsSetup || !strings.Contains(sc.Context, "Identity: Ivy") {
+		t.Errorf("GenerateSessionContext = %+v", sc)
+	}
+}
+
 func TestSessionContextOfInvalidSeedStaysBounded(t *testing.T) {
 	big := strings.Repeat("x", 3000)
 	path := seedFile(t, []byte(`{"identity":{"principalName":"`+big+`","catchphrase":"`+big+`","aiName":"`+big+`","voiceId":7}}`))

@@ -121,3 +121,16 @@ func recoverUncommitted(g *gitRepo, path string) string {
 	}
 	return "committed an uncommitted seed change on its own (" + CategoryRecover + ": " + summary + ")"
 }
+
+// WriteSchemaBeside writes the JSON Schema to seed.schema.json in the seed's
+// directory (see [WriteSchema]) under the seed lock, so the clean-up before a
+// write never removes its temp file. It returns the schema's path.
+func WriteSchemaBeside(seedPath string) (string, error) {
+	unlock, err := lockSeed(seedPath)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	out := filepath.Join(filepath.Dir(seedPath), SchemaFileName)
+	return out, WriteSchema(out)
+}
