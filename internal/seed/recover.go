@@ -116,8 +116,12 @@ func recoverUncommitted(g *gitRepo, path string) string {
 		return "" // the user's invalid edit: left for check/repair, see prepareWrite
 	}
 	summary := "uncommitted change to " + g.name + " (an interrupted write or an edit outside paige)"
-	if _, err := g.commit(CategoryRecover, summary); err != nil {
+	committed, err := g.commit(CategoryRecover, summary)
+	if err != nil {
 		return "could not commit the uncommitted seed change: " + err.Error()
+	}
+	if !committed {
+		return "" // e.g. only a deleted .gitignore: nothing of the seed to commit
 	}
 	return "committed an uncommitted seed change on its own (" + CategoryRecover + ": " + summary + ")"
 }
