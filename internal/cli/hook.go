@@ -62,7 +62,7 @@ left byte for byte as it was. Always exits 0; a problem is printed as one
 	}
 	cmd.Flags().StringVar(&f.format, "format", seed.LayoutFull, "context layout: full or compact")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, `print Claude Code's {"hookSpecificOutput":{…}} JSON instead of plain text`)
-	cmd.Flags().BoolVar(&f.recordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:)")
+	cmd.Flags().BoolVar(&f.recordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:; skipped when the seed has invalid values)")
 	cmd.Flags().StringVar(&f.sessionID, "session-id", "", "session id to record when stdin carries none")
 	return cmd
 }
