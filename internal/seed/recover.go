@@ -138,3 +138,25 @@ func WriteSchemaBeside(seedPath string) (string, error) {
 	out := filepath.Join(filepath.Dir(seedPath), SchemaFileName)
 	return out, WriteSchema(out)
 }
+
+// ErrSeedDeleted is returned (wrapped) by writes when the seed file is gone
+// but its repository holds committed versions: creating a default seed
+// would bury the user's data, so the write waits for `paige seed repair`,
+// which restores the last valid version.
+var ErrSeedDeleted = errors.New("seed: the seed file is missing but its git history is not")
+
+// checkNotDeleted returns an error wrapping [ErrSeedDeleted] when path is
+// missing while the seed repository has committed it.
+func checkNotDeleted(path string, opts *Options) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	g, _ := findGit(path, opts)
+	if g == nil || !g.isRepo() {
+		return nil
+	}
+	if commits, err := g.history(g.name); err != nil || len(commits) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: nothing was written; run `paige seed repair` to restore %s from history", ErrSeedDeleted, path)
+}

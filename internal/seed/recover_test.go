@@ -156,6 +156,31 @@ func TestWritesRefuseAnInvalidSeed(t *testing.T) {
 	}
 }
 
+func TestWritesRefuseADeletedSeedWithHistory(t *testing.T) {
+	path := versionedSeed(t)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Update(path, nil, CategoryLearn, func(*Seed) (string, error) { return "x", nil })
+	if !errors.Is(err, ErrSeedDeleted) {
+		t.Fatalf("Update = %v, want ErrSeedDeleted", err)
+	}
+	if _, err := RunSetup(path, Answers{PrincipalName: "Bob"}, "", nil); !errors.Is(err, ErrSeedDeleted) {
+		t.Fatalf("RunSetup = %v, want ErrSeedDeleted", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("a default seed was created over the deleted one")
+	}
+	rep, err := Repair(path, nil)
+	if err != nil || rep.RestoredFrom == "" {
+		t.Fatalf("Repair = %+v, %v", rep, err)
+	}
+	if s := mustLoad(t, path); s.Identity.AIName != "Ivy" {
+		t.Errorf("restored identity = %+v", s.Identity)
+	}
+	learn(t, path, "Works again")
+}
+
 func TestRepairKeepsValidValuesAndABackup(t *testing.T) {
 	path := versionedSeed(t)
 	dir := filepath.Dir(path)

@@ -272,7 +272,8 @@ func lastValid(g *gitRepo) (*Seed, string) {
 // prepareWrite), so the commit holds only this change. A seed that does not
 // parse or validate is refused with an error wrapping the *[LoadError] and
 // left untouched: `paige seed repair` ([Repair]) is the only way to rewrite
-// it.
+// it. A seed file that is missing while git history holds it is refused with
+// [ErrSeedDeleted] instead of being recreated with the defaults.
 func Update(path string, opts *Options, category string, change func(*Seed) (summary string, err error)) (*Seed, []string, error) {
 	unlock, err := lockSeed(path)
 	if err != nil {
@@ -280,6 +281,9 @@ func Update(path string, opts *Options, category string, change func(*Seed) (sum
 	}
 	defer unlock()
 	warnings := prepareWrite(path, opts)
+	if err := checkNotDeleted(path, opts); err != nil {
+		return nil, warnings, err
+	}
 	res := LoadWithGit(path, opts)
 	warnings = append(warnings, res.Warnings...)
 	if !res.OK {

@@ -87,6 +87,9 @@ func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupRe
 		return SetupResult{Config: res.Config}, nil
 	}
 	warnings := prepareWrite(path, opts)
+	if err := checkNotDeleted(path, opts); err != nil {
+		return SetupResult{Warnings: warnings}, err
+	}
 	res := LoadWithGit(path, opts)
 	warnings = append(warnings, res.Warnings...)
 	if !res.OK {
