@@ -49,7 +49,11 @@ func newHookSessionStartCmd(e *env) *cobra.Command {
 		Long: `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
 source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
 identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
-Always exits 0; a problem is printed as one "PAI session context error: …" line.`,
+It never writes (only --record-session does, and not to an invalid seed): a seed with invalid
+values is presented with every valid value after the line "seed.json has N invalid values; run
+` + "`paige seed check`" + `", and a seed that cannot be parsed gives one error line; the file is
+left byte for byte as it was. Always exits 0; a problem is printed as one
+"PAI session context error: …" line.`,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			runSessionStart(cmd, e, f)
@@ -58,7 +62,7 @@ Always exits 0; a problem is printed as one "PAI session context error: …" lin
 	}
 	cmd.Flags().StringVar(&f.format, "format", seed.LayoutFull, "context layout: full or compact")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, `print Claude Code's {"hookSpecificOutput":{…}} JSON instead of plain text`)
-	cmd.Flags().BoolVar(&f.recordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:)")
+	cmd.Flags().BoolVar(&f.recordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:; skipped when the seed has invalid values)")
 	cmd.Flags().StringVar(&f.sessionID, "session-id", "", "session id to record when stdin carries none")
 	return cmd
 }
@@ -91,12 +95,18 @@ func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 	if strings.EqualFold(f.format, seed.LayoutCompact) {
 		layout = seed.LayoutCompact
 	}
-	sc := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout}, opts)
+	sc := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout})
 	for _, w := range sc.Warnings {
 		fmt.Fprintf(e.stderr, "paige hook session-start: warning: %s\n", w)
 	}
+	for _, p := range sc.Problems {
+		fmt.Fprintf(e.stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
+	}
 	text = seed.HookText(sc)
-	if f.recordSession && sc.OK && !sc.NeedsSetup {
+	if f.recordSession && len(sc.Problems) > 0 {
+		fmt.Fprintln(e.stderr, "paige hook session-start: session not recorded: the seed has invalid values and is left untouched")
+	}
+	if f.recordSession && sc.OK && !sc.NeedsSetup && len(sc.Problems) == 0 {
 		id := in.SessionID
 		if id == "" {
 			id = f.sessionID

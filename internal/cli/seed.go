@@ -55,16 +55,6 @@ func seedRunE(e *env, run func(cmd *cobra.Command, path string, args []string) e
 	}
 }
 
-// loadSeed loads with git, printing warnings; a failure is an error.
-func loadSeed(e *env, path string) (*seed.Seed, error) {
-	res := seed.LoadWithGit(path, seedOptions(e))
-	warn(e, res.Warnings)
-	if !res.OK {
-		return nil, fmt.Errorf("seed %s: %w", path, res.Error)
-	}
-	return res.Config, nil
-}
-
 func newSeedCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "seed",
@@ -75,7 +65,7 @@ func newSeedCmd(e *env) *cobra.Command {
 	cmd.AddCommand(
 		newSeedShowCmd(e), newSeedStatusCmd(e), newSeedSetupCmd(e),
 		newSeedLearnCmd(e), newSeedForgetCmd(e), newSeedProposalsCmd(e),
-		newSeedRepairCmd(e), newSeedSchemaCmd(e), newSeedPathCmd(e),
+		newSeedCheckCmd(e), newSeedRepairCmd(e), newSeedSchemaCmd(e), newSeedPathCmd(e),
 	)
 	return cmd
 }
@@ -84,10 +74,13 @@ func newSeedShowCmd(e *env) *cobra.Command {
 	var asJSON, compact bool
 	cmd := &cobra.Command{
 		Use:   "show",
-		Short: "Print the seed as session context (or as JSON with --json)",
-		Args:  cobra.NoArgs,
+		Short: "Print the seed as session context (or as JSON with --json); never writes",
+		Long: `Prints the seed as session context, or its JSON with --json. It never writes: a missing
+seed shows the defaults, a seed with invalid values shows every valid value with a warning on
+stderr (see 'paige seed check').`,
+		Args: cobra.NoArgs,
 		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-			s, err := loadSeed(e, path)
+			s, err := readSeed(e, path)
 			if err != nil {
 				return err
 			}
@@ -121,7 +114,7 @@ func newSeedStatusCmd(e *env) *cobra.Command {
 			w := e.stdout
 			fmt.Fprintf(w, "Path: %s\n", path)
 			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-				fmt.Fprintln(w, "Exists: no (it is created with defaults on first use)")
+				fmt.Fprintln(w, "Exists: no (it is created by `paige seed setup` or the first change)")
 				return nil
 			}
 			res := seed.Peek(path)
@@ -202,27 +195,6 @@ func newSeedForgetCmd(e *env) *cobra.Command {
 	}
 }
 
-func newSeedRepairCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "repair",
-		Short: "Restore a corrupt seed from git history (or defaults), keeping the broken file aside",
-		Args:  cobra.NoArgs,
-		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-			if res := seed.Peek(path); res.OK && !res.Created {
-				_, err := fmt.Fprintln(e.stdout, "Seed is valid; nothing to repair.")
-				return err
-			}
-			rep, err := seed.Repair(path, seedOptions(e))
-			warn(e, rep.Warnings)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(e.stdout, rep.Summary())
-			return err
-		}),
-	}
-}
-
 func newSeedSchemaCmd(e *env) *cobra.Command {
 	var print bool
 	cmd := &cobra.Command{
@@ -238,11 +210,11 @@ func newSeedSchemaCmd(e *env) *cobra.Command {
 				_, err = e.stdout.Write(b)
 				return err
 			}
-			out := filepath.Join(filepath.Dir(path), seed.SchemaFileName)
-			if err := seed.WriteSchema(out); err != nil {
+			out, err := seed.WriteSchemaBeside(path)
+			if err != nil {
 				return err
 			}
-			_, err := fmt.Fprintf(e.stdout, "Wrote %s\n", out)
+			_, err = fmt.Fprintf(e.stdout, "Wrote %s\n", out)
 			return err
 		}),
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,6 +21,9 @@ func newSeedSetupCmd(e *env) *cobra.Command {
 --name is required. Once set up, running it again changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
+			if problems, err := seed.Check(path); len(problems) > 0 || (err != nil && !errors.Is(err, seed.ErrNoSeed)) {
+				return fmt.Errorf("seed setup: %s is not valid and was left untouched: run `paige seed check`, then `paige seed repair`", path)
+			}
 			if !seed.IsFirstRun(path) {
 				_, err := fmt.Fprintf(e.stdout, "Seed at %s is already set up; nothing changed.\n", path)
 				return err
@@ -67,7 +71,7 @@ func newSeedProposalsCmd(e *env) *cobra.Command {
 		&cobra.Command{
 			Use: "list", Short: "List pending proposals", Args: cobra.NoArgs,
 			RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-				s, err := loadSeed(e, path)
+				s, err := readSeed(e, path)
 				if err != nil {
 					return err
 				}

@@ -60,6 +60,12 @@ func TestSeedShowAndStatus(t *testing.T) {
 	if !jsonEqual(got, want) {
 		t.Errorf("show --json differs from the file:\n%s", out)
 	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".git")); err == nil {
+		t.Error("seed show created a git repository; it must never write")
+	}
+	if res := seed.LoadWithGit(path, nil); !res.OK { // version the seed as a write would
+		t.Fatal(res.Error)
+	}
 	out, _, err = runCLI(t, env, "", "seed", "status")
 	for _, w := range []string{"Path: " + path, "Valid: yes", "Version: 1.0.0", "Git: repository", "Setup: done", "Pending proposals: 1"} {
 		if err != nil || !strings.Contains(out, w) {
@@ -196,8 +202,8 @@ func TestSeedRepairAndSchema(t *testing.T) {
 	if err != nil || !strings.Contains(out, "nothing to repair") {
 		t.Fatalf("repair of valid seed = %v: %s", err, out)
 	}
-	if _, _, err := runCLI(t, env, "", "seed", "show"); err != nil { // show versions the existing seed
-		t.Fatal(err)
+	if res := seed.LoadWithGit(path, nil); !res.OK { // version the existing seed (show never writes)
+		t.Fatal(res.Error)
 	}
 	if err := os.WriteFile(path, []byte("{oops"), 0o600); err != nil {
 		t.Fatal(err)

@@ -110,12 +110,25 @@ func TestRepairRestoresLastValidVersion(t *testing.T) {
 	if err := os.WriteFile(path, corrupt, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := LoadWithGit(path, nil)
-	if !res.OK || res.Config.Identity.AIName != "Ivy" {
-		t.Fatalf("LoadWithGit after corruption = %+v, want restored seed", res)
+	// Loading no longer repairs: the broken file is reported and left as it is.
+	if res := LoadWithGit(path, nil); res.OK || res.Error.Code != CodeParse {
+		t.Fatalf("LoadWithGit after corruption = %+v, want parse_error", res)
 	}
-	if !strings.Contains(strings.Join(res.Warnings, "\n"), "restored the last valid version") {
-		t.Errorf("warnings = %q, want a restore notice", res.Warnings)
+	if got := mustRead(t, path); !bytes.Equal(got, corrupt) {
+		t.Errorf("LoadWithGit changed the broken file to %q", got)
+	}
+	if _, err := os.Stat(path + ".corrupted"); err == nil {
+		t.Error("LoadWithGit copied the file aside")
+	}
+	rep, err := Repair(path, nil)
+	if err != nil || rep.Backup != path+".corrupted" || rep.RestoredFrom == "" {
+		t.Fatalf("Repair = %+v, %v", rep, err)
+	}
+	if !strings.Contains(rep.Summary(), "restored the last valid version") {
+		t.Errorf("summary = %q, want a restore notice", rep.Summary())
+	}
+	if s := mustLoad(t, path); s.Identity.AIName != "Ivy" {
+		t.Errorf("aiName after repair = %q", s.Identity.AIName)
 	}
 	if got := mustRead(t, path+".corrupted"); !bytes.Equal(got, corrupt) {
 		t.Errorf("corrupt copy = %q, want the broken content", got)
@@ -127,8 +140,8 @@ func TestRepairRestoresLastValidVersion(t *testing.T) {
 	if err := os.WriteFile(path, []byte("garbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Repair(path, nil)
-	if err != nil || rep.CorruptCopy != path+".corrupted.1" || rep.ResetToDefaults {
+	rep, err = Repair(path, nil)
+	if err != nil || rep.Backup != path+".corrupted.1" || rep.ResetToDefaults {
 		t.Fatalf("Repair = %+v, %v", rep, err)
 	}
 }

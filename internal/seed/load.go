@@ -197,6 +197,9 @@ func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err != nil {
 		return fmt.Errorf("seed: write %s: %w", path, err)
 	}
+	if hookBeforeRename != nil {
+		hookBeforeRename(path)
+	}
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("seed: replace %s: %w", path, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -14,6 +15,9 @@ import (
 func Save(path string, s *Seed, category, summary string, opts *Options) (warnings []string, err error) {
 	if err := Write(path, s); err != nil {
 		return nil, err
+	}
+	if hookBeforeCommit != nil {
+		hookBeforeCommit(path)
 	}
 	return commitSeed(path, category, summary, opts), nil
 }
@@ -38,11 +42,11 @@ func nonEmpty(s string) []string {
 
 // LoadWithGit initialises the seed repository when needed, loads the seed
 // (see [Load]) and commits "Init:" for a created seed and "Merge:" for a
-// merged one. A seed that fails to parse or validate is repaired (see
-// [Repair]) and loaded again, with a warning saying what happened. An
-// existing seed in a newly created repository is committed as "Init:". A seed
-// needing migration to a newer major version and read errors are returned
-// unchanged. Without git it behaves like [Load] plus a warning.
+// merged one. An existing seed in a newly created repository is committed as
+// "Init:". A seed that fails to parse or validate is returned as an error
+// and left exactly as it is: only [Repair] rewrites it. Without git it
+// behaves like [Load] plus a warning. It writes; callers that only read use
+// [ReadOnly], and callers that write hold the seed lock (see [Update]).
 func LoadWithGit(path string, opts *Options) LoadResult {
 	g, warn := findGit(path, opts)
 	var warnings []string
@@ -55,16 +59,6 @@ func LoadWithGit(path string, opts *Options) LoadResult {
 		}
 	}
 	res := Load(path)
-	if !res.OK && repairable(res.Error) {
-		rep, err := Repair(path, opts)
-		if err != nil {
-			res.Warnings = append(warnings, "repair failed: "+err.Error())
-			return res
-		}
-		res = Load(path)
-		warnings = append(warnings, rep.Warnings...)
-		warnings = append(warnings, rep.Summary())
-	}
 	if res.OK && g != nil {
 		switch {
 		case res.Created:
@@ -99,28 +93,46 @@ func repairable(e *LoadError) bool {
 
 // RepairResult says what [Repair] did.
 type RepairResult struct {
-	// CorruptCopy is where the broken file was copied, or "" if there was none.
-	CorruptCopy string `json:"corruptCopy,omitempty"`
-	// RestoredFrom is the commit whose valid seed was restored, or "".
+	// NothingToDo reports that the seed was valid and left untouched.
+	NothingToDo bool `json:"nothingToDo,omitempty"`
+	// Problems are the invalid values that were fixed (see [Salvage]).
+	Problems []Problem `json:"problems,omitempty"`
+	// Backup is where the file was copied before it was rewritten, or "".
+	Backup string `json:"backup,omitempty"`
+	// RestoredFrom is the commit whose valid seed was restored because the
+	// file could not be parsed at all, or "".
 	RestoredFrom string `json:"restoredFrom,omitempty"`
-	// ResetToDefaults reports that no valid version existed in history.
-	ResetToDefaults bool `json:"resetToDefaults"`
-	// Warnings are git problems that did not stop the repair.
+	// ResetToDefaults reports that an unparseable seed had no valid version
+	// in history and was replaced by the defaults.
+	ResetToDefaults bool `json:"resetToDefaults,omitempty"`
+	// Warnings are git problems and clean-ups that did not stop the repair.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Summary is a one-line description of the repair.
 func (r RepairResult) Summary() string {
 	var s string
-	if r.RestoredFrom != "" {
-		s = "seed was corrupt; restored the last valid version from commit " + short(r.RestoredFrom)
-	} else {
-		s = "seed was corrupt; reset to defaults"
+	switch {
+	case r.NothingToDo:
+		return "Seed is valid; nothing to repair."
+	case len(r.Problems) > 0:
+		s = fmt.Sprintf("fixed %s, kept every valid value", pluralValues(len(r.Problems)))
+	case r.RestoredFrom != "":
+		s = "seed could not be parsed; restored the last valid version from commit " + short(r.RestoredFrom)
+	default:
+		s = "seed could not be parsed; reset to defaults"
 	}
-	if r.CorruptCopy != "" {
-		s += " (broken file kept at " + r.CorruptCopy + ")"
+	if r.Backup != "" {
+		s += " (the previous file is kept at " + r.Backup + ")"
 	}
 	return s
+}
+
+func pluralValues(n int) string {
+	if n == 1 {
+		return "1 invalid value"
+	}
+	return fmt.Sprintf("%d invalid values", n)
 }
 
 func short(commit string) string {
@@ -130,24 +142,68 @@ func short(commit string) string {
 	return commit
 }
 
-// Repair copies the seed at path aside (path.corrupted, or path.corrupted.N
-// when that exists), then restores the newest version in git history that
-// validates, or else the defaults, and commits the result as "Repair:".
-// Nothing is ever deleted: the broken content survives in the copy.
+// Repair is the only operation that rewrites an invalid seed. Under the seed
+// lock (after the clean-up of [Update]) it
+//   - leaves a valid seed untouched (NothingToDo);
+//   - for a seed with invalid values, copies the file aside (the backup:
+//     path.corrupted, or path.corrupted.N when that exists), writes the seed
+//     with every valid value kept and every invalid one fixed as [Salvage]
+//     says, and commits "Repair: fixed N invalid values, kept every valid
+//     value";
+//   - for a missing seed or one that cannot be parsed at all, copies it
+//     aside (when it exists) and restores the newest version in git history
+//     that validates, or else the defaults, committed as "Repair:".
+//
+// A seed whose major version is newer is refused with an error (a newer
+// tool's data is never rewritten). Nothing is ever deleted.
 func Repair(path string, opts *Options) (RepairResult, error) {
-	var res RepairResult
+	unlock, err := lockSeed(path)
+	if err != nil {
+		return RepairResult{}, err
+	}
+	defer unlock()
+	res := RepairResult{Warnings: prepareWrite(path, opts)}
 	data, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		res.CorruptCopy, err = copyAside(path, data)
-		if err != nil {
-			return res, err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, fmt.Errorf("seed: read %s: %w", path, err)
 	}
 	g, warn := findGit(path, opts)
-	res.Warnings = nonEmpty(warn)
+	res.Warnings = append(res.Warnings, nonEmpty(warn)...)
+	if err == nil {
+		s, problems, lerr := salvageBytes(data, opts.now())
+		var le *LoadError
+		switch {
+		case lerr == nil && len(problems) == 0:
+			res.NothingToDo = true
+			return res, nil
+		case lerr == nil:
+			res.Problems = problems
+			return res, repairValues(path, data, s, g, &res)
+		case errors.As(lerr, &le) && !repairable(le):
+			return res, fmt.Errorf("seed: not repaired: %w", lerr)
+		}
+		if res.Backup, err = copyAside(path, data); err != nil {
+			return res, err
+		}
+	}
+	return res, restoreFromHistory(path, g, &res)
+}
+
+// repairValues backs up data and writes the salvaged seed s.
+func repairValues(path string, data []byte, s *Seed, g *gitRepo, res *RepairResult) error {
+	var err error
+	if res.Backup, err = copyAside(path, data); err != nil {
+		return err
+	}
+	if err := Write(path, s); err != nil {
+		return err
+	}
+	commitRepair(g, fmt.Sprintf("fixed %s, kept every valid value", pluralValues(len(res.Problems))), res)
+	return nil
+}
+
+// restoreFromHistory writes the newest valid committed seed, or the defaults.
+func restoreFromHistory(path string, g *gitRepo, res *RepairResult) error {
 	restored := Defaults()
 	if g != nil && g.isRepo() {
 		if s, commit := lastValid(g); s != nil {
@@ -156,18 +212,23 @@ func Repair(path string, opts *Options) (RepairResult, error) {
 	}
 	res.ResetToDefaults = res.RestoredFrom == ""
 	if err := Write(path, restored); err != nil {
-		return res, err
+		return err
 	}
 	summary := "reset seed to defaults"
 	if !res.ResetToDefaults {
 		summary = "restored seed from " + short(res.RestoredFrom)
 	}
-	if g != nil {
-		if _, err := g.commit(CategoryRepair, summary); err != nil {
-			res.Warnings = append(res.Warnings, "git commit failed: "+err.Error())
-		}
+	commitRepair(g, summary, res)
+	return nil
+}
+
+func commitRepair(g *gitRepo, summary string, res *RepairResult) {
+	if g == nil {
+		return
 	}
-	return res, nil
+	if _, err := g.commit(CategoryRepair, summary); err != nil {
+		res.Warnings = append(res.Warnings, "git commit failed: "+err.Error())
+	}
 }
 
 func copyAside(path string, data []byte) (string, error) {
@@ -207,21 +268,39 @@ func lastValid(g *gitRepo) (*Seed, string) {
 // change returns a non-empty summary, saves and commits the result as
 // "category: summary". It returns the updated seed and warnings. Concurrent
 // Updates of one seed (from any process) are serialised by a file lock, so
-// no change is lost.
+// no change is lost. Before loading it cleans up after a killed write (see
+// prepareWrite), so the commit holds only this change. A seed that does not
+// parse or validate is refused with an error wrapping the *[LoadError] and
+// left untouched: `paige seed repair` ([Repair]) is the only way to rewrite
+// it. A seed file that is missing while git history holds it is refused with
+// [ErrSeedDeleted] instead of being recreated with the defaults.
 func Update(path string, opts *Options, category string, change func(*Seed) (summary string, err error)) (*Seed, []string, error) {
 	unlock, err := lockSeed(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer unlock()
+	warnings := prepareWrite(path, opts)
+	if err := checkNotDeleted(path, opts); err != nil {
+		return nil, warnings, err
+	}
 	res := LoadWithGit(path, opts)
+	warnings = append(warnings, res.Warnings...)
 	if !res.OK {
-		return nil, res.Warnings, res.Error
+		return nil, warnings, refuseInvalid(path, res.Error)
 	}
 	summary, err := change(res.Config)
 	if err != nil || summary == "" {
-		return res.Config, res.Warnings, err
+		return res.Config, warnings, err
 	}
-	warnings, err := Save(path, res.Config, category, summary, opts)
-	return res.Config, append(res.Warnings, warnings...), err
+	saved, err := Save(path, res.Config, category, summary, opts)
+	return res.Config, append(warnings, saved...), err
+}
+
+// refuseInvalid explains why a write did not happen.
+func refuseInvalid(path string, e *LoadError) error {
+	if e.Code == CodeParse || e.Code == CodeValidation {
+		return fmt.Errorf("%w; %s was left untouched: run `paige seed check`, then `paige seed repair`", e, filepath.Base(path))
+	}
+	return e
 }

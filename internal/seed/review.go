@@ -2,8 +2,10 @@ package seed
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,14 +19,20 @@ type ReviewSummary struct {
 // Review walks the pending proposals of the seed at path, showing each on w
 // and reading one answer per line from r: a(ccept), r(eject), s(kip) or
 // q(uit). Unknown answers are asked again; end of input quits. Each decision
-// is saved and committed at once, so quitting keeps what was decided.
+// is saved and committed at once, so quitting keeps what was decided. The
+// seed is read without writing; a seed with invalid values is refused.
 func Review(r io.Reader, w io.Writer, path string, opts *Options) (ReviewSummary, error) {
 	var sum ReviewSummary
-	res := LoadWithGit(path, opts)
-	if !res.OK {
-		return sum, res.Error
+	s, problems, err := ReadOnly(path)
+	switch {
+	case errors.Is(err, ErrNoSeed):
+		s = Defaults()
+	case err != nil:
+		return sum, err
+	case len(problems) > 0:
+		return sum, fmt.Errorf("seed: %s; nothing was changed", InvalidValuesWarning(filepath.Base(path), len(problems)))
 	}
-	pend := pending(res.Config.State.Proposals)
+	pend := pending(s.State.Proposals)
 	if len(pend) == 0 {
 		fmt.Fprintln(w, "No pending proposals.")
 		return sum, nil

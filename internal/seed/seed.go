@@ -9,6 +9,16 @@
 //     rename) and only with a value that passes [Validate].
 //   - Reading a seed never panics; every failure is a [LoadResult] with one of
 //     the codes [CodeParse], [CodeValidation], [CodeRead], [CodePermission].
+//   - The seed is the user's data. [ReadOnly] (used by the SessionStart hook,
+//     `seed show`, `seed check`) never writes anything; it presents every
+//     valid value and lists the invalid ones as [Problem]s. Writes ([Update],
+//     [RunSetup]) refuse a seed that does not parse or validate and leave it
+//     untouched; only [Repair] rewrites it, keeping every valid value and a
+//     backup.
+//   - A write killed at any point leaves nothing that the next write would
+//     sweep into its own commit: before every write, under the seed lock,
+//     stale temp files and git locks are removed and an uncommitted valid
+//     change is committed on its own as "Recover:" (see [Update]).
 //   - The seed's directory is a git repository (when a git binary is
 //     available); every change is committed with a categorised message, and a
 //     git failure never fails a write (it becomes a warning).
@@ -16,15 +26,22 @@
 // # Layout
 //
 // The pure core (types, [Validate], [Merge], [JSONSchema], the session
-// formatters, id resolution, duplicate detection) does no I/O. The shell
-// ([Load], [Write], [LoadWithGit], [Repair], [RunSetup], [AddProposals],
-// [GenerateSessionContext]) reads and writes files and runs git.
+// formatters, id resolution, duplicate detection, [Salvage]) does no I/O.
+// The shell ([ReadOnly], [Load], [Write], [LoadWithGit], [Repair],
+// [RunSetup], [AddProposals], [GenerateSessionContext]) reads and writes
+// files and runs git.
 //
 // # Deviations from the original
 //
-//   - [GenerateSessionContext] loads the seed once: a seed that cannot be read
-//     is reported as an error rather than as "needs setup", because telling a
-//     user with an unreadable seed to run setup would hide the real problem.
+//   - F-003 repairs an invalid seed on load; here nothing repairs on load
+//     (see the invariants): the SessionStart hook is read-only, as the F-005
+//     plan says, and only `paige seed repair` rewrites.
+//   - [GenerateSessionContext] reads the seed once and never writes: a
+//     missing seed gives the setup message without creating the file, a seed
+//     with invalid values is presented with a one-line warning, and a seed
+//     that cannot be read is reported as an error rather than as "needs
+//     setup", because telling a user with an unreadable seed to run setup
+//     would hide the real problem.
 //   - A seed whose major version is newer ("requires migration") is never
 //     repaired, so a newer tool's data is not reset to defaults.
 //   - The plan's example context lists an unconfirmed learning under "Recent

@@ -1,7 +1,9 @@
 package seed
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -41,6 +43,9 @@ type SessionContext struct {
 	ProposalCount int      `json:"proposalCount"`
 	Error         string   `json:"error,omitempty"`
 	Warnings      []string `json:"warnings,omitempty"`
+	// Problems are the seed's invalid values (see [ReadOnly]); the file
+	// was not changed.
+	Problems []Problem `json:"problems,omitempty"`
 }
 
 // RenderContext renders s in the chosen format. Sections are separated by one
@@ -81,30 +86,68 @@ func hardCut(s string, budget int) string {
 	return string(r[:keep]) + marker
 }
 
-// GenerateSessionContext loads the seed at path with git (see [LoadWithGit])
-// and renders it: the setup message with NeedsSetup when the identity is
-// still the default one, an error result when the seed cannot be loaded.
-// It never panics.
-func GenerateSessionContext(path string, o ContextOptions, opts *Options) (sc SessionContext) {
+// GenerateSessionContext reads the seed at path without writing anything
+// (see [ReadOnly]) and renders it. A missing seed, or one whose identity is
+// still the default, gives the setup message with NeedsSetup. A seed with
+// invalid values is presented with every valid part, its context starting
+// with the one-line [InvalidValuesWarning] and a blank line; Problems lists
+// them. A seed that cannot be read or parsed is an error result whose
+// message says the file was left untouched. It never panics.
+func GenerateSessionContext(path string, o ContextOptions) (sc SessionContext) {
 	defer func() {
 		if r := recover(); r != nil {
 			sc = SessionContext{Error: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
-	res := LoadWithGit(path, opts)
-	if !res.OK {
-		return SessionContext{Error: res.Error.Message, Warnings: res.Warnings}
+	s, problems, err := ReadOnly(path)
+	if errors.Is(err, ErrNoSeed) {
+		return SessionContext{OK: true, Context: SetupMessage, NeedsSetup: true}
 	}
-	if res.Config.Identity.PrincipalName == DefaultPrincipalName {
-		return SessionContext{OK: true, Context: SetupMessage, NeedsSetup: true, Warnings: res.Warnings}
+	if err != nil {
+		var le *LoadError
+		if errors.As(err, &le) && (le.Code == CodeParse || le.Code == CodeValidation) {
+			return SessionContext{Error: le.Message + "; " + unreadableHint(path)}
+		}
+		return SessionContext{Error: err.Error()}
+	}
+	warning := ""
+	if len(problems) > 0 {
+		warning = InvalidValuesWarning(filepath.Base(path), len(problems))
+	}
+	if s.Identity.PrincipalName == DefaultPrincipalName && !hasProblemAt(problems, "$.identity.principalName") {
+		return SessionContext{OK: true, Context: withWarning(warning, SetupMessage), NeedsSetup: true, Problems: problems, Warnings: unknownKeyWarnings(s)}
+	}
+	if warning != "" {
+		budget := o.MaxChars
+		if budget <= 0 {
+			budget = MaxContextChars
+		}
+		o.MaxChars = max(budget-utf8.RuneCountInString(warning)-2, 0)
 	}
 	return SessionContext{
 		OK:            true,
-		Context:       RenderContext(res.Config, o),
-		Config:        res.Config,
-		ProposalCount: len(pending(res.Config.State.Proposals)),
-		Warnings:      res.Warnings,
+		Context:       withWarning(warning, RenderContext(s, o)),
+		Config:        s,
+		ProposalCount: len(pending(s.State.Proposals)),
+		Problems:      problems,
+		Warnings:      unknownKeyWarnings(s),
 	}
+}
+
+func withWarning(warning, context string) string {
+	if warning == "" {
+		return context
+	}
+	return warning + "\n\n" + context
+}
+
+func hasProblemAt(problems []Problem, path string) bool {
+	for _, p := range problems {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // HookText returns what the hook prints for sc: the context, or one
@@ -118,8 +161,8 @@ func HookText(sc SessionContext) string {
 }
 
 // SessionStartHook returns the text a SessionStart hook prints for the seed
-// at path: the context, the setup message, or an error line. It never fails
-// and never panics.
-func SessionStartHook(path string, o ContextOptions, opts *Options) string {
-	return HookText(GenerateSessionContext(path, o, opts))
+// at path: the context, the setup message, or an error line. It never fails,
+// never panics and never writes.
+func SessionStartHook(path string, o ContextOptions) string {
+	return HookText(GenerateSessionContext(path, o))
 }

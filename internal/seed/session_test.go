@@ -146,7 +146,7 @@ func TestSessionContextGolden(t *testing.T) {
 	for _, tt := range []struct{ format, file string }{{LayoutFull, "valid-seed.golden"}, {LayoutCompact, "valid-seed-compact.golden"}} {
 		t.Run(tt.format, func(t *testing.T) {
 			path := seedFile(t, fixture(t, "valid-seed.json"))
-			got := SessionStartHook(path, ContextOptions{Format: tt.format}, noGit)
+			got := SessionStartHook(path, ContextOptions{Format: tt.format})
 			golden(t, tt.file, got+"\n")
 		})
 	}
@@ -154,7 +154,7 @@ func TestSessionContextGolden(t *testing.T) {
 
 func TestGenerateSessionContext(t *testing.T) {
 	path := seedFile(t, fixture(t, "valid-seed.json"))
-	sc := GenerateSessionContext(path, ContextOptions{}, noGit)
+	sc := GenerateSessionContext(path, ContextOptions{})
 	if !sc.OK || sc.NeedsSetup || sc.Config == nil || sc.ProposalCount != 1 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
 	}
@@ -179,7 +179,7 @@ func TestGenerateSessionContextFirstRunAndErrors(t *testing.T) {
 		data []byte
 	}{{"missing file", nil}, {"default principal", fixture(t, "valid-seed-minimal.json")}} {
 		t.Run(tt.name, func(t *testing.T) {
-			sc := GenerateSessionContext(seedFile(t, tt.data), ContextOptions{}, noGit)
+			sc := GenerateSessionContext(seedFile(t, tt.data), ContextOptions{})
 			want := SessionContext{OK: true, Context: SetupMessage, NeedsSetup: true}
 			if diff := cmp.Diff(want, sc); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
@@ -188,11 +188,11 @@ func TestGenerateSessionContextFirstRunAndErrors(t *testing.T) {
 	}
 	t.Run("load error", func(t *testing.T) {
 		dir := t.TempDir() // a directory where the seed should be: cannot be read
-		sc := GenerateSessionContext(dir, ContextOptions{}, noGit)
+		sc := GenerateSessionContext(dir, ContextOptions{})
 		if sc.OK || !strings.Contains(sc.Error, "Failed to read seed file") {
 			t.Errorf("GenerateSessionContext = %+v, want a read error", sc)
 		}
-		line := SessionStartHook(dir, ContextOptions{}, noGit)
+		line := SessionStartHook(dir, ContextOptions{})
 		if !strings.HasPrefix(line, ErrorPrefix+"Failed to read seed file") || strings.Contains(line, "\n") {
 			t.Errorf("hook text = %q, want one error line", line)
 		}
@@ -207,7 +207,7 @@ func TestGenerateSessionContextOmitsEmptySections(t *testing.T) {
 	if err := Write(path, s); err != nil {
 		t.Fatal(err)
 	}
-	sc := GenerateSessionContext(path, ContextOptions{}, noGit)
+	sc := GenerateSessionContext(path, ContextOptions{})
 	if !sc.OK || sc.ProposalCount != 0 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
 	}
@@ -220,15 +220,15 @@ func TestGenerateSessionContextOmitsEmptySections(t *testing.T) {
 }
 
 func TestSessionStartHook(t *testing.T) {
-	valid := SessionStartHook(seedFile(t, fixture(t, "valid-seed.json")), ContextOptions{}, noGit)
+	valid := SessionStartHook(seedFile(t, fixture(t, "valid-seed.json")), ContextOptions{})
 	if !strings.HasPrefix(valid, "Seed: v1.0.0\n\nIdentity: Ivy") {
 		t.Errorf("hook text = %q", valid)
 	}
-	if got := SessionStartHook(seedFile(t, nil), ContextOptions{}, noGit); got != SetupMessage {
+	if got := SessionStartHook(seedFile(t, nil), ContextOptions{}); got != SetupMessage {
 		t.Errorf("first run = %q, want %q", got, SetupMessage)
 	}
-	got := SessionStartHook(seedFile(t, []byte(`{"version":"2.0.0"}`)), ContextOptions{}, noGit)
-	if got != ErrorPrefix+"Seed validation failed: $.version: Schema version 2.0.0 requires migration. Expected 1.x.x" {
+	got := SessionStartHook(seedFile(t, []byte(`{"version":"2.0.0"}`)), ContextOptions{})
+	if got != ErrorPrefix+"Seed validation failed: $.version: Schema version 2.0.0 requires migration. Expected 1.x.x; seed.json was left untouched; run `paige seed check`" {
 		t.Errorf("error = %q", got)
 	}
 }
@@ -303,7 +303,7 @@ func BenchmarkGenerateSessionContext(b *testing.B) {
 	path := seedFile(b, fixture(b, "valid-seed.json"))
 	LoadWithGit(path, nil)
 	for b.Loop() {
-		if sc := GenerateSessionContext(path, ContextOptions{}, nil); !sc.OK {
+		if sc := GenerateSessionContext(path, ContextOptions{}); !sc.OK {
 			b.Fatal(sc.Error)
 		}
 	}

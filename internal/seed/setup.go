@@ -74,7 +74,8 @@ type SetupResult struct {
 // RunSetup writes the identity from a and commits "Init: first-run setup
 // completed", but only on first run (see [IsFirstRun]); afterwards it changes
 // nothing and returns the existing seed. Learnings and state of an existing
-// default seed are kept.
+// default seed are kept. A seed that exists but does not parse or validate is
+// refused (and left untouched) like in [Update].
 func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupResult, error) {
 	unlock, err := lockSeed(path)
 	if err != nil {
@@ -85,20 +86,24 @@ func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupRe
 		res := Peek(path)
 		return SetupResult{Config: res.Config}, nil
 	}
+	warnings := prepareWrite(path, opts)
+	if err := checkNotDeleted(path, opts); err != nil {
+		return SetupResult{Warnings: warnings}, err
+	}
 	res := LoadWithGit(path, opts)
-	var base *Seed
-	if res.OK {
-		base = res.Config
+	warnings = append(warnings, res.Warnings...)
+	if !res.OK {
+		return SetupResult{Warnings: warnings}, refuseInvalid(path, res.Error)
 	}
-	s, err := BuildFromAnswers(a, base, detectedTZ)
+	s, err := BuildFromAnswers(a, res.Config, detectedTZ)
 	if err != nil {
 		return SetupResult{}, err
 	}
-	warnings, err := Save(path, s, CategoryInit, "first-run setup completed", opts)
+	saved, err := Save(path, s, CategoryInit, "first-run setup completed", opts)
 	if err != nil {
 		return SetupResult{}, err
 	}
-	return SetupResult{Configured: true, Config: s, Warnings: append(res.Warnings, warnings...)}, nil
+	return SetupResult{Configured: true, Config: s, Warnings: append(warnings, saved...)}, nil
 }
 
 // DetectTimezone returns the IANA zone from $TZ, /etc/timezone or the
