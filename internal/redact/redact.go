@@ -327,6 +327,22 @@ var rules = []rule{
 	{hints: plainHints, back: wordChar, re: plainRe, fn: redactPlain},
 }
 
+// Blank reports whether s holds nothing but markers and white space: text
+// that was all secret.
+func Blank(s string) bool {
+	for {
+		s = strings.TrimSpace(s)
+		if !strings.HasPrefix(s, MarkerPrefix) {
+			return s == ""
+		}
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return false
+		}
+		s = s[end+1:]
+	}
+}
+
 func isMarker(v string) bool { return strings.HasPrefix(v, MarkerPrefix) }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

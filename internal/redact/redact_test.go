@@ -181,3 +181,26 @@ func TestStringLeavesNoMarkerlessSecret(t *testing.T) {
 		}
 	}
 }
+
+func TestBlank(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"", true},
+		{"  \n", true},
+		{"[REDACTED:private]", true},
+		{" [REDACTED:private]\n[REDACTED:jwt] ", true},
+		{"[REDACTED:private] always", false},
+		{"use pnpm", false},
+		{"[REDACTED:private", false},
+	}
+	for _, tt := range tests {
+		if got := Blank(tt.in); got != tt.want {
+			t.Errorf("Blank(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if !Blank(String("<private>only this</private>")) {
+		t.Error("a text that was all private is not blank once redacted")
+	}
+}
