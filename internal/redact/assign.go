@@ -10,11 +10,13 @@ var assignHints = []string{"pass", "pwd", "secret", "token", "key"}
 
 // assignRe matches name, operator and value of an assignment whose name
 // contains a secret word: password = "x", PASSWORD=x, "api_key": "x",
-// api_token: x. The value is a quoted string on one line or a bare word;
+// api_token: x. The value is a quoted string on one line or a bare word,
+// followed by the first letter of a next word if there is one;
 // [redactAssignment] decides whether the name and value make a secret.
 var assignRe = regexp.MustCompile(`^([A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9_\-]*)` +
 	`(["']?[ \t]*(?::=|=|:)[ \t]*)` +
-	"(\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`\\n]*`|[^\\s\"'`,;&)\\]}]+)")
+	"(\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`\\n]*`|[^\\s\"'`,;&)\\]}]+)" +
+	`((?:[ \t]+[A-Za-z])?)`)
 
 // assignmentAhead reports whether s starts with a name followed by an
 // assignment operator (after an optional closing quote and blanks): the
@@ -36,7 +38,7 @@ func assignmentAhead(s string) bool {
 // redactAssignment replaces the value of a secret assignment, keeping the
 // name, the operator and the quotes.
 func redactAssignment(sub []string) string {
-	name, op, val := sub[1], sub[2], sub[3]
+	name, op, val, more := sub[1], sub[2], sub[3], sub[4]
 	kind, ok := secretName(name)
 	if !ok {
 		return sub[0]
@@ -45,12 +47,24 @@ func redactAssignment(sub []string) string {
 		if !literalSecret(val[1 : len(val)-1]) {
 			return sub[0]
 		}
-		return name + op + string(q) + marker(kind) + string(q)
+		return name + op + string(q) + marker(kind) + string(q) + more
 	}
-	if !bareSecret(val) {
+	if !bareSecret(val) || label(op, more) && !credential(val) {
 		return sub[0]
 	}
-	return name + op + marker(kind)
+	return name + op + marker(kind) + more
+}
+
+// label reports whether a bare value after op reads as prose after a
+// label ("Password: must be 12 characters"): a colon, and more words on
+// the line. Such a value is a secret only when it looks like a credential.
+func label(op, more string) bool {
+	return more != "" && strings.Contains(op, ":") && !strings.Contains(op, ":=")
+}
+
+// credential reports whether v mixes letters with digits or symbols.
+func credential(v string) bool {
+	return hasLetter(v) && (hasDigit(v) || strings.ContainsAny(v, "!@#$%^&*_+=~-/\\."))
 }
 
 // secretName returns the kind of secret a name holds (the last dotted

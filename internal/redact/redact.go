@@ -68,9 +68,10 @@ func marker(kind string) string { return MarkerPrefix + kind + "]" }
 // moved back over the characters back accepts (the rest of a name). With
 // word set, the start must not follow a letter, digit or underscore. re is
 // anchored (^) and matched from that start, on the rest of the line unless
-// multiLine, so a failed try costs a few bytes and the work stays linear. Without fn, the whole match becomes the
-// marker of kind; with fn, fn returns the replacement of the match (sub
-// holds the submatch strings, sub[0] being the match).
+// multiLine, so a failed try costs a few bytes and the work stays linear.
+// Without fn, the whole match becomes the marker of kind; with fn, fn
+// returns the replacement of the match (sub holds the submatch strings,
+// sub[0] being the match), or the match itself to keep it.
 type rule struct {
 	hints []string
 	back  func(c byte) bool

@@ -69,6 +69,7 @@ var positives = []struct{ name, in, want string }{
 	{"plain api key", "My API key is k-9921-zz", "My API key is [REDACTED:api-key]"},
 	{"plain now", "the password is now 12345678", "the password is now [REDACTED:password]"},
 	{"long name", strings.Repeat("a", 2000) + "_password=hunter22", strings.Repeat("a", 2000) + "_password=[REDACTED:password]"},
+	{"label with credential", "Token: abc123def is the one", "Token: [REDACTED:token] is the one"},
 	{"several", "a sk-ant-xxxxxxxxxxxx and password=qwerty99", "a [REDACTED:anthropic-key] and password=[REDACTED:password]"},
 }
 
@@ -136,6 +137,8 @@ var negatives = []struct{ name, in string }{
 	{"stripe publishable", "pk_live_abcdefghijkl1234"},
 	{"private word", "a private method"},
 	{"monkey", "monkey = 42"},
+	{"label prose", "Password: must be at least 12 characters"},
+	{"token label prose", "Token: expires after one hour"},
 }
 
 func TestStringPositives(t *testing.T) {
