@@ -11,12 +11,13 @@ var assignHints = []string{"pass", "pwd", "secret", "token", "key"}
 // assignRe matches name, operator and value of an assignment whose name
 // contains a secret word: password = "x", PASSWORD=x, "api_key": "x",
 // api_token: x. The value is a quoted string on one line or a bare word,
-// followed by the first letter of a next word if there is one;
+// followed by the first letter of a next word or by an operator (then a
+// quoted "value" may be the next key) if there is one;
 // [redactAssignment] decides whether the name and value make a secret.
 var assignRe = regexp.MustCompile(`^([A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9_\-]*)` +
 	`(["']?[ \t]*(?::=|=|:)[ \t]*)` +
 	"(\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`\\n]*`|[^\\s\"'`,;&)\\]}]+)" +
-	`((?:[ \t]+[A-Za-z])?)`)
+	`((?:[ \t]+[A-Za-z]|[ \t]*[:=])?)`)
 
 // assignmentAhead reports whether s starts with a name followed by an
 // assignment operator (after an optional closing quote and blanks): the
@@ -44,7 +45,7 @@ func redactAssignment(sub []string) string {
 		return sub[0]
 	}
 	if q := val[0]; q == '"' || q == '\'' || q == '`' {
-		if !literalSecret(val[1 : len(val)-1]) {
+		if !literalSecret(val[1:len(val)-1]) || nextKey(val, more) {
 			return sub[0]
 		}
 		return name + op + string(q) + marker(kind) + string(q) + more
@@ -55,11 +56,20 @@ func redactAssignment(sub []string) string {
 	return name + op + marker(kind) + more
 }
 
+// nextKey reports whether a quoted value is rather the next key: followed
+// by an operator and itself a secret name (APIKEY= "api_key": "x"), which
+// the next try then redacts.
+func nextKey(val, more string) bool {
+	_, ok := secretName(val[1 : len(val)-1])
+	return ok && strings.ContainsAny(more, ":=")
+}
+
 // label reports whether a bare value after op reads as prose after a
 // label ("Password: must be 12 characters"): a colon, and more words on
 // the line. Such a value is a secret only when it looks like a credential.
 func label(op, more string) bool {
-	return more != "" && strings.Contains(op, ":") && !strings.Contains(op, ":=")
+	return strings.TrimLeft(more, " \t") != "" && !strings.ContainsAny(more, ":=") &&
+		strings.Contains(op, ":") && !strings.Contains(op, ":=")
 }
 
 // credential reports whether v mixes letters with digits or symbols.

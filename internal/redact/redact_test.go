@@ -70,6 +70,8 @@ var positives = []struct{ name, in, want string }{
 	{"plain now", "the password is now 12345678", "the password is now [REDACTED:password]"},
 	{"long name", strings.Repeat("a", 2000) + "_password=hunter22", strings.Repeat("a", 2000) + "_password=[REDACTED:password]"},
 	{"label with credential", "Token: abc123def is the one", "Token: [REDACTED:token] is the one"},
+	{"json key after a value", `APIKEY= "api_key": "zq8vn3kd7"`, `APIKEY= "api_key": "[REDACTED:api-key]"`},
+	{"value before an operator", `"api_key": "zq8vn3kd7" =`, `"api_key": "[REDACTED:api-key]" =`},
 	{"several", "a sk-ant-xxxxxxxxxxxx and password=qwerty99", "a [REDACTED:anthropic-key] and password=[REDACTED:password]"},
 }
 
