@@ -174,6 +174,36 @@ var plainRe = regexp.MustCompile(`^(?i)((password|passphrase|passcode|token|api[
 	`(?:\s+(?:for|of|to)\s+(?:the\s+|my\s+)?[\w.\-]+)?\s+(?:is|was)\s+(?:now\s+|still\s+|set\s+to\s+)?)` +
 	"(\"[^\"\\n]+\"|'[^'\\n]+'|`[^`\\n]+`|[^\\s\"'`,;]+)")
 
+// plainAhead reports whether " is " or " was " follows within the reach of
+// plainRe: the cheap test that keeps plainRe off most mentions of a word.
+func plainAhead(s string) bool {
+	w := s[:min(len(s), 80)]
+	for i := 0; i+3 < len(w); i++ {
+		if c := w[i]; c != ' ' && c != '\t' {
+			continue
+		}
+		rest := w[i+1:]
+		if hasPrefixFold(rest, "is") && len(rest) > 2 && rest[2] <= ' ' ||
+			hasPrefixFold(rest, "was") && len(rest) > 3 && rest[3] <= ' ' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if s[i]|0x20 != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // redactPlain replaces the secret of a plain-language sentence. A quoted
 // value is always a secret; a bare one when it mixes letters with digits or
 // symbols, is all digits (4+), or — for passwords only — is a word that is

@@ -325,7 +325,7 @@ var rules = []rule{
 	{hints: []string{"token"}, word: true, re: regexp.MustCompile(`^(?i)(token\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
 		fn: keep("token", func(v string) bool { return hasDigit(v) && hasLetter(v) })},
 	{hints: assignHints, back: identChar, ahead: assignmentAhead, re: assignRe, fn: redactAssignment},
-	{hints: plainHints, back: wordChar, re: plainRe, fn: redactPlain},
+	{hints: plainHints, back: wordChar, ahead: plainAhead, re: plainRe, fn: redactPlain},
 }
 
 // Blank reports whether s holds nothing but markers and white space: text
