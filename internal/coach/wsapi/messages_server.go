@@ -55,6 +55,7 @@ const (
 	CodeInvalidMessage    = "INVALID_MESSAGE"
 	CodeInvalidPayload    = "INVALID_PAYLOAD"
 	CodeMessageTooLarge   = "MESSAGE_TOO_LARGE"
+	CodeLimitExceeded     = "LIMIT_EXCEEDED"
 	CodeNotImplemented    = "NOT_IMPLEMENTED"
 	CodeNoActiveSession   = "NO_ACTIVE_SESSION"
 	CodeFileError         = "FILE_ERROR"

@@ -32,12 +32,13 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 )
 
 // DefaultMaxMessageBytes is the largest client message handled (16 MiB):
 // buffer:update and file:save carry whole files.
-const DefaultMaxMessageBytes = 16 << 20
+const DefaultMaxMessageBytes = limits.MessageBytes
 
 // Files is the file-system authority as the protocol needs it. Paths may be
 // relative to PROJECT_DIR or absolute inside it; the returned path is the
