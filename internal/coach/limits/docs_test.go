@@ -46,7 +46,7 @@ func TestDocsListEveryLimit(t *testing.T) {
 		"| List | " + grouped(ListItems) + " items |",
 	}
 	for _, want := range append(both,
-		"("+grouped(MessageBytes)+" bytes)",
+		"| Message | 16 MiB ("+grouped(MessageBytes)+" bytes) |",
 		"("+grouped(ContentBytes)+" bytes)",
 		"| Terminal | "+grouped(TerminalCells)+" cells |") {
 		if !strings.Contains(ws, want) {
@@ -54,6 +54,7 @@ func TestDocsListEveryLimit(t *testing.T) {
 		}
 	}
 	for _, want := range append(both,
+		"| Request body | 16 MiB ("+grouped(MessageBytes)+" bytes) |",
 		"| Paths per call | "+grouped(PathsPerCall)+" |",
 		"| Directories per hint | "+grouped(ListItems)+" |",
 		"| Accumulated hints | "+grouped(Hints)+" |",

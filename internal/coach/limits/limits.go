@@ -39,9 +39,9 @@ const (
 	DocumentBytes = 4 << 20
 	// ContentBytes bounds a file's content in buffer:update and file:save.
 	ContentBytes = 10 << 20
-	// MessageBytes is the largest WebSocket message handled; a larger one
-	// is discarded with MESSAGE_TOO_LARGE (and beyond 4× it the
-	// connection is closed).
+	// MessageBytes is the largest WebSocket message handled (a larger one
+	// is discarded with MESSAGE_TOO_LARGE, and beyond 4× it the connection
+	// is closed) and the largest MCP request body (413 beyond it).
 	MessageBytes = 16 << 20
 	// ListItems bounds lists that are not paths: labels, state items,
 	// constraint titles, selections, directories of one hint.

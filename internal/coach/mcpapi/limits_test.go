@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -154,5 +156,39 @@ func TestHintFilesLimits(t *testing.T) {
 				t.Errorf("%d hints kept from a refused call", n)
 			}
 		})
+	}
+}
+
+// An MCP request body over limits.MessageBytes is refused with 413 before
+// it is parsed; one just under is read (and here answered as usual).
+func TestRequestBodyLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 16 MiB")
+	}
+	h := newHarness(t)
+	srv := httptest.NewServer(Handler(New(Options{Files: h.ws, Store: h.st, Session: h.sess, Hub: h.hub}), nil))
+	t.Cleanup(srv.Close)
+	post := func(pad int) int {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
+			`"capabilities":{},"clientInfo":{"name":"t","version":"1"},"pad":"` + strings.Repeat("p", pad) + `"}}`
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := post(limits.MessageBytes); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d for a body over the limit, want 413", code)
+	}
+	if code := post(limits.DocumentBytes + 1); code != http.StatusOK {
+		t.Errorf("status %d for a body over a document's size but under the limit, want 200", code)
 	}
 }

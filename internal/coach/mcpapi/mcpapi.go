@@ -30,6 +30,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/workspace"
 )
@@ -112,10 +113,11 @@ func New(opts Options) *mcp.Server {
 // Handler serves s over Streamable HTTP (POST, GET, DELETE on one path),
 // stateful: each client gets its own session and Mcp-Session-Id. Cross-site
 // browser requests are refused; the SDK also refuses DNS-rebinding Host
-// headers on loopback.
+// headers on loopback. A request body over [limits.MessageBytes] is
+// refused with 413.
 func Handler(s *mcp.Server, log *slog.Logger) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true})
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, MaxRequestBodyBytes: limits.MessageBytes})
 	return http.NewCrossOriginProtection().Handler(h)
 }
 
