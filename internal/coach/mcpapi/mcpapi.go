@@ -7,6 +7,9 @@
 //   - Every tool is registered in one place, [addTools], with typed In/Out
 //     through [AddTool]: schemas inferred from the types, arguments
 //     validated against them, like mcp.AddTool but cheaper per call.
+//   - Every input is checked against package limits (see limits.go)
+//     before its handler runs; an input over a limit is a tool error
+//     naming the field, the limit and the value.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
 //   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
 //     tool's own action (phase_started / phase_completed, coaching_message,

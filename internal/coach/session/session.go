@@ -16,6 +16,10 @@
 //     so "src/a.ts" and "/abs/project/src/a.ts" are one entry.
 //   - Actions are logged against the active session; with none active they
 //     are discarded with a warning (EC-17).
+//   - The mutex is shared by every WebSocket connection and MCP session:
+//     work under it is at most linear in the size of one call (hints are
+//     a map, paths are normalised before locking), and the accumulated
+//     hints and highlights are bounded (package limits).
 //
 // A Service is safe for concurrent use.
 package session

@@ -13,6 +13,13 @@
 //   - A message larger than [Options.MaxMessageBytes] is discarded and
 //     answered with connection:error MESSAGE_TOO_LARGE; the connection stays
 //     open. Only a message beyond 4× that limit closes it (1009).
+//   - A payload with a field over its limit (package limits: path length
+//     and depth, content and text sizes, list lengths) is answered with
+//     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
+//     handler runs.
+//   - Watcher bursts never fill a send queue: [ForwardTreeUpdates] sends
+//     a bounded number of fs:tree_update per second and one fs:tree
+//     refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
 //   - Upgrades from cross-site origins are refused with 403 ([AllowedOrigin]).
 //   - Replies to one request (connection:init, connection:error) go to the
