@@ -90,6 +90,9 @@ func ForwardTreeUpdates(hub *Hub, events <-chan []workspace.FileEvent, opts Tree
 		case <-fire:
 			fire = nil
 			th.refreshed(time.Now())
+			if hub.Len() == 0 {
+				continue // nobody to tell; a client that connects gets fs:tree with its session
+			}
 			root, err := opts.Tree()
 			if err != nil {
 				opts.Log.Error("cannot scan project tree for a refresh", "err", err)
