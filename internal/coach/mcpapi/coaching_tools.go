@@ -22,7 +22,7 @@ type Coacher interface {
 // (14 tools in all).
 func CoachingTools(c Coacher) func(*mcp.Server, *Deps) {
 	return func(s *mcp.Server, d *Deps) {
-		mcp.AddTool(s, &mcp.Tool{Name: "paige_run_coaching_pipeline",
+		AddTool(s, &mcp.Tool{Name: "paige_run_coaching_pipeline",
 			Description: "Turn the Plan Agent's plan into phased coaching for the developer: recalls related " +
 				"memories, asks the coach model for phases with file and line hints adapted to the developer's " +
 				"Dreyfus stage, stores them, shows the plan and the first phase's hints in the editor and returns " +
@@ -30,7 +30,7 @@ func CoachingTools(c Coacher) func(*mcp.Server, *Deps) {
 			func(ctx context.Context, _ *mcp.CallToolRequest, in PipelineIn) (*mcp.CallToolResult, PipelineOut, error) {
 				return runPipeline(ctx, c, d, in)
 			})
-		mcp.AddTool(s, &mcp.Tool{Name: "paige_end_session",
+		AddTool(s, &mcp.Tool{Name: "paige_end_session",
 			Description: "Wrap up the active coaching session with a condensed transcript: extracts knowledge " +
 				"gaps and practice katas, updates the Dreyfus assessments, stores memories for future sessions, " +
 				"and completes the session. Each step is best-effort; calling it again is a no-op."},

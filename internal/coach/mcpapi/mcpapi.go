@@ -7,6 +7,9 @@
 //   - Every tool is registered in one place, [addTools], with typed In/Out
 //     through [AddTool]: schemas inferred from the types, arguments
 //     validated against them, like mcp.AddTool but cheaper per call.
+//   - Every input is checked against package limits (see limits.go)
+//     before its handler runs; an input over a limit is a tool error
+//     naming the field, the limit and the value.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
 //   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
 //     tool's own action (phase_started / phase_completed, coaching_message,
@@ -31,6 +34,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/workspace"
 )
@@ -115,14 +119,16 @@ func New(opts Options) *mcp.Server {
 // whose client sends no request for idle is closed and forgotten (its
 // client gets 404 and starts a new one, as the MCP spec says); an open GET
 // stream does not count as activity, a request in progress does. idle <= 0
-// means sessions never expire.
+// means sessions never expire. A request body over [limits.MessageBytes] is
+// refused with 413.
 //
 // Browsers and Hosts are checked by the origin policy in front of every
 // route (server.Policy); the SDK's own DNS-rebinding protection stays on as
 // a second lock: over a loopback connection it refuses a non-loopback Host.
 func Handler(s *mcp.Server, log *slog.Logger, idle time.Duration) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0)})
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0),
+			MaxRequestBodyBytes: limits.MessageBytes})
 }
 
 // CloseSessions closes every open MCP session and returns how many there were.

@@ -16,6 +16,10 @@
 //     so "src/a.ts" and "/abs/project/src/a.ts" are one entry.
 //   - Actions are logged against the active session; with none active they
 //     are discarded with a warning (EC-17).
+//   - The mutex is shared by every WebSocket connection and MCP session:
+//     work under it is at most linear in the size of one call (hints are
+//     a map, paths are normalised before locking), and the accumulated
+//     hints and highlights are bounded (package limits).
 //
 // A Service is safe for concurrent use.
 package session
@@ -29,6 +33,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/store"
 )
 
@@ -88,6 +93,9 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxHints is the most explorer hints the session accumulates. If
+	// zero, [limits.Hints].
+	MaxHints int
 	// Batch and Bus, when both set, make [Service.Log] queue actions for
 	// one background writer that stores them in order, batched into few
 	// transactions, and publishes them on Bus; call [Service.Close] at
@@ -111,7 +119,9 @@ type Service struct {
 	active      *coach.Session                 // guarded by mu
 	openFiles   []string                       // guarded by mu; insertion order
 	highlights  map[string][]Highlight         // guarded by mu
-	hints       []Hint                         // guarded by mu
+	nHighlights int                            // guarded by mu; highlights over all files
+	hints       map[string]hintEntry           // guarded by mu; by normalised path
+	hintSeq     uint64                         // guarded by mu; last hintEntry.seq
 	muted       bool                           // guarded by mu
 	subscribers []func(context.Context, Event) // guarded by mu
 }
@@ -129,10 +139,14 @@ func New(ctx context.Context, st Store, actions ActionLogger, opts *Options) (*S
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.MaxHints <= 0 {
+		o.MaxHints = limits.Hints
+	}
 	if o.Normalize == nil {
 		o.Normalize = func(p string) (string, error) { return p, nil }
 	}
-	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{}}
+	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{},
+		hints: map[string]hintEntry{}}
 	if o.Batch != nil && o.Bus != nil {
 		s.queue = newActionQueue(o.Batch, o.Bus, actions, o.Log)
 	}

@@ -55,6 +55,7 @@ const (
 	CodeInvalidMessage    = "INVALID_MESSAGE"
 	CodeInvalidPayload    = "INVALID_PAYLOAD"
 	CodeMessageTooLarge   = "MESSAGE_TOO_LARGE"
+	CodeLimitExceeded     = "LIMIT_EXCEEDED"
 	CodeNotImplemented    = "NOT_IMPLEMENTED"
 	CodeNoActiveSession   = "NO_ACTIVE_SESSION"
 	CodeFileError         = "FILE_ERROR"
@@ -83,9 +84,14 @@ type ConnectionError struct {
 // node: name, project-relative path, type "file" or "directory", children).
 type TreeNode = workspace.Node
 
-// FSTree is the whole project tree, sent when a session starts or resumes.
+// FSTree is the whole project tree, sent when a session starts or resumes
+// and after a burst of file changes.
 type FSTree struct {
 	Root *TreeNode `json:"root"`
+	// Reason is "" when a session starts or resumes, and "refresh" when the
+	// tree is sent again because too many files changed at once to send
+	// them as fs:tree_update messages (see [ForwardTreeUpdates]).
+	Reason string `json:"reason,omitempty"`
 }
 
 // FSTreeUpdate is one watcher event: action is "add", "change", "unlink",

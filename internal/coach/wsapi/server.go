@@ -13,6 +13,13 @@
 //   - A message larger than [Options.MaxMessageBytes] is discarded and
 //     answered with connection:error MESSAGE_TOO_LARGE; the connection stays
 //     open. Only a message beyond 4× that limit closes it (1009).
+//   - A payload with a field over its limit (package limits: path length
+//     and depth, content and text sizes, list lengths) is answered with
+//     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
+//     handler runs.
+//   - Watcher bursts never fill a send queue: [ForwardTreeUpdates] sends
+//     a bounded number of fs:tree_update per second and one fs:tree
+//     refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
 //   - The Server checks no Origin or Host itself: it is served behind the
 //     one origin/host policy (server.Policy, applied by server.Serve to
@@ -35,12 +42,13 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 )
 
 // DefaultMaxMessageBytes is the largest client message handled (16 MiB):
 // buffer:update and file:save carry whole files.
-const DefaultMaxMessageBytes = 16 << 20
+const DefaultMaxMessageBytes = limits.MessageBytes
 
 // Files is the file-system authority as the protocol needs it. Paths may be
 // relative to PROJECT_DIR or absolute inside it; the returned path is the
