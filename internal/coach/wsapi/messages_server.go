@@ -70,6 +70,8 @@ type ConnectionInit struct {
 	ServerVersion string          `json:"serverVersion,omitempty"`
 	Capabilities  []string        `json:"capabilities"`
 	FeatureFlags  map[string]bool `json:"featureFlags"`
+	// Terminal is the workbench terminal's status (absent without one).
+	Terminal *TerminalStatus `json:"terminal,omitempty"`
 }
 
 // ConnectionError reports a problem with a client message or a backend error.

@@ -102,6 +102,8 @@ func (s *Server) routeTable() map[string]Handler {
 		TypePracticeSubmitSolution: or(s.ext.SubmitSolution, seam[PracticeSubmitSolution](s, "")),
 		TypeDashboardRequest:       or(s.ext.DashboardRequest, seam[DashboardRequest](s, "")),
 		TypeDashboardRefreshIssues: or(s.ext.RefreshIssues, seam[Empty](s, "")),
+		TypeFSGetTree:              Handle(s.handleGetTree),
+		TypeSessionGetState:        Handle(s.handleGetState),
 	}
 }
 
