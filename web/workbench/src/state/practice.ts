@@ -22,8 +22,7 @@ export type PracticeAction =
  */
 export function reducePractice(s: PracticeSlice, a: Envelope | PracticeAction): PracticeSlice {
   if ("kind" in a) {
-    if (a.kind === "practice/open")
-      return a.kataId === s.kataId && s.kata ? s : { ...initialPractice, kataId: a.kataId };
+    if (a.kind === "practice/open") return a.kataId === s.kataId ? s : { ...initialPractice, kataId: a.kataId };
     return { ...s, submitting: true, reviewError: null };
   }
   const p = a.payload as Record<string, unknown>;
@@ -31,7 +30,7 @@ export function reducePractice(s: PracticeSlice, a: Envelope | PracticeAction): 
     case "practice:kata_load": {
       const k = a.payload as KataLoad;
       if (s.kataId && k.kata?.id !== s.kataId) return s;
-      return { ...s, kataId: k.kata.id, kata: k, loadError: null };
+      return { ...s, kataId: k.kata.id, kata: k, loadError: null }; // a refresh keeps the review shown
     }
     case "practice:solution_review":
     case "review:response": {

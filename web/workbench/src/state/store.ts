@@ -81,6 +81,12 @@ export class Store {
         if (r && before.workspace.tabs.length === 0) for (const f of r.openFiles ?? []) this.client.send("file:open", { path: f });
         break;
       }
+      case "practice:solution_review":
+      case "review:response":
+        // The attempt history and the dashboard's kata summary changed.
+        if (p.kataId && p.kataId === this.state.practice.kataId) this.client.send("practice:open", { kataId: p.kataId });
+        this.client.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
+        break;
       case "session:started":
       case "session:ended":
       case "session:completed":
