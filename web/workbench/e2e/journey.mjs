@@ -71,6 +71,8 @@ try {
   page.on("pageerror", (e) => consoleErrors.push(String(e)));
   const requests = [];
   page.on("request", (r) => requests.push(r.url()));
+  let sockets = 0;
+  page.on("websocket", (ws) => { if (new URL(ws.url()).pathname === "/ws") sockets++; });
 
   step = "dashboard: empty, zeros";
   const t0 = Date.now();
@@ -151,7 +153,9 @@ try {
 
   step = "server restart: the view comes back without a reload";
   await page.evaluate(() => { window.__samePage = true; });
+  const before = sockets;
   await claude("restart");
+  await until("a new /ws connection", () => sockets > before);
   await page.getByRole("status", { name: "Connection" }).getByText("connected").waitFor({ timeout: T });
   check(await page.evaluate(() => window.__samePage === true), "no page reload");
   await page.locator('[data-phase="1"][data-status="complete"]').waitFor({ timeout: T });
@@ -186,12 +190,15 @@ try {
   await page.getByRole("heading", { name: "Sum with quantities" }).waitFor({ timeout: T });
   await page.locator(".view-lines").getByText("function sum").waitFor({ timeout: T });
   const constraints = page.getByRole("list", { name: "Constraints" });
-  check((await constraints.locator('[data-unlocked="true"]').count()) >= 1, "a constraint is unlocked at level 1");
+  check((await constraints.locator("li").count()) === 3, "the kata's three constraints are listed");
+  check((await constraints.locator('[data-unlocked="true"]').count()) === 0, "no constraint is unlocked before the first review");
   await page.getByRole("button", { name: "Submit" }).click();
   const review = page.getByRole("region", { name: "Review" });
   await review.getByText("Level 5").waitFor({ timeout: T });
   await review.getByText("Nice use of reduce").waitFor({ timeout: T });
+  await review.getByText(/^Unlocked: /).waitFor({ timeout: T });
   await page.getByRole("region", { name: "Attempts" }).getByText("level 5").waitFor({ timeout: T });
+  await until("a constraint unlocked at level 5", async () => (await constraints.locator('[data-unlocked="true"]').count()) >= 1);
   await shot(page, "07-practice");
 
   step = "nothing from another host";

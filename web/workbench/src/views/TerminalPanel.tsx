@@ -16,10 +16,13 @@ export default function TerminalPanel({ info }: { info: TerminalInfo | null }) {
   const sock = useRef<WebSocket | null>(null);
   const [state, setState] = useState<"connecting" | "open" | "closed">("connecting");
   const [note, setNote] = useState("");
+  const [shell, setShell] = useState(0); // bumped by "New shell"
   const usable = !!info?.available && !!info.authorized;
 
   useEffect(() => {
     if (!usable) return;
+    setState("connecting");
+    setNote("");
     const term = new Terminal({ fontSize: 13, cursorBlink: true, convertEol: false, theme: { background: "#111827" } });
     const fit = new FitAddon();
     term.loadAddon(fit);
@@ -53,7 +56,7 @@ export default function TerminalPanel({ info }: { info: TerminalInfo | null }) {
       ws.close();
       term.dispose();
     };
-  }, [usable]);
+  }, [usable, shell]);
 
   const startClaude = () => sock.current?.readyState === WebSocket.OPEN && sock.current.send(JSON.stringify({ type: "input", data: "claude\r" }));
 
@@ -71,6 +74,11 @@ export default function TerminalPanel({ info }: { info: TerminalInfo | null }) {
           </button>
         ) : (
           <span>Claude Code is not installed: <code>{info.claudeInstall}</code></span>
+        )}
+        {state === "closed" && (
+          <button type="button" className="rounded border border-gray-500 px-2 py-0.5" onClick={() => setShell((n) => n + 1)}>
+            New shell
+          </button>
         )}
         {note && <span role="status">{note}</span>}
       </div>
