@@ -11,6 +11,9 @@ import (
 // Each capability registers its shutdown steps on a.
 func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	if err := openTerminal(a); err != nil {
+		return err
+	}
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
@@ -23,5 +26,5 @@ func wire(ctx context.Context, a *app, mux *http.ServeMux) error {
 	if err := wireLearn(ctx, a, mux); err != nil {
 		return err
 	}
-	return nil
+	return wireWorkbench(ctx, a, mux)
 }
