@@ -6,6 +6,8 @@ import { DashboardView } from "./views/Dashboard";
 import { PracticeView } from "./views/Practice";
 import { WorkView } from "./views/Work";
 
+const dismissToast = (id: number) => appStore().dispatch({ kind: "toast/dismiss", id });
+
 const routable = (href: string) => href === "/" || href === "/work" || href === "/practice";
 
 /** App is the workbench shell: navigation, connection status, the current view and toasts. */
@@ -31,7 +33,7 @@ export function App() {
           </p>
         )}
       </main>
-      <Toasts toasts={toasts} onDismiss={(id) => appStore().dispatch({ kind: "toast/dismiss", id })} />
+      <Toasts toasts={toasts} onDismiss={dismissToast} />
     </div>
   );
 }

@@ -28,7 +28,15 @@ export function Radar({ entries, size = 260 }: { entries: DreyfusEntry[]; size?:
       {STAGES.map((_, k) => (
         <polygon key={k} points={ring(k + 1)} fill="none" stroke="#e5e7eb" />
       ))}
-      {entries.length >= 1 && <polygon points={shape} fill="rgba(79,70,229,0.25)" stroke="#4f46e5" strokeWidth={2} />}
+      {Array.from({ length: n }, (_, i) => {
+        const [x, y] = pt(i, STAGES.length);
+        return <line key={i} x1={c} y1={c} x2={x} y2={y} stroke="#e5e7eb" />;
+      })}
+      {entries.length >= 3 && <polygon points={shape} fill="rgba(79,70,229,0.25)" stroke="#4f46e5" strokeWidth={2} />}
+      {entries.map((e, i) => {
+        const [x, y] = pt(i, stageLevel(e.stage));
+        return <circle key={e.skillArea} cx={x} cy={y} r={5} fill="#4f46e5" />;
+      })}
       {entries.map((e, i) => {
         const [x, y] = pt(i, STAGES.length + 0.9);
         return (

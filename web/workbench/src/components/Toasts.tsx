@@ -1,4 +1,16 @@
+import { useEffect } from "react";
 import type { Toast } from "../state/app";
+
+/** TOAST_MS is how long a toast stays; errors stay until dismissed. */
+export const TOAST_MS = 20_000;
+
+function AutoDismiss({ id, onDismiss }: { id: number; onDismiss: (id: number) => void }) {
+  useEffect(() => {
+    const t = setTimeout(() => onDismiss(id), TOAST_MS);
+    return () => clearTimeout(t);
+  }, [id, onDismiss]);
+  return null;
+}
 
 const tone: Record<Toast["kind"], string> = {
   nudge: "border-violet-300 bg-violet-50",
@@ -22,6 +34,7 @@ export function Toasts({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id:
             </button>
           </div>
           <p className="mt-1 text-gray-700">{t.text}</p>
+          {t.kind !== "error" && <AutoDismiss id={t.id} onDismiss={onDismiss} />}
         </div>
       ))}
     </div>

@@ -30,6 +30,7 @@ export const CLIENT_MESSAGE_TYPES = [
   "terminal:resize",
   "fs:get_tree",
   "session:get_state",
+  "practice:open",
 ] as const;
 
 export type ClientMessageType = (typeof CLIENT_MESSAGE_TYPES)[number];
@@ -62,6 +63,7 @@ export interface ClientPayloads {
   "terminal:resize": TerminalSize;
   "fs:get_tree": Empty;
   "session:get_state": Empty;
+  "practice:open": PracticeOpen;
 }
 
 export const SERVER_MESSAGE_TYPES = [
@@ -303,6 +305,10 @@ export interface TerminalSize {
 
 export interface TerminalInput {
   input: string;
+}
+
+export interface PracticeOpen {
+  kataId: string;
 }
 
 export interface ConnectionInit {
@@ -629,7 +635,24 @@ export interface ReviewError {
 }
 
 export interface KataLoad {
-  kata: unknown;
+  kata: Kata;
+  constraints: Constraint[];
+}
+
+export interface Kata {
+  id: string;
+  title: string;
+  description: string;
+  scaffoldingCode: string;
+  constraints: Constraint[];
+  userAttempts: KataAttempt[];
+}
+
+export interface KataAttempt {
+  code: string;
+  review: string | null;
+  level: number | null;
+  passed: boolean | null;
   constraints: Constraint[];
 }
 

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { createCoalescer, type Coalescer } from "../lib/coalesce";
+import type { ClientMessageType, ClientPayloads } from "../protocol/catalog.gen";
 import { Client, type ClientOptions, wsURL } from "../protocol/client";
 import type { Envelope, Period } from "../protocol/types";
 import { type AppAction, type AppState, initialApp, reduceApp } from "./app";
@@ -28,7 +29,7 @@ export class Store {
 
   constructor(opts: Partial<ClientOptions> = {}, window = BUFFER_WINDOW) {
     this.buffers = createCoalescer<BufferState>(window, (path, b) =>
-      this.client.send("buffer:update", { path, content: b.content, cursorPosition: { line: b.line, column: b.column } }),
+      this.send("buffer:update", { path, content: b.content, cursorPosition: { line: b.line, column: b.column } }),
     );
     this.client = new Client({
       url: opts.url ?? wsURL(),
@@ -37,6 +38,11 @@ export class Store {
       onOpen: (send) => this.onOpen(send),
       ...opts,
     });
+  }
+
+  /** send sends a client message of the Go catalog (catalog.gen.ts), type-checked against it. */
+  private send<T extends ClientMessageType>(type: T, payload: ClientPayloads[T]): string {
+    return this.client.send(type, payload);
   }
 
   subscribe = (fn: () => void) => {
@@ -69,8 +75,8 @@ export class Store {
     switch (env.type) {
       case "connection:init":
         if (p.sessionId) {
-          this.client.send("session:get_state", {});
-          this.client.send("fs:get_tree", {});
+          this.send("session:get_state", {});
+          this.send("fs:get_tree", {});
         }
         // Edits made while disconnected reach the new connection.
         for (const t of this.state.workspace.tabs) if (isDirty(t)) this.buffers.push(t.path, { content: t.content, line: 1, column: 1 });
@@ -78,54 +84,59 @@ export class Store {
       case "session:state":
       case "session:resumed": {
         const r = (p.restoredState ?? null) as { openFiles?: string[] } | null;
-        if (r && before.workspace.tabs.length === 0) for (const f of r.openFiles ?? []) this.client.send("file:open", { path: f });
+        if (r && before.workspace.tabs.length === 0) for (const f of r.openFiles ?? []) this.send("file:open", { path: f });
         break;
       }
       case "practice:solution_review":
       case "review:response":
         // The attempt history and the dashboard's kata summary changed.
-        if (p.kataId && p.kataId === this.state.practice.kataId) this.client.send("practice:open", { kataId: p.kataId });
-        this.client.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
+        if (p.kataId && p.kataId === this.state.practice.kataId) this.openKataMessage(String(p.kataId));
+        this.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
         break;
       case "session:started":
       case "session:ended":
       case "session:completed":
-        this.client.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
+        this.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
         break;
     }
+  }
+
+  /** openKataMessage asks for a kata (practice:open, WORKBENCH-CONTRACT.md Q1). */
+  private openKataMessage(kataId: string): void {
+    this.client.send("practice:open", { kataId });
   }
 
   start = () => this.client.start();
   requestDashboard = (period: Period) => {
     this.dispatch({ kind: "dashboard/requested", period });
-    this.client.send("dashboard:request", { statsPeriod: period });
+    this.send("dashboard:request", { statsPeriod: period });
   };
   refreshIssues = () => {
     this.dispatch({ kind: "dashboard/issues_requested" });
-    this.client.send("dashboard:refresh_issues", {});
+    this.send("dashboard:refresh_issues", {});
   };
   startSession = (issue?: { number: number; title: string }) => {
     this.dispatch({ kind: "session/starting" });
-    this.client.send("session:start", issue ? { issueNumber: issue.number, issueTitle: issue.title } : {});
+    this.send("session:start", issue ? { issueNumber: issue.number, issueTitle: issue.title } : {});
   };
   resumeSession = (sessionId: string) => {
     this.dispatch({ kind: "session/starting" });
-    this.client.send("session:resume", { sessionId });
+    this.send("session:resume", { sessionId });
   };
-  endSession = () => this.client.send("session:end", {});
+  endSession = () => this.send("session:end", {});
   openFile = (path: string) => {
     if (this.state.workspace.tabs.some((t) => t.path === path)) this.activate(path);
-    else this.client.send("file:open", { path });
+    else this.send("file:open", { path });
   };
   activate = (path: string) => {
     const from = this.state.workspace.active;
     this.dispatch({ kind: "tab/activate", path });
-    if (from !== path) this.client.send("editor:tab_switch", { fromPath: from ?? "", toPath: path });
+    if (from !== path) this.send("editor:tab_switch", { fromPath: from ?? "", toPath: path });
   };
   closeTab = (path: string) => {
     this.buffers.flush(path);
     this.dispatch({ kind: "tab/close", path });
-    this.client.send("file:close", { path });
+    this.send("file:close", { path });
   };
   edit = (path: string, content: string, line = 1, column = 1) => {
     this.dispatch({ kind: "tab/edit", path, content });
@@ -136,31 +147,31 @@ export class Store {
     if (!tab) return;
     this.buffers.flush(path);
     this.dispatch({ kind: "tab/saving", path, content: tab.content });
-    this.client.send("file:save", { path, content: tab.content });
+    this.send("file:save", { path, content: tab.content });
   };
   reveal = (path: string, line: number) => {
     this.openFile(path);
     this.dispatch({ kind: "tab/reveal", path, line });
   };
   selection = (path: string, range: { startLine: number; startColumn: number; endLine: number; endColumn: number }, textLength: number) =>
-    this.client.send("editor:selection", { path, range, textLength });
+    this.send("editor:selection", { path, range, textLength });
   setHintLevel = (level: string) => {
     const previousLevel = this.state.session.hintLevel;
     this.dispatch({ kind: "hints/level", level });
-    this.client.send("hints:level_change", { level, previousLevel });
+    this.send("hints:level_change", { level, previousLevel });
   };
-  mute = (muted: boolean) => this.client.send("observer:mute", { muted });
+  mute = (muted: boolean) => this.send("observer:mute", { muted });
   explain = (req: { path: string; language: string; selectedText: string; selection: { startLine: number; startCol: number; endLine: number; endCol: number }; surroundingContext: string }) => {
     this.dispatch({ kind: "explain/requested", path: req.path, selectedText: req.selectedText });
-    this.client.send("user:explain", req);
+    this.send("user:explain", req);
   };
   openKata = (kataId: string) => {
     this.dispatch({ kind: "practice/open", kataId });
-    this.client.send("practice:open", { kataId });
+    this.openKataMessage(kataId);
   };
   submitKata = (kataId: string, code: string, activeConstraints: string[]) => {
     this.dispatch({ kind: "practice/submit" });
-    this.client.send("practice:submit_solution", { kataId, code, activeConstraints });
+    this.send("practice:submit_solution", { kataId, code, activeConstraints });
   };
 }
 

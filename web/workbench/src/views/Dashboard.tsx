@@ -169,6 +169,7 @@ function Materials() {
       {m.status === "idle" && <p className="text-sm text-gray-500">No open knowledge gaps, so nothing to study yet.</p>}
       {m.status === "loading" && <p className="text-sm text-gray-500">Finding materials…</p>}
       {m.status === "error" && <p role="alert" className="text-sm text-red-700">{m.error} <button type="button" className="ml-1 rounded border border-red-300 px-2 py-0.5" onClick={() => appStore().requestDashboard(appStore().state.dashboard.period)}>Retry</button></p>}
+      {m.status === "ready" && m.data.length === 0 && <p className="text-sm text-gray-500">No materials found for your open gaps yet.</p>}
       {m.status === "ready" && (
         <ul className="space-y-2 text-sm">
           {m.data.map((r) => (
