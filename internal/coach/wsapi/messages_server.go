@@ -313,10 +313,10 @@ type ReviewError struct {
 	Error  string `json:"error"`
 }
 
-// KataLoad opens a kata in practice mode.
+// KataLoad opens a kata in practice mode (the answer to practice:open).
 type KataLoad struct {
-	Kata        json.RawMessage `json:"kata"`
-	Constraints []Constraint    `json:"constraints"`
+	Kata        Kata         `json:"kata"`
+	Constraints []Constraint `json:"constraints"`
 }
 
 // ErrorText is the payload of dashboard:issues_error and dashboard:materials_error.

@@ -71,6 +71,7 @@ type Extensions struct {
 	DashboardRequest Handler // dashboard:request → dashboard:state, :dreyfus, :issues, :materials
 	RefreshIssues    Handler // dashboard:refresh_issues → dashboard:issues / :issues_error
 	ObserverMute     Handler // observer:mute; nil keeps the built-in memory-only toggle
+	OpenKata         Handler // practice:open → practice:kata_load / review:error (see OpenKataHandler)
 }
 
 // routeTable is the router: every client→server type of the [Catalog] and
@@ -104,6 +105,7 @@ func (s *Server) routeTable() map[string]Handler {
 		TypeDashboardRefreshIssues: or(s.ext.RefreshIssues, seam[Empty](s, "")),
 		TypeFSGetTree:              Handle(s.handleGetTree),
 		TypeSessionGetState:        Handle(s.handleGetState),
+		TypePracticeOpen:           or(s.ext.OpenKata, seam[PracticeOpen](s, "")),
 	}
 }
 
