@@ -101,9 +101,9 @@ export class Store {
     }
   }
 
-  /** openKataMessage asks for a kata (practice:open, WORKBENCH-CONTRACT.md Q1). */
+  /** openKataMessage asks for a kata (practice:open → practice:kata_load). */
   private openKataMessage(kataId: string): void {
-    this.client.send("practice:open", { kataId });
+    this.send("practice:open", { kataId });
   }
 
   start = () => this.client.start();
