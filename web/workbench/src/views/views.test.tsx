@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TreeNode } from "../protocol/types";
 import { appStore } from "../state/store";
 import { DashboardView } from "./Dashboard";
@@ -37,5 +37,23 @@ describe("DashboardView", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("GitHub CLI not found");
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
     expect(screen.getByText("Loading issues…")).toBeInTheDocument();
+  });
+});
+
+describe("DashboardView issues", () => {
+  it("starts a session on an issue with Coach me on this, and says how to turn on model features offline", () => {
+    const store = appStore();
+    const send = vi.spyOn(store.client, "send");
+    render(<DashboardView />);
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "connection:init", payload: { sessionId: "", featureFlags: { model: false } } } });
+      store.dispatch({ kind: "server", env: { type: "dashboard:issues", payload: { issues: [
+        { number: 12, title: "Cart ignores quantities", summary: "Totals are wrong.", suitability: "excellent", suitabilityReason: "", estimatedDifficulty: "low", relevantSkills: [], priorityScore: 1, learningOpportunities: [] },
+      ] } } });
+    });
+    expect(screen.getAllByText(/Set/).some((e) => e.textContent?.includes("ANTHROPIC_API_KEY"))).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Coach me on this" }));
+    expect(send).toHaveBeenCalledWith("session:start", { issueNumber: 12, issueTitle: "Cart ignores quantities" });
+    expect(window.location.pathname).toBe("/work");
   });
 });
