@@ -183,3 +183,44 @@ func readPtyUntil(t *testing.T, ws *websocket.Conn, input string, re *regexp.Reg
 		}
 	}
 }
+
+// TestServeWorkbenchRestartRestoresState: the server side of the
+// workbench's reconnect. After a restart on the same DATA_DIR, a client
+// that says hello again learns the active session from connection:init and
+// gets it back from session:get_state, and the tree from fs:get_tree,
+// without starting or resuming anything.
+func TestServeWorkbenchRestartRestoresState(t *testing.T) {
+	env := serveEnv(t)
+	env["PAIGE_TOKEN"] = workbenchToken
+	first := startServe(t, env)
+	w := first.ws(t)
+	n := 12
+	w.send(wsapi.TypeSessionStart, wsapi.SessionStart{IssueNumber: &n, IssueTitle: "Restart me"})
+	var started wsapi.SessionStarted
+	w.expect(wsapi.TypeSessionStarted, &started)
+	if err := first.shutdown(t); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+
+	second := startServe(t, env)
+	w = second.ws(t)
+	w.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{Version: "test"})
+	var init wsapi.ConnectionInit
+	w.expect(wsapi.TypeConnectionInit, &init)
+	if init.SessionID != started.SessionID {
+		t.Fatalf("connection:init after restart: session %q, want %q", init.SessionID, started.SessionID)
+	}
+	w.send(wsapi.TypeSessionGetState, struct{}{})
+	var st wsapi.SessionState
+	w.expect(wsapi.TypeSessionState, &st)
+	if st.RestoredState == nil || st.RestoredState.SessionID != started.SessionID ||
+		st.RestoredState.IssueContext == nil || st.RestoredState.IssueContext.Title != "Restart me" {
+		t.Errorf("session:state after restart: got %+v", st.RestoredState)
+	}
+	w.send(wsapi.TypeFSGetTree, struct{}{})
+	var tree wsapi.FSTree
+	w.expect(wsapi.TypeFSTree, &tree)
+	if tree.Root == nil || len(tree.Root.Children) == 0 {
+		t.Errorf("fs:tree after restart: got %+v", tree.Root)
+	}
+}
