@@ -44,7 +44,7 @@ export function reduceDashboard(s: DashboardSlice, a: Envelope | DashboardAction
       // Materials are only sent when there are open knowledge gaps.
       const open = state.stats.knowledgeGapsIdentified - state.stats.knowledgeGapsAddressed;
       const materials = s.materials.status === "loading" && open <= 0 ? { status: "idle" as const } : s.materials;
-      return { ...s, state, period: state.stats.period || s.period, materials };
+      return { ...s, state, period: (state.stats.period as Period) || s.period, materials };
     }
     case "dashboard:issues":
       return { ...s, issues: { status: "ready", data: (p.issues as IssueSuggestion[]) ?? [] } };

@@ -8,7 +8,7 @@ import { appStore, useApp } from "../state/store";
 const CodeEditor = lazy(() => import("../editor/CodeEditor"));
 
 /** bestLevel is the highest reviewed level among attempts (0 without any). */
-export function bestLevel(attempts: KataAttempt[] | undefined): number {
+export function bestLevel(attempts: Pick<KataAttempt, "level">[] | undefined): number {
   return Math.max(0, ...(attempts ?? []).map((a) => a.level ?? 0));
 }
 

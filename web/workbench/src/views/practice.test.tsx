@@ -33,6 +33,6 @@ describe("PracticeView", () => {
 
   it("bestLevel is the highest reviewed level", () => {
     expect(bestLevel(undefined)).toBe(0);
-    expect(bestLevel([{ code: "", level: 2 }, { code: "" }, { code: "", level: 5 }])).toBe(5);
+    expect(bestLevel([{ level: 2 }, { level: null }, { level: 5 }])).toBe(5);
   });
 });
