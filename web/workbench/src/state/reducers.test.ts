@@ -151,3 +151,20 @@ describe("reduceApp", () => {
     expect(s.conn).toMatchObject({ serverSession: "s", flags: { model: false }, terminal: { authorized: false } });
   });
 });
+
+describe("decorations", () => {
+  it("reads editor:decorations entries of the usual shapes as highlights and drops the rest", () => {
+    const s = reduceWorkspace(initialWorkspace, env("editor:decorations", { path: "a.ts", decorations: [
+      { start: 2, end: 3, style: "focus", hoverText: "here" },
+      { line: 7, type: "warning" },
+      { range: { startLine: 9, startColumn: 1, endLine: 8, endColumn: 4 }, hoverMessage: "m" },
+      { range: {} }, "junk", null,
+    ] }));
+    expect(s.decorations["a.ts"]).toEqual([
+      { path: "a.ts", start: 2, end: 3, style: "focus", hoverText: "here" },
+      { path: "a.ts", start: 7, end: 7, style: "warning" },
+      { path: "a.ts", start: 9, end: 9, style: "hint", hoverText: "m" },
+    ]);
+    expect(reduceWorkspace(s, env("editor:clear_decorations", { path: "a.ts" })).decorations["a.ts"]).toEqual([]);
+  });
+});

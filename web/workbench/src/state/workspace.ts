@@ -20,7 +20,8 @@ export interface WorkspaceSlice {
   active: string | null;
   highlights: Record<string, Highlight[]>;
   hints: Record<string, FileHint>;
-  decorations: Record<string, unknown[]>;
+  /** decorations are editor:decorations, read as highlights (see decorationToHighlight). */
+  decorations: Record<string, Highlight[]>;
   hovers: Record<string, HoverHint[]>;
   /** reveal is a line the editor should scroll to (a clicked anchor). */
   reveal: { path: string; line: number; seq: number } | null;
@@ -119,8 +120,11 @@ export function reduceWorkspace(s: WorkspaceSlice, a: Envelope | WorkspaceAction
     }
     case "explorer:clear_hints":
       return { ...s, hints: {} };
-    case "editor:decorations":
-      return { ...s, decorations: { ...s.decorations, [String(p.path)]: (p.decorations as unknown[]) ?? [] } };
+    case "editor:decorations": {
+      const path = String(p.path);
+      const list = ((p.decorations as unknown[]) ?? []).map((d) => decorationToHighlight(path, d)).filter((h): h is Highlight => h !== null);
+      return { ...s, decorations: { ...s.decorations, [path]: list } };
+    }
     case "editor:clear_decorations":
       return { ...s, decorations: p.path ? { ...s.decorations, [String(p.path)]: [] } : {} };
     case "editor:hover_hint": {
@@ -129,4 +133,25 @@ export function reduceWorkspace(s: WorkspaceSlice, a: Envelope | WorkspaceAction
     }
   }
   return s;
+}
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 1 ? Math.floor(v) : null);
+
+/**
+ * decorationToHighlight reads one editor:decorations entry as a line
+ * highlight. The spec leaves the entry's shape open, so the forms Paige and
+ * editors use are accepted: {start, end, style?, hoverText?} (a highlight),
+ * {line}, or {range: {startLine, endLine}} with type/style/className and
+ * hoverMessage/message. Anything without a line is ignored (null).
+ */
+export function decorationToHighlight(path: string, d: unknown): Highlight | null {
+  if (!d || typeof d !== "object") return null;
+  const o = d as Record<string, unknown>;
+  const r = (o.range && typeof o.range === "object" ? o.range : {}) as Record<string, unknown>;
+  const start = num(o.start) ?? num(o.line) ?? num(r.startLine);
+  if (start === null) return null;
+  const end = Math.max(start, num(o.end) ?? num(r.endLine) ?? start);
+  const style = [o.style, o.type, o.className].find((v) => typeof v === "string") as string | undefined;
+  const hover = [o.hoverText, o.hoverMessage, o.message].find((v) => typeof v === "string") as string | undefined;
+  return { path, start, end, style: style ?? "hint", ...(hover ? { hoverText: hover } : {}) };
 }

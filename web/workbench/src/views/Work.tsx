@@ -1,4 +1,5 @@
 import { lazy, Suspense, useRef } from "react";
+import type { Highlight } from "../protocol/types";
 import { navigate } from "../router";
 import { appStore, useApp } from "../state/store";
 import { isDirty } from "../state/workspace";
@@ -7,6 +8,14 @@ import { FileTree } from "./FileTree";
 
 const CodeEditor = lazy(() => import("../editor/CodeEditor"));
 const TerminalPanel = lazy(() => import("./TerminalPanel"));
+
+const none: Highlight[] = [];
+
+/** withDecorations joins Claude's highlights and the coaching decorations of one file (stable when both are empty). */
+function withDecorations(h: Highlight[] | undefined, d: Highlight[] | undefined): Highlight[] {
+  if (!d?.length) return h ?? none;
+  return h?.length ? [...h, ...d] : d;
+}
 
 function Summary() {
   const s = useApp((st) => st.session);
@@ -92,7 +101,7 @@ function Editor() {
               path={tab.path}
               language={tab.language}
               value={tab.content}
-              highlights={ws.highlights[tab.path]}
+              highlights={withDecorations(ws.highlights[tab.path], ws.decorations[tab.path])}
               hovers={ws.hovers[tab.path]}
               reveal={ws.reveal?.path === tab.path ? ws.reveal : null}
               explainRef={explainRef}
