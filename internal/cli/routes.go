@@ -12,6 +12,9 @@ import (
 // behind the origin policy by server.Serve, which wraps it whole.
 func wire(ctx context.Context, a *app, mux *routeMux) error {
 	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	if err := openTerminal(a); err != nil {
+		return err
+	}
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
@@ -24,7 +27,7 @@ func wire(ctx context.Context, a *app, mux *routeMux) error {
 	if err := wireLearn(ctx, a, mux); err != nil {
 		return err
 	}
-	return nil
+	return wireWorkbench(ctx, a, mux)
 }
 
 // routeMux is the one mux `paige serve` serves: an [http.ServeMux] that

@@ -66,6 +66,7 @@ func (m *coachModels) extensions() wsapi.Extensions {
 		Explain:        wsapi.ExplainHandler(m.explain, m.bg),
 		Review:         wsapi.ReviewHandler(m.practice, m.bg),
 		SubmitSolution: wsapi.SubmitSolutionHandler(m.practice, m.bg),
+		OpenKata:       wsapi.OpenKataHandler(m.practice),
 	}
 }
 

@@ -27,7 +27,9 @@ func (s *Server) handleHello(_ context.Context, req *Request, h ConnectionHello)
 			"practice":  s.ext.SubmitSolution != nil,
 			"dashboard": s.ext.DashboardRequest != nil,
 			"observer":  s.ext.ObserverMute != nil,
+			"model":     s.model,
 		},
+		Terminal: req.Conn.termStatus,
 	})
 	return nil
 }

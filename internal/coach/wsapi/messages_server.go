@@ -71,6 +71,8 @@ type ConnectionInit struct {
 	ServerVersion string          `json:"serverVersion,omitempty"`
 	Capabilities  []string        `json:"capabilities"`
 	FeatureFlags  map[string]bool `json:"featureFlags"`
+	// Terminal is the workbench terminal's status (absent without one).
+	Terminal *TerminalStatus `json:"terminal,omitempty"`
 }
 
 // ConnectionError reports a problem with a client message or a backend error.
@@ -317,10 +319,10 @@ type ReviewError struct {
 	Error  string `json:"error"`
 }
 
-// KataLoad opens a kata in practice mode.
+// KataLoad opens a kata in practice mode (the answer to practice:open).
 type KataLoad struct {
-	Kata        json.RawMessage `json:"kata"`
-	Constraints []Constraint    `json:"constraints"`
+	Kata        Kata         `json:"kata"`
+	Constraints []Constraint `json:"constraints"`
 }
 
 // ErrorText is the payload of dashboard:issues_error and dashboard:materials_error.

@@ -77,6 +77,7 @@ type Extensions struct {
 	DashboardRequest Handler // dashboard:request → dashboard:state, :dreyfus, :issues, :materials
 	RefreshIssues    Handler // dashboard:refresh_issues → dashboard:issues / :issues_error
 	ObserverMute     Handler // observer:mute; nil keeps the built-in memory-only toggle
+	OpenKata         Handler // practice:open → practice:kata_load / review:error (see OpenKataHandler)
 }
 
 // routeTable is the router: every client→server type of the [Catalog] and
@@ -108,6 +109,9 @@ func (s *Server) routeTable() map[string]Handler {
 		TypePracticeSubmitSolution: or(s.ext.SubmitSolution, seam[PracticeSubmitSolution](s, "")),
 		TypeDashboardRequest:       or(s.ext.DashboardRequest, seam[DashboardRequest](s, "")),
 		TypeDashboardRefreshIssues: or(s.ext.RefreshIssues, seam[Empty](s, "")),
+		TypeFSGetTree:              Handle(s.handleGetTree),
+		TypeSessionGetState:        Handle(s.handleGetState),
+		TypePracticeOpen:           or(s.ext.OpenKata, seam[PracticeOpen](s, "")),
 	}
 }
 

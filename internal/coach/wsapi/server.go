@@ -75,6 +75,13 @@ type Options struct {
 	MaxMessageBytes int64
 	// Version is the server version reported in connection:init.
 	Version string
+	// Terminal reports the workbench terminal's status for a /ws upgrade
+	// request, sent in connection:init; nil means no terminal.
+	Terminal func(r *http.Request) TerminalStatus
+	// ModelConfigured is connection:init's featureFlags.model: false when
+	// the server runs without a Claude key (model features then answer
+	// "no model configured").
+	ModelConfigured bool
 }
 
 // Server handles editor WebSocket connections. Create it with [New].
@@ -87,6 +94,9 @@ type Server struct {
 	max     int64
 	version string
 	routes  map[string]Handler
+
+	terminal func(*http.Request) TerminalStatus
+	model    bool
 }
 
 // New returns a Server; it panics if Files or Session is nil (a wiring bug).
@@ -104,7 +114,8 @@ func New(opts Options) *Server {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
-		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version}
+		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version,
+		terminal: opts.Terminal, model: opts.ModelConfigured}
 	s.routes = s.routeTable()
 	return s
 }
@@ -129,6 +140,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.hub.remove(c, websocket.StatusNormalClosure, "")
+	c.termStatus = s.terminalStatus(r) // before the read loop, which alone reads it
 	// The connection lives until the client or the hub closes it, not until
 	// the server's base context is cancelled: shutdown closes the hub in
 	// its own step, with "going away".
