@@ -41,6 +41,7 @@ type app struct {
 	onShutdown []func()
 	key        *terminal.Key     // the terminal's per-process key; nil without the workbench
 	term       *terminal.Manager // the workbench terminal (/pty); nil without the workbench
+	policy     *server.Policy    // the origin/host policy every route is served behind
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {
@@ -91,12 +92,12 @@ func serve(ctx context.Context, e *env) error {
 	if !cfg.HasModel() {
 		log.Warn("no ANTHROPIC_API_KEY: running offline, model features answer \"no model configured\"")
 	}
-	a := &app{cfg: cfg, log: log, start: start}
+	a := &app{cfg: cfg, log: log, start: start, policy: originPolicy(cfg, log)}
 	mux := newRouteMux()
 	err = wire(ctx, a, mux)
 	if err == nil {
 		err = server.Serve(ctx, cfg.Addr(), mux, &server.Options{
-			Policy:     originPolicy(cfg, log),
+			Policy:     a.policy,
 			Logger:     log,
 			Closers:    a.closers,
 			OnShutdown: a.onShutdown,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 
 	"github.com/paige-dev/paige/internal/coach/terminal"
 	"github.com/paige-dev/paige/internal/coach/workbench"
@@ -37,9 +36,9 @@ func openTerminal(a *app) error {
 		Env: os.Environ(),
 		Vars: map[string]string{"PROJECT_DIR": a.cfg.ProjectDir, "DATA_DIR": a.cfg.DataDir,
 			"PAIGE_BIN": bin},
-		AllowedHosts: splitList(a.cfg.Env("PAIGE_ALLOWED_HOSTS")),
-		Claude:       &terminal.ClaudeKit{Bin: bin, Version: Version},
-		Log:          a.log.With("component", "terminal"),
+		Policy: a.policy,
+		Claude: &terminal.ClaudeKit{Bin: bin, Version: Version},
+		Log:    a.log.With("component", "terminal"),
 	})
 	a.onClose("terminals", a.term.Close)
 	return nil
@@ -60,7 +59,7 @@ func (a *app) terminalStatus() func(*http.Request) wsapi.TerminalStatus {
 // wireWorkbench mounts the workbench at / (client routes fall back to
 // index.html; ?token= is traded for the terminal's cookie) and its terminal
 // at /pty. A binary built with -tags no_ui mounts neither.
-func wireWorkbench(_ context.Context, a *app, mux *http.ServeMux) error {
+func wireWorkbench(_ context.Context, a *app, mux *routeMux) error {
 	fsys := workbench.FS()
 	if fsys == nil || a.term == nil {
 		a.log.Info("workbench not built into this binary (no_ui)")
@@ -71,15 +70,4 @@ func wireWorkbench(_ context.Context, a *app, mux *http.ServeMux) error {
 	// "/api/v1/" and "/mcp"; the handler answers other methods with 405.
 	mux.Handle(workbench.Prefix, a.key.Exchange(workbench.Handler(fsys)))
 	return nil
-}
-
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -5,9 +5,11 @@
 // # The terminal is code execution
 //
 // It is the most dangerous thing Paige serves, so every upgrade passes
-// three checks before anything starts: the Host header names a loopback
-// address (DNS rebinding), a browser's Origin is this server (no other page
-// can open it), and the request carries the per-process token cookie
+// two checks before anything starts: the server's one origin/host policy
+// ([server.Policy]: a loopback Host with this port, so no DNS rebinding; a
+// browser's Origin is this server or one the user listed), checked here
+// again although the server already serves every route behind it, and the
+// request carries the per-process token cookie
 // ([Key]): only someone who saw the URL `paige serve` printed has it.
 // Failing any is a 403; more than [Options.Max] terminals at once is a 503.
 //
@@ -40,6 +42,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paige-dev/paige/internal/server"
 )
 
 // Defaults of [Options].
@@ -74,9 +78,11 @@ type Options struct {
 	Max int
 	// Grace between SIGHUP and SIGKILL. If zero, DefaultGrace.
 	Grace time.Duration
-	// AllowedHosts are host names accepted besides loopback ones
-	// (PAIGE_ALLOWED_HOSTS).
-	AllowedHosts []string
+	// Policy is the server's origin/host policy, checked again here (the
+	// server already serves every route behind it): a terminal is code
+	// execution, so it never relies on the wiring alone. If nil, the zero
+	// Policy (loopback hosts, same-origin browsers only).
+	Policy *server.Policy
 	// Claude, when set, puts a `claude` wrapper first on the shell's PATH
 	// that starts Claude Code with Paige plugged in (see [ClaudeKit]).
 	Claude *ClaudeKit
@@ -112,6 +118,9 @@ func New(o Options) *Manager {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Policy == nil {
+		o.Policy = &server.Policy{}
 	}
 	return &Manager{o: o, log: o.Log, closing: make(chan struct{})}
 }
@@ -150,9 +159,9 @@ func (m *Manager) Len() int {
 // ServeHTTP checks the request (403), reserves a slot (503 when full or
 // closing), upgrades and runs the terminal until either side ends it.
 func (m *Manager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if err := checkOrigin(r, m.o.AllowedHosts); err != nil {
-		m.log.Warn("terminal refused", "reason", err.Error(), "remote", r.RemoteAddr)
-		http.Error(w, "terminal refused: "+err.Error(), http.StatusForbidden)
+	if ref := m.o.Policy.Check(server.RequestFacts(r)); ref != nil {
+		m.log.Warn("terminal refused", "rule", string(ref.Rule), "reason", ref.Reason, "remote", r.RemoteAddr)
+		http.Error(w, "terminal refused: "+ref.Error(), http.StatusForbidden)
 		return
 	}
 	if !m.o.Key.Authorized(r) {
