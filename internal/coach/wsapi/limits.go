@@ -104,3 +104,8 @@ func (t *TerminalSize) CheckLimits() error {
 func (t *TerminalInput) CheckLimits() error {
 	return limits.Bytes("input", t.Input, limits.TextBytes)
 }
+
+// CheckLimits checks the kata id.
+func (p *PracticeOpen) CheckLimits() error {
+	return limits.Bytes("kataId", p.KataID, limits.NameBytes)
+}

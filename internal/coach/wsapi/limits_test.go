@@ -59,6 +59,9 @@ func TestMessageLimits(t *testing.T) {
 		TypePracticeSubmitSolution: {map[string]any{"kataId": "k", "activeConstraints": make([]string, limits.ListItems+1)}, want{"activeConstraints", limits.ListItems, limits.ListItems + 1}},
 		TypeTerminalReady:          {map[string]any{"cols": limits.TerminalCells + 1, "rows": 1}, want{"cols", limits.TerminalCells, limits.TerminalCells + 1}},
 		TypeTerminalInput:          {map[string]any{"input": strings.Repeat("i", limits.TextBytes+1)}, want{"input", limits.TextBytes, limits.TextBytes + 1}},
+		TypeFSGetTree:              {},
+		TypeSessionGetState:        {},
+		TypePracticeOpen:           {map[string]any{"kataId": name}, want{"kataId", limits.NameBytes, limits.NameBytes + 1}},
 		TypeTerminalResize:         {map[string]any{"cols": 1, "rows": limits.TerminalCells + 1}, want{"rows", limits.TerminalCells, limits.TerminalCells + 1}},
 	}
 	n := 0
