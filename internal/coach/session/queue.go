@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
@@ -30,18 +29,61 @@ const maxBatch = 512
 // pressure: actions are never dropped).
 const queueSize = 8192
 
-// queued is one action waiting to be written, or a flush barrier (done set).
+// Pending is an action handed to the writer by [Service.Submit]. It is
+// done once the transaction holding its row committed (or failed).
+type Pending struct {
+	done chan struct{} // closed when err is set
+	err  error
+}
+
+// donePending is a Pending that finished with err before it was queued.
+func donePending(err error) *Pending {
+	p := &Pending{done: make(chan struct{}), err: err}
+	close(p.done)
+	return p
+}
+
+func (p *Pending) finish(err error) {
+	p.err = err
+	close(p.done)
+}
+
+// Wait returns once the action is committed to the database, with nil, or
+// with the error that kept it from being stored. If ctx ends first it
+// returns ctx's error; the action may still be stored. A nil *Pending (an
+// action that was not to be logged, EC-17) returns nil at once.
+func (p *Pending) Wait(ctx context.Context) error {
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.done:
+		return p.err
+	default:
+	}
+	select {
+	case <-p.done:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// queued is one action waiting to be written, or a flush barrier (t empty).
 type queued struct {
 	sessionID string
 	t         coach.ActionType
 	data      any
-	done      chan struct{}
+	p         *Pending
 }
 
 // actionQueue writes actions in the order they were queued from one
-// goroutine, every action that queued up meanwhile in the same transaction.
-// One writer means no two action writes wait on SQLite's busy handler, and
-// batching turns thousands of tool calls per second into a few commits.
+// goroutine (group commit): it takes everything queued, commits it in one
+// transaction, then wakes the callers waiting for those actions. While it
+// commits, new actions queue up for the next transaction, so batches grow
+// with the load by themselves and a lone action is written at once, with
+// no timer. One writer also means no two action writes wait on SQLite's
+// busy handler.
 type actionQueue struct {
 	store   BatchStore
 	bus     Publisher
@@ -63,27 +105,17 @@ func newActionQueue(st BatchStore, bus Publisher, single ActionLogger, log *slog
 
 func (q *actionQueue) run() {
 	defer close(q.stopped)
-	linger := time.NewTimer(time.Hour)
-	defer linger.Stop()
+	batch := make([]queued, 0, maxBatch)
 	for first := range q.in {
-		batch := []queued{first}
-		if first.done == nil {
-			linger.Reset(groupCommitDelay)
-			batch = q.collect(batch, linger.C)
-		}
+		batch = q.collect(append(batch[:0], first))
 		q.write(batch)
+		clear(batch) // drop the references to written data
 	}
 }
 
-// groupCommitDelay is how long the writer waits for more actions after the
-// first of a batch. Under load (one mcp_tool_call per tool call) it turns
-// a commit per action into one per batch; alone, an action is stored at
-// most this much later. Flush does not wait for it.
-const groupCommitDelay = time.Millisecond
-
-// collect appends to batch what is queued until maxBatch actions, a flush
-// barrier, the closed queue or a tick of wait.
-func (q *actionQueue) collect(batch []queued, wait <-chan time.Time) []queued {
+// collect appends to batch what is already queued, up to maxBatch
+// actions; it never waits for more.
+func (q *actionQueue) collect(batch []queued) []queued {
 	for len(batch) < maxBatch {
 		select {
 		case it, ok := <-q.in:
@@ -91,26 +123,24 @@ func (q *actionQueue) collect(batch []queued, wait <-chan time.Time) []queued {
 				return batch
 			}
 			batch = append(batch, it)
-			if it.done != nil {
-				return batch
-			}
-		case <-wait:
+		default:
 			return batch
 		}
 	}
 	return batch
 }
 
-// write stores the actions of batch in one transaction and publishes them;
-// if the transaction fails (say one row refers to a deleted session) the
-// rows are retried one by one so the others are kept.
+// write stores the actions of batch in one transaction, publishes them and
+// then finishes their Pendings; if the transaction fails (say one row
+// refers to a deleted session) the rows are retried one by one so the
+// others are kept, and each Pending gets its own row's result.
 func (q *actionQueue) write(batch []queued) {
 	ctx := context.Background()
 	var rows []coach.Action
 	err := q.store.Update(ctx, func(tx *store.Tx) error {
 		rows = rows[:0]
 		for _, it := range batch {
-			if it.done != nil {
+			if it.t == "" {
 				continue
 			}
 			raw, err := marshal(it.data)
@@ -131,14 +161,15 @@ func (q *actionQueue) write(batch []queued) {
 		}
 	}
 	for _, it := range batch {
-		switch {
-		case it.done != nil:
-			close(it.done)
-		case err != nil:
-			if err := q.single.LogSession(ctx, it.sessionID, it.t, it.data); err != nil {
-				q.log.Error("cannot log action", "action", string(it.t), "session", it.sessionID, "err", err)
-			}
+		if err == nil || it.t == "" {
+			it.p.finish(nil)
+			continue
 		}
+		rowErr := q.single.LogSession(ctx, it.sessionID, it.t, it.data)
+		if rowErr != nil {
+			q.log.Error("cannot log action", "action", string(it.t), "session", it.sessionID, "err", rowErr)
+		}
+		it.p.finish(rowErr)
 	}
 }
 
@@ -160,17 +191,15 @@ func (q *actionQueue) enqueue(ctx context.Context, it queued) (ok bool, err erro
 
 // flush returns once everything queued before it is written.
 func (q *actionQueue) flush(ctx context.Context) {
-	done := make(chan struct{})
-	if ok, err := q.enqueue(ctx, queued{done: done}); !ok || err != nil {
+	p := &Pending{done: make(chan struct{})}
+	if ok, err := q.enqueue(ctx, queued{p: p}); !ok || err != nil {
 		return
 	}
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
+	_ = p.Wait(ctx)
 }
 
-// close writes what is queued and stops the writer. It is idempotent.
+// close writes what is queued, finishing its Pendings, and stops the
+// writer. It is idempotent.
 func (q *actionQueue) close(ctx context.Context) error {
 	q.mu.Lock()
 	if !q.closed {
