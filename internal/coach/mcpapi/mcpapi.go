@@ -135,8 +135,8 @@ func CloseSessions(s *mcp.Server) int {
 // then rejects (unknown tool, arguments that fail the schema). The row is
 // committed while the tool runs and the answer waits for the commit: a
 // client never holds an answer for a call the action log could still lose.
-// If the row cannot be stored, the client gets an error instead of the
-// tool's answer.
+// If the row cannot be stored, the client gets a tool error saying so
+// instead of the tool's answer (tool errors, never protocol errors).
 func logToolCalls(d *Deps) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -152,7 +152,8 @@ func logToolCalls(d *Deps) mcp.Middleware {
 			res, err := next(ctx, method, req)
 			if werr := logged.Wait(ctx); werr != nil {
 				d.log.Error("cannot log action", "action", string(coach.ActionMCPToolCall), "tool", call.Params.Name, "err", werr)
-				return nil, fmt.Errorf("%s: the call could not be recorded in the action log: %w", call.Params.Name, werr)
+				msg := fmt.Sprintf("%s: the call could not be recorded in the action log: %v", call.Params.Name, werr)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 			}
 			return res, err
 		}
