@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 
 	"github.com/paige-dev/paige/internal/coach"
@@ -34,6 +35,7 @@ const queueSize = 8192
 type Pending struct {
 	done chan struct{} // closed when err is set
 	err  error
+	q    *actionQueue // told when someone waits; nil when done from the start
 }
 
 // donePending is a Pending that finished with err before it was queued.
@@ -61,6 +63,9 @@ func (p *Pending) Wait(ctx context.Context) error {
 		return p.err
 	default:
 	}
+	if p.q != nil {
+		p.q.want()
+	}
 	select {
 	case <-p.done:
 		return p.err
@@ -78,18 +83,24 @@ type queued struct {
 }
 
 // actionQueue writes actions in the order they were queued from one
-// goroutine (group commit): it takes everything queued, commits it in one
-// transaction, then wakes the callers waiting for those actions. While it
-// commits, new actions queue up for the next transaction, so batches grow
-// with the load by themselves and a lone action is written at once, with
-// no timer. One writer also means no two action writes wait on SQLite's
-// busy handler.
+// goroutine (group commit): when a caller waits for a queued action, it
+// takes everything queued, commits it in one transaction, then wakes the
+// callers waiting for those actions. While it commits, new actions queue
+// up for the next transaction, so batches grow with the load by themselves
+// and a lone action is written as soon as its caller waits, with no timer.
+// Commits are driven by demand: an action queued before the work it stands
+// for (an MCP tool call is queued before the tool runs and waited for
+// before the answer) is committed together with whatever other callers
+// queued meanwhile, and a full batch is written without waiting for a
+// waiter. One writer also means no two action writes wait on SQLite's busy
+// handler.
 type actionQueue struct {
 	store   BatchStore
 	bus     Publisher
 	single  ActionLogger // fallback, row by row, when a batch fails
 	log     *slog.Logger
 	in      chan queued
+	demand  chan struct{} // capacity 1: a caller waits, a batch is full, or in is closed
 	stopped chan struct{}
 
 	mu     sync.RWMutex // held for reading while sending on in
@@ -98,36 +109,61 @@ type actionQueue struct {
 
 func newActionQueue(st BatchStore, bus Publisher, single ActionLogger, log *slog.Logger) *actionQueue {
 	q := &actionQueue{store: st, bus: bus, single: single, log: log,
-		in: make(chan queued, queueSize), stopped: make(chan struct{})}
+		in: make(chan queued, queueSize), demand: make(chan struct{}, 1), stopped: make(chan struct{})}
 	go q.run()
 	return q
+}
+
+// want asks the writer to commit what is queued; it never blocks.
+func (q *actionQueue) want() {
+	select {
+	case q.demand <- struct{}{}:
+	default: // already asked; the writer drains everything queued when it runs
+	}
 }
 
 func (q *actionQueue) run() {
 	defer close(q.stopped)
 	batch := make([]queued, 0, maxBatch)
-	for first := range q.in {
-		batch = q.collect(append(batch[:0], first))
-		q.write(batch)
-		clear(batch) // drop the references to written data
+	for range q.demand {
+		// Let the goroutines that are already runnable (callers about to
+		// queue their actions) run first, so they join this batch: no
+		// timer, and on an idle machine the yield returns at once. On 2
+		// cores under MCP load it took batches from ~1.7 to ~7.7 rows.
+		runtime.Gosched()
+		for {
+			var closed bool
+			batch, closed = q.collect(batch[:0])
+			if len(batch) > 0 {
+				q.write(batch)
+				clear(batch) // drop the references to written data
+			}
+			if closed {
+				return
+			}
+			if len(batch) < maxBatch {
+				break
+			}
+		}
 	}
 }
 
 // collect appends to batch what is already queued, up to maxBatch
-// actions; it never waits for more.
-func (q *actionQueue) collect(batch []queued) []queued {
+// actions; it never waits for more. closed reports that the queue is
+// closed and empty.
+func (q *actionQueue) collect(batch []queued) (_ []queued, closed bool) {
 	for len(batch) < maxBatch {
 		select {
 		case it, ok := <-q.in:
 			if !ok {
-				return batch
+				return batch, true
 			}
 			batch = append(batch, it)
 		default:
-			return batch
+			return batch, false
 		}
 	}
-	return batch
+	return batch, false
 }
 
 // write stores the actions of batch in one transaction, publishes them and
@@ -173,6 +209,11 @@ func (q *actionQueue) write(batch []queued) {
 	}
 }
 
+// pending returns a Pending for an action of this queue.
+func (q *actionQueue) pending() *Pending {
+	return &Pending{done: make(chan struct{}), q: q}
+}
+
 // enqueue queues it; ok is false when the queue is closed (the caller then
 // writes synchronously, so a straggler after shutdown loses nothing).
 func (q *actionQueue) enqueue(ctx context.Context, it queued) (ok bool, err error) {
@@ -183,6 +224,9 @@ func (q *actionQueue) enqueue(ctx context.Context, it queued) (ok bool, err erro
 	}
 	select {
 	case q.in <- it:
+		if len(q.in) >= maxBatch {
+			q.want() // a full batch is written even if nobody waits yet
+		}
 		return true, nil
 	case <-ctx.Done():
 		return true, ctx.Err()
@@ -191,7 +235,7 @@ func (q *actionQueue) enqueue(ctx context.Context, it queued) (ok bool, err erro
 
 // flush returns once everything queued before it is written.
 func (q *actionQueue) flush(ctx context.Context) {
-	p := &Pending{done: make(chan struct{})}
+	p := q.pending()
 	if ok, err := q.enqueue(ctx, queued{p: p}); !ok || err != nil {
 		return
 	}
@@ -207,6 +251,7 @@ func (q *actionQueue) close(ctx context.Context) error {
 		close(q.in)
 	}
 	q.mu.Unlock()
+	q.want()
 	select {
 	case <-q.stopped:
 		return nil

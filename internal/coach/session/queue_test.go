@@ -15,7 +15,7 @@ import (
 )
 
 // collect takes what is already queued, without waiting for more, and
-// stops at the closed queue or maxBatch.
+// stops at the closed queue (reporting it) or maxBatch.
 func TestCollect(t *testing.T) {
 	item := queued{sessionID: "s", t: coach.ActionTabSwitch}
 	barrier := queued{p: &Pending{done: make(chan struct{})}}
@@ -38,8 +38,9 @@ func TestCollect(t *testing.T) {
 			if tc.close {
 				close(q.in)
 			}
-			if b := q.collect([]queued{item}); len(b) != tc.want {
-				t.Errorf("got %d items, want %d", len(b), tc.want)
+			b, closed := q.collect([]queued{item})
+			if len(b) != tc.want || closed != tc.close {
+				t.Errorf("got %d items, closed %v; want %d, %v", len(b), closed, tc.want, tc.close)
 			}
 		})
 	}
@@ -219,5 +220,36 @@ func TestPendingWait(t *testing.T) {
 	}
 	if err := donePending(errors.New("x")).Wait(ctx); err == nil || err.Error() != "x" {
 		t.Errorf("done pending: %v", err)
+	}
+}
+
+// Commits follow demand: an action queued without anybody waiting stays
+// queued (it has not been acknowledged), and is committed, with whatever
+// queued meanwhile, in one transaction once a caller waits.
+func TestCommitOnDemand(t *testing.T) {
+	f := newFixture(t, true)
+	ctx := context.Background()
+	s, _ := f.svc.Start(ctx, StartInput{})
+	var commits atomic.Int64
+	f.svc.Close(ctx)
+	f.svc.queue = newActionQueue(&countingStore{st: f.st, n: &commits}, f.svc.queue.bus, f.svc.actions, f.svc.log)
+	t.Cleanup(func() { f.svc.queue.close(ctx) })
+
+	first := f.svc.Submit(ctx, coach.ActionMCPToolCall, map[string]int{"i": 0})
+	second := f.svc.Submit(ctx, coach.ActionMCPToolCall, map[string]int{"i": 1})
+	if n := commits.Load(); n != 0 {
+		t.Fatalf("%d commits before anybody waited, want 0", n)
+	}
+	if err := second.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := commits.Load(); n != 1 {
+		t.Errorf("%d commits for two actions queued together, want 1", n)
+	}
+	if n, _ := f.st.CountActions(ctx, s.ID, coach.ActionMCPToolCall, time.Time{}); n != 2 {
+		t.Errorf("stored %d, want 2", n)
 	}
 }

@@ -221,7 +221,7 @@ func (s *Service) Submit(ctx context.Context, t coach.ActionType, data any) *Pen
 		return nil
 	}
 	if s.queue != nil {
-		p := &Pending{done: make(chan struct{})}
+		p := s.queue.pending()
 		ok, err := s.queue.enqueue(ctx, queued{sessionID: id, t: t, data: data, p: p})
 		if err != nil {
 			return donePending(fmt.Errorf("log %s: %w", t, err))
