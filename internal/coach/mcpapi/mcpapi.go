@@ -26,6 +26,7 @@ package mcpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -143,18 +144,30 @@ func CloseSessions(s *mcp.Server) int {
 
 // logToolCalls logs every tools/call as mcp_tool_call {toolName,
 // sessionId, mcpSessionId} before it is handled, including calls the SDK
-// then rejects (unknown tool, arguments that fail the schema).
+// then rejects (unknown tool, arguments that fail the schema). The row is
+// committed while the tool runs and the answer waits for the commit: a
+// client never holds an answer for a call the action log could still lose.
+// If the row cannot be stored, the client gets a tool error saying so
+// instead of the tool's answer (tool errors, never protocol errors).
 func logToolCalls(d *Deps) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
-				data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
-				if call.Session != nil {
-					data["mcpSessionId"] = call.Session.ID()
-				}
-				d.logAction(ctx, coach.ActionMCPToolCall, data)
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || method != "tools/call" || call.Params == nil {
+				return next(ctx, method, req)
 			}
-			return next(ctx, method, req)
+			data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
+			if call.Session != nil {
+				data["mcpSessionId"] = call.Session.ID()
+			}
+			logged := d.sess.Submit(ctx, coach.ActionMCPToolCall, data)
+			res, err := next(ctx, method, req)
+			if werr := logged.Wait(ctx); werr != nil {
+				d.log.Error("cannot log action", "action", string(coach.ActionMCPToolCall), "tool", call.Params.Name, "err", werr)
+				msg := fmt.Sprintf("%s: the call could not be recorded in the action log: %v", call.Params.Name, werr)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			}
+			return res, err
 		}
 	}
 }

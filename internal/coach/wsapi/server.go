@@ -228,8 +228,11 @@ func (s *Server) sendError(c *Conn, id string, e *Error) {
 	s.hub.Send(c, s.hub.envelope(TypeConnectionError, ConnectionError{Code: e.Code, Message: e.Message, Context: e.Context}, id))
 }
 
-// logAction logs against the active session (EC-17 when none); a failure is
-// logged, never returned to the client, whose request itself succeeded.
+// logAction logs against the active session (EC-17 when none) and returns
+// once the row is committed; a failure is logged, never returned to the
+// client, whose request itself succeeded and whose answer (if any) does not
+// stand for the row. file:save, whose fs:save_ack does, checks the error
+// itself (handleFileSave).
 func (s *Server) logAction(ctx context.Context, t coach.ActionType, data any) {
 	if err := s.sess.Log(ctx, t, data); err != nil {
 		s.log.Error("cannot log action", "action", string(t), "err", err)
