@@ -60,7 +60,7 @@ func Call[T any](ctx context.Context, c *Client, req Request) (T, Result, error)
 // withRequestDeadline bounds ctx by req.Timeout or the call type's deadline.
 func (c *Client) withRequestDeadline(ctx context.Context, req Request) (context.Context, context.CancelFunc) {
 	if req.Timeout > 0 {
-		return context.WithTimeoutCause(ctx, req.Timeout, &TimeoutError{CallType: req.CallType, After: req.Timeout})
+		return WithDeadline(ctx, req.CallType, req.Timeout)
 	}
 	return c.WithDeadline(ctx, req.CallType)
 }

@@ -108,7 +108,16 @@ func (c *Client) Deadline(callType string) time.Duration {
 // of the SDK use it around each model call; [Call] and [CallWithRetry] apply
 // it themselves.
 func (c *Client) WithDeadline(ctx context.Context, callType string) (context.Context, context.CancelFunc) {
-	d := c.Deadline(callType)
+	return WithDeadline(ctx, callType, c.Deadline(callType))
+}
+
+// WithDeadline returns ctx bounded by d for a call of callType, with a
+// *TimeoutError as the cause when d passes; for model calls that do not go
+// through a [Client] (Ollama). d <= 0 means DefaultDeadline(callType).
+func WithDeadline(ctx context.Context, callType string, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		d = DefaultDeadline(callType)
+	}
 	return context.WithTimeoutCause(ctx, d, &TimeoutError{CallType: callType, After: d})
 }
 
