@@ -25,6 +25,7 @@ import (
 //	chat (one reply, learn chat)                120 s     a long free-text reply
 //	learn_extract (one transcript chunk)        120 s     a chunk of up to ~100 turns
 //	ghostpath_agent (one agent model call)      300 s     Opus, 16k tokens; ANTHROPIC_TIMEOUT_SECONDS
+//	chat, learn_extract on Ollama               300 s     local models on a CPU are slow
 //
 // Any other call type gets [DeadlineStructured]. [Options.Deadlines]
 // overrides entries (GhostPath's ANTHROPIC_TIMEOUT_SECONDS sets
@@ -39,6 +40,7 @@ const (
 	DeadlineChat        = 120 * time.Second
 	DeadlineExtract     = 120 * time.Second
 	DeadlineAgentTurn   = 300 * time.Second
+	DeadlineLocalModel  = 300 * time.Second // Ollama chat replies and extraction chunks
 	CallTypeChat        = "chat"
 	CallTypeExtract     = "learn_extract"
 	CallTypeGhostPath   = "ghostpath_agent"

@@ -156,8 +156,15 @@ type Ollama struct {
 	URL    string       // empty means extract.DefaultOllamaURL
 	Model  string       // required
 	Client *http.Client // nil: 5 minute timeout for whole replies, none for streams (ctx bounds them)
-	// Timeout bounds one reply; zero means llm.DeadlineChat.
+	// Timeout bounds one reply; zero means llm.DeadlineLocalModel.
 	Timeout time.Duration
+}
+
+func (o *Ollama) deadline() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return llm.DeadlineLocalModel
 }
 
 var _ Model = (*Ollama)(nil)
@@ -180,7 +187,7 @@ func (o *Ollama) request(system string, history []Turn) extract.OllamaChatReques
 // token limit is an *llm.MaxTokensError, an empty one an
 // *llm.InvalidReplyError.
 func (o *Ollama) Reply(ctx context.Context, system string, history []Turn) (Reply, error) {
-	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.Timeout)
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.deadline())
 	defer cancel()
 	resp, err := extract.OllamaChat(ctx, o.Client, o.URL, o.request(system, history))
 	if err != nil {
@@ -202,7 +209,7 @@ func (o *Ollama) reply(last extract.OllamaChatResponse, text string) (Reply, err
 // Stream implements [Model], with the errors of [Ollama.Reply]; the
 // deadline bounds the whole stream.
 func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
-	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.Timeout)
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.deadline())
 	defer cancel()
 	r, err := o.stream(ctx, system, history, onDelta)
 	return r, llm.TimeoutCause(ctx, err)

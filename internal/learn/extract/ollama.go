@@ -26,8 +26,15 @@ type Ollama struct {
 	Model  string       // e.g. "llama3.2"; required
 	Client *http.Client // nil means a client with a 5 minute timeout
 	Now    func() time.Time
-	// Timeout bounds one chunk's call; zero means llm.DeadlineExtract.
+	// Timeout bounds one chunk's call; zero means llm.DeadlineLocalModel.
 	Timeout time.Duration
+}
+
+func (o *Ollama) deadline() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return llm.DeadlineLocalModel
 }
 
 // OllamaError is an error answered by an Ollama server: an HTTP status
@@ -131,7 +138,7 @@ func (o *Ollama) Extract(ctx context.Context, turns []learn.Turn, source string)
 		Format:  ExtractionSchema,
 		Options: map[string]any{"temperature": 0},
 	}
-	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeExtract, o.Timeout)
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeExtract, o.deadline())
 	defer cancel()
 	resp, err := OllamaChat(ctx, o.Client, o.URL, req)
 	if err != nil {
