@@ -2,6 +2,7 @@ package mcpapi
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 // Coacher runs the story-9 flows; *coaching.Service satisfies it.
@@ -68,7 +70,7 @@ type PipelineOut struct {
 func runPipeline(ctx context.Context, c Coacher, d *Deps, in PipelineIn) (*mcp.CallToolResult, PipelineOut, error) {
 	plan, err := c.RunPipeline(ctx, coaching.PipelineRequest{PlanText: in.PlanText, IssueSummary: in.IssueSummary, IssueNumber: in.IssueNumber})
 	if err != nil {
-		return nil, PipelineOut{}, err
+		return nil, PipelineOut{}, modelError("coach agent", err)
 	}
 	phases := make([]coach.Phase, 0, len(plan.Phases))
 	out := PipelineOut{PlanID: plan.Plan.ID, Phases: []PipelinePhase{}, MemoryConnection: plan.MemoryConnection,
@@ -158,4 +160,15 @@ func endSession(ctx context.Context, c Coacher, d *Deps, in EndSessionIn) (*mcp.
 			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
 	}
 	return nil, out, nil
+}
+
+// modelError is the tool error for a failed model call: what failed and the
+// clean sentence of its llm.Kind, never the provider's error text (that is
+// in the server log). Other errors, and ErrNoModel, pass unchanged.
+func modelError(what string, err error) error {
+	k := llm.Classify(err)
+	if k == llm.KindUnknown || k == llm.KindNoModel {
+		return err
+	}
+	return fmt.Errorf("%s failed: %s", what, k.Message())
 }

@@ -143,8 +143,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.termStatus = s.terminalStatus(r) // before the read loop, which alone reads it
 	// The connection lives until the client or the hub closes it, not until
 	// the server's base context is cancelled: shutdown closes the hub in
-	// its own step, with "going away".
-	s.readLoop(context.WithoutCancel(r.Context()), c)
+	// its own step, with "going away". Handlers get a context that ends
+	// with the connection, so work done for it (model calls) is cancelled.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	s.readLoop(ctx, c)
 }
 
 func (s *Server) readLoop(ctx context.Context, c *Conn) {
