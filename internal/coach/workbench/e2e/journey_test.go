@@ -38,7 +38,7 @@ func TestWorkbenchJourney(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives a browser")
 	}
-	root := repoRoot(t)
+	root := testenv.RepoRoot(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node not found: %v (the journey runs on Node.js)", err)
@@ -47,7 +47,7 @@ func TestWorkbenchJourney(t *testing.T) {
 		t.Fatalf("playwright-core not installed: run npm ci in web/workbench (scripts/ci/30-web.sh does): %v", err)
 	}
 	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin := buildPaige(bctx, t, root)
+	bin := testenv.BuildPaige(bctx, t)
 	bcancel()
 
 	fake := llmtest.NewServer(t)
@@ -57,13 +57,13 @@ func TestWorkbenchJourney(t *testing.T) {
 	tmp := t.TempDir()
 	project := filepath.Join(tmp, "project")
 	copyDir(t, filepath.Join(root, "examples/demo-project"), project)
-	srv := &server{bin: bin, logs: &syncBuffer{}, env: []string{
+	srv := &server{bin: bin, logs: &testenv.SyncBuffer{}, env: []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tmp, "home"), "HOST=127.0.0.1",
 		"PROJECT_DIR=" + project, "DATA_DIR=" + filepath.Join(tmp, "data"), "PAIGE_TOKEN=" + token,
 		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + fake.URL(), "LOG_FORMAT=json", "LOG_LEVEL=debug",
 	}}
 	if err := srv.start("0"); err != nil {
-		t.Fatalf("%v\n%s", err, tail(srv.logs.String(), 4000))
+		t.Fatalf("%v\n%s", err, testenv.Tail(srv.logs.String(), 4000))
 	}
 	t.Cleanup(srv.stop)
 
@@ -85,7 +85,7 @@ func TestWorkbenchJourney(t *testing.T) {
 	out, err := journey.CombinedOutput()
 	t.Logf("journey.mjs:\n%s", out)
 	if err != nil {
-		t.Errorf("journey.mjs: %v\npaige serve log (tail):\n%s", err, tail(srv.logs.String(), 6000))
+		t.Errorf("journey.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.logs.String(), 6000))
 	}
 	for _, p := range claudeModel.problemList() {
 		t.Errorf("scripted Claude: %s", p)

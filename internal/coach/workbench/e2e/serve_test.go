@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,35 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-// repoRoot returns the module root (this package is internal/coach/workbench/e2e).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	root, err := filepath.Abs("../../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("module root not found at %s: %v", root, err)
-	}
-	return root
-}
-
-func buildPaige(ctx context.Context, t testing.TB, root string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "paige")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/paige")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/paige: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // copyDir copies the regular files of src into dst (the demo project).
 func copyDir(t testing.TB, src, dst string) {
@@ -63,29 +37,11 @@ func copyDir(t testing.TB, src, dst string) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is one `paige serve` process that can be restarted on its port.
 type server struct {
 	bin   string
 	env   []string
-	logs  *syncBuffer
+	logs  *testenv.SyncBuffer
 	cmd   *exec.Cmd
 	done  chan struct{}
 	base  string // http://127.0.0.1:PORT
@@ -183,11 +139,4 @@ func waitHealthy(base string) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("%s/health did not answer 200 within 30s", base)
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }
