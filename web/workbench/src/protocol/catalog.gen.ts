@@ -430,6 +430,7 @@ export interface Resource {
 
 export interface FSTree {
   root: Node | null;
+  reason?: string;
 }
 
 export interface Node {
