@@ -42,19 +42,23 @@ var explainReq = map[string]any{"path": "main.go", "language": "go", "selectedTe
 // answer explain:error with a clean message.
 func TestExplainModelFaults(t *testing.T) {
 	const secret = "SECRET-MARKER-acct_8f3e"
+	// Only the hanging model waits for the deadline; the others answer at
+	// once, so theirs is generous (a loaded machine must not turn them into
+	// timeouts).
 	tests := []struct {
-		name string
-		resp llmtest.Response
-		want string
+		name     string
+		resp     llmtest.Response
+		deadline time.Duration
+		want     string
 	}{
-		{"hang", llmtest.Hang(), "Claude did not answer Explain This within 100ms. Try again."},
-		{"refusal", llmtest.Text(secret).WithStop("refusal"), "Claude declined to answer this request. Try a different selection or wording."},
-		{"max_tokens", llmtest.Text(`{"explanation":"` + secret).WithStop("max_tokens"), "Claude's answer was too long and got cut off. Try a smaller selection."},
-		{"400", llmtest.Error(400, "invalid_request_error", secret), "Explain This failed: Claude rejected the request."},
+		{"hang", llmtest.Hang(), 100 * time.Millisecond, "Claude did not answer Explain This within 100ms. Try again."},
+		{"refusal", llmtest.Text(secret).WithStop("refusal"), time.Minute, "Claude declined to answer this request. Try a different selection or wording."},
+		{"max_tokens", llmtest.Text(`{"explanation":"` + secret).WithStop("max_tokens"), time.Minute, "Claude's answer was too long and got cut off. Try a smaller selection."},
+		{"400", llmtest.Error(400, "invalid_request_error", secret), time.Minute, "Explain This failed: Claude rejected the request."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, fake := explainHarness(t, 100*time.Millisecond)
+			h, fake := explainHarness(t, tt.deadline)
 			fake.Handle(func(llmtest.Request) llmtest.Response { return tt.resp })
 			c := h.dial(t)
 			c.send(TypeUserExplain, explainReq)
