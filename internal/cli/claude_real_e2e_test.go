@@ -64,7 +64,6 @@ func (c *realClaude) run(prompt string, extra ...string) string {
 	return out.String()
 }
 
-
 // paige runs the built paige with Claude Code's environment (same HOME,
 // DATA_DIR and seed as the hooks see).
 func (c *realClaude) paige(args ...string) string {
