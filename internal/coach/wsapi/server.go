@@ -67,6 +67,9 @@ type Options struct {
 	MaxMessageBytes int64
 	// Version is the server version reported in connection:init.
 	Version string
+	// Issues, if non-nil, looks up an issue's title and summary when a
+	// session starts with only its number.
+	Issues IssueLookup
 }
 
 // Server handles editor WebSocket connections. Create it with [New].
@@ -78,6 +81,7 @@ type Server struct {
 	ext     Extensions
 	max     int64
 	version string
+	issues  IssueLookup
 	routes  map[string]Handler
 }
 
@@ -96,7 +100,7 @@ func New(opts Options) *Server {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
-		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version}
+		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version, issues: opts.Issues}
 	s.routes = s.routeTable()
 	return s
 }
