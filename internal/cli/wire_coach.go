@@ -57,6 +57,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 		return nil
 	})
 
+	models.runPendingWrapUps(a.cfg.DataDir, hub, log)
 	mux.Handle("GET /ws", wss)
 	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log, a.cfg.MCPSessionTimeout))
 	return nil
