@@ -103,6 +103,10 @@ func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 		fmt.Fprintf(e.stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
 	}
 	text = seed.HookText(sc)
+	if w := claudeSessionStartChecks(cmd.Context(), e); w != "" {
+		fmt.Fprintf(e.stderr, "paige hook session-start: warning: %s\n", w)
+		text += "\n\nPaige warning: " + w
+	}
 	if f.recordSession && len(sc.Problems) > 0 {
 		fmt.Fprintln(e.stderr, "paige hook session-start: session not recorded: the seed has invalid values and is left untouched")
 	}

@@ -11,7 +11,7 @@ import (
 // Each capability registers its shutdown steps on a. The mux is served
 // behind the origin policy by server.Serve, which wraps it whole.
 func wire(ctx context.Context, a *app, mux *routeMux) error {
-	mux.Handle("GET /health", server.HandleHealth(a.start, nil))
+	mux.Handle("GET /health", server.HandleHealthWith(a.start, nil, map[string]any{"dataDir": absDataDir(a.cfg.DataDir)}))
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
