@@ -22,6 +22,7 @@ type realClaude struct {
 	fake *llmtest.Server
 	env  []string
 	cwd  string
+	home string
 }
 
 func newRealClaude(tb testing.TB, s *served, fake *llmtest.Server) *realClaude {
@@ -38,7 +39,7 @@ func newRealClaude(tb testing.TB, s *served, fake *llmtest.Server) *realClaude {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "PORT=" + port, "DATA_DIR=" + s.data,
 		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
 	}
-	return &realClaude{tb: tb, bin: bin, fake: fake, env: env, cwd: s.project}
+	return &realClaude{tb: tb, bin: bin, fake: fake, env: env, cwd: s.project, home: home}
 }
 
 // run runs `claude -p prompt` and returns its stream-json output.
