@@ -2,6 +2,8 @@ package claudecode
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -11,10 +13,28 @@ import (
 	"time"
 )
 
-// ServerDataDir asks the Paige server on 127.0.0.1:port for its DATA_DIR
-// (the "dataDir" of GET /health). running is false when nothing answers
-// like Paige within timeout; dir is "" for a Paige that does not report it.
-func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (dir string, running bool) {
+// DataDirID identifies a DATA_DIR without disclosing it: the first 16 hex
+// digits of the SHA-256 of its absolute path with symlinks resolved (as
+// given, made absolute, when it does not exist). GET /health reports the
+// server's as "dataDirId" (/health is outside the origin policy, so it
+// carries no path).
+func DataDirID(dir string) string {
+	p, err := filepath.Abs(dir)
+	if err != nil {
+		p = dir
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(p)))
+	return hex.EncodeToString(sum[:8])
+}
+
+// ServerDataDir asks the Paige server on 127.0.0.1:port for its DATA_DIR's
+// [DataDirID] (the "dataDirId" of GET /health). running is false when
+// nothing answers like Paige within timeout; id is "" for a Paige that does
+// not report it.
+func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (id string, running bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	url := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) + "/health"
@@ -28,27 +48,13 @@ func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (dir st
 	}
 	defer resp.Body.Close()
 	var body struct {
-		Status  string `json:"status"`
-		DataDir string `json:"dataDir"`
+		Status    string `json:"status"`
+		DataDirID string `json:"dataDirId"`
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 1<<16)).Decode(&body) != nil || body.Status != "ok" {
 		return "", false
 	}
-	return body.DataDir, true
-}
-
-// SameDir reports whether two directory paths name the same directory:
-// equal once made absolute and cleaned, or resolving (symlinks followed)
-// to the same existing directory.
-func SameDir(a, b string) bool {
-	aa, errA := filepath.Abs(a)
-	bb, errB := filepath.Abs(b)
-	if errA == nil && errB == nil && aa == bb {
-		return true
-	}
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
+	return body.DataDirID, true
 }
 
 // DataDirMismatch returns a one-line warning when the Paige server on port
@@ -57,9 +63,9 @@ func SameDir(a, b string) bool {
 // hook reads the coaching sessions from its own DATA_DIR, so a mismatch
 // silently switches it off.
 func DataDirMismatch(ctx context.Context, port int, dataDir string, timeout time.Duration) string {
-	dir, running := ServerDataDir(ctx, port, timeout)
-	if !running || dir == "" || SameDir(dir, dataDir) {
+	id, running := ServerDataDir(ctx, port, timeout)
+	if !running || id == "" || id == DataDirID(dataDir) {
 		return ""
 	}
-	return fmt.Sprintf("paige serve on port %d uses DATA_DIR=%s but the hooks use DATA_DIR=%s: read-only enforcement and session tracking cannot see the server's coaching sessions; set the same DATA_DIR for both (or unset it in both)", port, dir, dataDir)
+	return fmt.Sprintf("paige serve on port %d uses another DATA_DIR than the hooks (DATA_DIR=%s): read-only enforcement and the session-end wrap-up cannot see the server's coaching sessions; set the same DATA_DIR for both (or unset it in both)", port, dataDir)
 }

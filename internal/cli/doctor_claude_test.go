@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/server"
 )
 
@@ -22,7 +23,7 @@ func fakeServe(tb testing.TB, dataDir string) string {
 		tb.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /health", server.HandleHealthWith(time.Now(), nil, map[string]any{"dataDir": dataDir}))
+	mux.Handle("GET /health", server.HandleHealthWith(time.Now(), nil, map[string]any{"dataDirId": claudecode.DataDirID(dataDir)}))
 	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
 	tb.Cleanup(func() { srv.Close() })
@@ -47,7 +48,7 @@ func TestDoctorDataDirAgreement(t *testing.T) {
 	vars["PORT"] = fakeServe(t, other)
 	out, _, err = runPaige(t, vars, "", "doctor")
 	l := lineOf(out, "serve DATA_DIR")
-	if err != nil || !strings.HasPrefix(l, "✗") || !strings.Contains(l, other) || !strings.Contains(out, "same DATA_DIR") {
+	if err != nil || !strings.HasPrefix(l, "✗") || !strings.Contains(l, "another DATA_DIR") || !strings.Contains(out, "same DATA_DIR") {
 		t.Errorf("mismatch: err %v (not required), line %q\n%s", err, l, out)
 	}
 }
@@ -60,7 +61,7 @@ func TestHookWarnsDataDirMismatch(t *testing.T) {
 	data := t.TempDir()
 	vars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": fakeServe(t, t.TempDir())}
 	out, errOut, _ := runCLI(t, vars, "", "hook", "session-start")
-	if !strings.Contains(out, "Paige warning: paige serve on port") || !strings.Contains(errOut, "uses DATA_DIR=") {
+	if !strings.Contains(out, "Paige warning: paige serve on port") || !strings.Contains(errOut, "uses another DATA_DIR") {
 		t.Errorf("no warning on a mismatch:\nstdout %s\nstderr %s", out, errOut)
 	}
 	vars["PORT"] = fakeServe(t, data)
@@ -108,5 +109,20 @@ func TestDoctorSeesPlugin(t *testing.T) {
 	writeFile(t, settings, `{"enabledPlugins": {"paige@paige-dev": true}}`)
 	if out, _, _ := runPaige(t, vars, "", "doctor"); !strings.Contains(lineOf(out, "claude hooks"), "plugin paige@paige-dev enabled") {
 		t.Errorf("marketplace plugin not seen:\n%s", out)
+	}
+}
+
+// TestServeHealthReportsDataDirID: the real server's /health carries the
+// id of its DATA_DIR, never the path.
+func TestServeHealthReportsDataDirID(t *testing.T) {
+	s := startServe(t, serveEnv(t))
+	code, body := s.health(t)
+	if code != 200 || body["dataDirId"] != claudecode.DataDirID(s.data) {
+		t.Errorf("health %d %v, want dataDirId %s", code, body, claudecode.DataDirID(s.data))
+	}
+	for _, v := range body {
+		if str, ok := v.(string); ok && strings.Contains(str, "/") {
+			t.Errorf("health discloses a path: %v", body)
+		}
 	}
 }
