@@ -139,7 +139,8 @@ func checkSentToModel(t *testing.T, fake *llmtest.Server, project string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Ada", "Paige: start coaching", "Call `paige_run_coaching_pipeline`", "Fix the login flow"} {
+	for _, want := range []string{"Ada", "Paige: start coaching", "Call `paige_run_coaching_pipeline`", "Fix the login flow",
+		"does not write code for you"} {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the model never saw %q", want)
 		}
