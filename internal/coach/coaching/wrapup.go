@@ -194,15 +194,18 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 		return nil, err
 	}
 	var gaps []coach.KnowledgeGap
-	katas := 0
+	katas, added := 0, 0
 	err = s.st.Update(ctx, func(tx *store.Tx) error {
-		gaps, katas = gaps[:0], 0
+		gaps, katas, added = gaps[:0], 0, 0
 		for _, g := range gapRows(d.sess.ID, resp.KnowledgeGaps) {
-			stored, err := tx.CreateKnowledgeGap(ctx, g)
+			stored, isNew, err := tx.RecordKnowledgeGap(ctx, g) // a recurring topic counts up its row
 			if err != nil {
 				return err
 			}
 			gaps = append(gaps, stored)
+			if isNew {
+				added++
+			}
 		}
 		for i, k := range resp.KataSpecs {
 			j := gapFor(k, i, gaps)
@@ -220,7 +223,7 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 	if err != nil {
 		return nil, fmt.Errorf("store gaps and katas: %w", err)
 	}
-	out.KnowledgeGaps, out.KataSpecs = len(gaps), katas
+	out.KnowledgeGaps, out.KataSpecs = added, katas
 	return gaps, nil
 }
 
