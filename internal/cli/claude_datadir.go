@@ -22,17 +22,6 @@ func absDataDir(dir string) string {
 	return dir
 }
 
-// hookDataDirWarning is the SessionStart hook's warning when the running
-// server uses another DATA_DIR than the hooks, "" otherwise (also when the
-// configuration cannot be loaded: the other hooks report that).
-func hookDataDirWarning(ctx context.Context, e *env) string {
-	cfg, err := config.Load(e.getenv)
-	if err != nil {
-		return ""
-	}
-	return claudecode.DataDirMismatch(ctx, cfg.Port, cfg.DataDir, dataDirProbeTimeout)
-}
-
 // checkDataDirAgreement is doctor's check that the server on PORT, when
 // running, uses doctor's DATA_DIR (which is what the hooks use when they run
 // with the same environment).

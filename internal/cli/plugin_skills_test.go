@@ -89,6 +89,14 @@ func TestPluginSkills(t *testing.T) {
 		if !regexp.MustCompile(`(?i)(never|do not|don't|won't) (write|fix)`).MatchString(body) {
 			t.Errorf("%s does not state the read-only rule", file)
 		}
+		for _, allowed := range strings.Split(fields["allowed-tools"], ",") {
+			allowed = strings.TrimSpace(allowed)
+			for _, prefix := range []string{"mcp__plugin_paige_paige__", "mcp__paige__"} {
+				if tool, ok := strings.CutPrefix(allowed, prefix); ok && !tools[tool] {
+					t.Errorf("%s allows %s, which paige serve does not offer", file, allowed)
+				}
+			}
+		}
 		for _, tool := range toolRE.FindAllString(body, -1) {
 			if !tools[tool] {
 				t.Errorf("%s names %s, which paige serve does not offer", file, tool)
