@@ -52,22 +52,28 @@ bench-mcp:
 	 [ -n "$$url" ] || { cat $$tmp/serve.log; exit 1; }; \
 	 uptime; $$tmp/mcpload -url $$url -server-pid $$pid -buffer 'export const x = 1;' $(MCPLOAD_FLAGS)
 
-WEB_DIR := web/ghostpath
-WEB_DIST := internal/ideate/web/dist
+# The two web UIs: GhostPath (web/ghostpath → internal/ideate/web/dist) and the
+# Paige workbench (web/workbench → internal/coach/workbench/dist). Each has its
+# own package-lock.json and one `npm ci`; each dist is committed with its source.
+WEB_UIS := web/ghostpath:internal/ideate/web/dist web/workbench:internal/coach/workbench/dist
 
-$(WEB_DIR)/node_modules/.package-lock.json: $(WEB_DIR)/package-lock.json
-	cd $(WEB_DIR) && npm ci --no-audit --no-fund
+web/%/node_modules/.package-lock.json: web/%/package-lock.json
+	cd web/$* && npm ci --no-audit --no-fund
 
-## web: rebuild the GhostPath UI into internal/ideate/web/dist (commit it with the source)
-web: $(WEB_DIR)/node_modules/.package-lock.json
-	cd $(WEB_DIR) && npm run build
+## web: rebuild both UIs into their dist directories (commit them with the source)
+web: web/ghostpath/node_modules/.package-lock.json web/workbench/node_modules/.package-lock.json
+	cd web/ghostpath && npm run build
+	cd web/workbench && npm run build
 
-## test-web: type-check and unit-test the UI (Vitest), and check the committed dist is current
-test-web: $(WEB_DIR)/node_modules/.package-lock.json
-	cd $(WEB_DIR) && npx tsc --noEmit && npx vitest run
-	@tmp=$$(mktemp -d); \
-	 (cd $(WEB_DIR) && npx vite build --logLevel warn --outDir $$tmp --emptyOutDir) || { rm -rf $$tmp; exit 1; }; \
-	 if ! diff -r $$tmp $(WEB_DIST) >/dev/null; then \
-	   echo "$(WEB_DIST) is not the build of $(WEB_DIR): run 'make web' and commit it"; \
-	   diff -rq $$tmp $(WEB_DIST); rm -rf $$tmp; exit 1; \
-	 fi; rm -rf $$tmp; echo "$(WEB_DIST) is current"
+## test-web: type-check and unit-test both UIs (Vitest), and check each committed dist is current
+test-web: web/ghostpath/node_modules/.package-lock.json web/workbench/node_modules/.package-lock.json
+	@set -e; for ui in $(WEB_UIS); do \
+	   dir=$${ui%%:*}; dist=$${ui#*:}; \
+	   (cd $$dir && npx tsc --noEmit && npx vitest run); \
+	   tmp=$$(mktemp -d); \
+	   (cd $$dir && npx vite build --logLevel warn --outDir $$tmp --emptyOutDir) || { rm -rf $$tmp; exit 1; }; \
+	   if ! diff -r $$tmp $$dist >/dev/null; then \
+	     echo "$$dist is not the build of $$dir: run 'make web' and commit it"; \
+	     diff -rq $$tmp $$dist; rm -rf $$tmp; exit 1; \
+	   fi; rm -rf $$tmp; echo "$$dist is current"; \
+	 done

@@ -21,6 +21,7 @@ type config struct {
 	Path     string
 	SrvPID   int    // when > 0, the server's process id, to report its CPU per call
 	Buffer   string // when not empty, seeded as Path's editor buffer (seedBuffer) before the run
+	Session  bool   // start a coaching session first (startSession): every call then logs mcp_tool_call
 }
 
 // result is what a run measured.
@@ -80,6 +81,13 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		}
 		defer s.close(context.WithoutCancel(ctx))
 		ws[i] = &worker{s: s}
+	}
+	if cfg.Session {
+		c, err := startSession(ctx, cfg.URL)
+		if err != nil {
+			return nil, err
+		}
+		defer c.CloseNow()
 	}
 	if cfg.Buffer != "" {
 		c, err := seedBuffer(ctx, cfg.URL, cfg.Path, cfg.Buffer, ws[0].s)

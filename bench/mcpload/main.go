@@ -85,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.Tool, "tool", "paige_get_buffer", "tool to call")
 	fs.StringVar(&cfg.Path, "path", "src/auth.ts", "the tool's path argument")
 	fs.StringVar(&cfg.Buffer, "buffer", "", "if set, first send this text as -path's unsaved editor buffer over /ws, so calls return it instead of null")
+	fs.BoolVar(&cfg.Session, "session", false, "first start a coaching session over /ws, so every call logs its mcp_tool_call row (committed before the answer) as while coaching")
 	fs.IntVar(&cfg.SrvPID, "server-pid", 0, "server's process id, to report its CPU per call (Linux /proc)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -138,6 +139,9 @@ func report(w io.Writer, cfg config, r *result) {
 	answer := "no buffer seeded"
 	if cfg.Buffer != "" {
 		answer = fmt.Sprintf("buffer of %d bytes seeded", len(cfg.Buffer))
+	}
+	if cfg.Session {
+		answer += ", coaching session started"
 	}
 	fmt.Fprintf(w, "mcpload: %s loop, %d workers, %s, %v, %s %s path=%s (%s)\n",
 		cfg.Mode, cfg.Workers, offered, cfg.Duration, cfg.URL, cfg.Tool, cfg.Path, answer)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"regexp"
 	"strings"
@@ -153,5 +154,28 @@ func TestRunSeededBuffer(t *testing.T) {
 	args := []string{"-url", url, "-buffer", "x", "-path", "src/other.ts", "-mode", "closed", "-duration", "200ms"}
 	if got := realMain(args, &out, &errOut); got != 0 || !strings.Contains(out.String(), "buffer of 1 bytes seeded") {
 		t.Errorf("exit: got %d, want 0\nstdout: %s\nstderr: %s", got, &out, &errOut)
+	}
+}
+
+// -session starts a coaching session first: the server then has an active
+// session (paige_get_session_state answers instead of "No active session"),
+// so every call of the run logs its mcp_tool_call row.
+func TestRunWithSession(t *testing.T) {
+	url := startServe(t)
+	hc := &http.Client{Timeout: 30 * time.Second}
+	probe, err := connect(context.Background(), hc, url, "paige_get_session_state", map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, err := probe.callResult(context.Background()); err != nil || !strings.Contains(string(raw), "No active session") {
+		t.Fatalf("before the run: %s %v, want No active session", raw, err)
+	}
+	var out, errOut bytes.Buffer
+	args := []string{"-url", url, "-session", "-mode", "closed", "-duration", "200ms", "-workers", "2"}
+	if got := realMain(args, &out, &errOut); got != 0 || !strings.Contains(out.String(), "coaching session started") {
+		t.Fatalf("exit: got %d, want 0\nstdout: %s\nstderr: %s", got, &out, &errOut)
+	}
+	if raw, err := probe.callResult(context.Background()); err != nil || strings.Contains(string(raw), "No active session") {
+		t.Errorf("after the run: %s %v, want the active session's state", raw, err)
 	}
 }

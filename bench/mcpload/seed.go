@@ -11,6 +11,53 @@ import (
 	"github.com/coder/websocket"
 )
 
+// editorURL is the editor WebSocket (/ws) on the MCP URL's host.
+func editorURL(mcpURL string) (string, error) {
+	u, err := url.Parse(mcpURL)
+	if err != nil {
+		return "", err
+	}
+	u.Scheme, u.Path, u.RawQuery = "ws", "/ws", ""
+	return u.String(), nil
+}
+
+// startSession starts a coaching session over the editor WebSocket
+// (session:start, then waits at most 5 s for session:started), so that
+// every tool call of the run logs its mcp_tool_call row as it does while
+// the user is coached; without an active session the row is discarded
+// (EC-17) and the run does not measure the action log. The returned
+// connection stays open for the run; the caller closes it.
+func startSession(ctx context.Context, mcpURL string) (*websocket.Conn, error) {
+	u, err := editorURL(mcpURL)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
+	}
+	c.SetReadLimit(64 << 20)
+	msg, _ := json.Marshal(map[string]any{"type": "session:start", "timestamp": time.Now().UnixMilli(),
+		"payload": map[string]any{}})
+	err = c.Write(ctx, websocket.MessageText, msg)
+	for err == nil {
+		var b []byte
+		if _, b, err = c.Read(ctx); err != nil {
+			break
+		}
+		var env struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(b, &env) == nil && env.Type == "session:started" {
+			return c, nil
+		}
+	}
+	c.CloseNow()
+	return nil, fmt.Errorf("start a coaching session: %w", err)
+}
+
 // seedBuffer makes the server hold an unsaved editor buffer for path with
 // content, so that paige_get_buffer answers a BufferEntry instead of
 // null: it sends buffer:update over the editor WebSocket (/ws on the MCP
@@ -18,14 +65,13 @@ import (
 // buffer (at most 5 s). The returned connection stays open for the run;
 // the caller closes it.
 func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (*websocket.Conn, error) {
-	u, err := url.Parse(mcpURL)
+	u, err := editorURL(mcpURL)
 	if err != nil {
 		return nil, err
 	}
-	u.Scheme, u.Path, u.RawQuery = "ws", "/ws", ""
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, u.String(), nil)
+	c, _, err := websocket.Dial(ctx, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
 	}

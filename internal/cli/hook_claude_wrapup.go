@@ -161,7 +161,10 @@ func callEndSession(ctx context.Context, port int, text string) (string, error) 
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "paige_end_session", Arguments: map[string]any{"sessionTranscript": text}})
 	if err != nil {
-		return "", fmt.Errorf("paige_end_session: %w", err)
+		// The server went away or the call broke: queue it. The next
+		// serve runs it on the session still active, and does nothing if
+		// this call did finish (a session is wrapped up once).
+		return "", &unreachableError{fmt.Errorf("paige_end_session: %w", err)}
 	}
 	var parts []string
 	for _, c := range res.Content {

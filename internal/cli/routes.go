@@ -13,6 +13,9 @@ import (
 // behind the origin policy by server.Serve, which wraps it whole.
 func wire(ctx context.Context, a *app, mux *routeMux) error {
 	mux.Handle("GET /health", server.HandleHealthWith(a.start, nil, map[string]any{"dataDirId": claudecode.DataDirID(a.cfg.DataDir)}))
+	if err := openTerminal(a); err != nil {
+		return err
+	}
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
@@ -25,7 +28,7 @@ func wire(ctx context.Context, a *app, mux *routeMux) error {
 	if err := wireLearn(ctx, a, mux); err != nil {
 		return err
 	}
-	return nil
+	return wireWorkbench(ctx, a, mux)
 }
 
 // routeMux is the one mux `paige serve` serves: an [http.ServeMux] that

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paige-dev/paige/internal/coach/terminal"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/server"
 )
@@ -18,8 +19,9 @@ func newServeCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve",
 		Short: "Run the Paige server on HOST:PORT (default 127.0.0.1:3000)",
-		Long: `Run the Paige server: MCP for Claude Code on /mcp, WebSocket for the editor on /ws,
-GhostPath on /ghostpath/, and GET /health.
+		Long: `Run the Paige server: the workbench on / (open the URL it prints first: it carries
+the terminal's key), MCP for Claude Code on /mcp, WebSocket for the editor on /ws, the
+workbench terminal on /pty, GhostPath on /ghostpath/, and GET /health.
 
 Required: PROJECT_DIR (the project being coached), ANTHROPIC_API_KEY (or PAIGE_OFFLINE=1).
 See docs/configuration.md for every variable.`,
@@ -37,6 +39,9 @@ type app struct {
 	start      time.Time
 	closers    []server.Closer
 	onShutdown []func()
+	key        *terminal.Key     // the terminal's per-process key; nil without the workbench
+	term       *terminal.Manager // the workbench terminal (/pty); nil without the workbench
+	policy     *server.Policy    // the origin/host policy every route is served behind
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {
@@ -87,12 +92,12 @@ func serve(ctx context.Context, e *env) error {
 	if !cfg.HasModel() {
 		log.Warn("no ANTHROPIC_API_KEY: running offline, model features answer \"no model configured\"")
 	}
-	a := &app{cfg: cfg, log: log, start: start}
+	a := &app{cfg: cfg, log: log, start: start, policy: originPolicy(cfg, log)}
 	mux := newRouteMux()
 	err = wire(ctx, a, mux)
 	if err == nil {
 		err = server.Serve(ctx, cfg.Addr(), mux, &server.Options{
-			Policy:     originPolicy(cfg, log),
+			Policy:     a.policy,
 			Logger:     log,
 			Closers:    a.closers,
 			OnShutdown: a.onShutdown,
@@ -100,6 +105,10 @@ func serve(ctx context.Context, e *env) error {
 				log.Info("paige ready", "addr", addr.String(), "project", cfg.ProjectDir,
 					"data", cfg.DataDir, "startup", time.Since(start).String())
 				base := "http://" + addr.String()
+				if a.term != nil {
+					a.term.SetServerURL(base)
+					fmt.Fprintf(e.stdout, "Paige workbench: %s\n", a.key.URL(base))
+				}
 				fmt.Fprintf(e.stdout, "Paige is ready on %s\n  MCP (Claude Code): %s/mcp\n  WebSocket (editor): ws://%s/ws\n  GhostPath:          %s/ghostpath/\n  Health:             %s/health\n",
 					base, base, addr.String(), base, base)
 			},

@@ -39,9 +39,10 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	hub := wsapi.NewHub(log, 0)
 	ext := models.extensions()
 	openObserverDashboard(a, st, al.Bus(), sess, hub, models, &ext, log) // wire_observer.go: stories 10 and 12
-	go wsapi.ForwardTreeUpdates(hub, watcher.Events())
+	go wsapi.ForwardTreeUpdates(hub, watcher.Events(), wsapi.TreeUpdateOptions{Tree: ws.Tree, Log: log})
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
 		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: ext,
+		Terminal: a.terminalStatus(), ModelConfigured: a.cfg.HasModel(),
 		Issues: ghIssues{gh: &dashboard.GH{Dir: a.cfg.ProjectDir, Timeout: issueLookupTimeout}}})
 	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()

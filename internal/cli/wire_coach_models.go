@@ -66,6 +66,7 @@ func (m *coachModels) extensions() wsapi.Extensions {
 		Explain:        wsapi.ExplainHandler(m.explain, m.bg),
 		Review:         wsapi.ReviewHandler(m.practice, m.bg),
 		SubmitSolution: wsapi.SubmitSolutionHandler(m.practice, m.bg),
+		OpenKata:       wsapi.OpenKataHandler(m.practice),
 	}
 }
 
@@ -78,7 +79,7 @@ func (m *coachModels) mcpTools() func(*mcp.Server, *mcpapi.Deps) {
 // pending by an earlier run (coaching.RunPending) and announces each with
 // session:completed.
 func (m *coachModels) runPendingWrapUps(dataDir string, hub *wsapi.Hub, log *slog.Logger) {
-	m.bg.Go(func(ctx context.Context) {
+	m.bg.Go(context.Background(), func(ctx context.Context) { // ends with the server (Close), not a connection
 		n := m.coaching.RunPending(ctx, dataDir, func(w coaching.WrapUp) {
 			hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
 				KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})

@@ -63,7 +63,7 @@ func loadIdeateSettings(cfg config.Config, getenv func(string) string) (ideateSe
 	}{
 		{"ANTHROPIC_BASE_DELAY_MS", 1000, time.Millisecond, &s.client.BaseDelay},
 		{"ANTHROPIC_MAX_DELAY_MS", 60_000, time.Millisecond, &s.client.MaxDelay},
-		{"ANTHROPIC_TIMEOUT_SECONDS", 300, time.Second, &s.client.Timeout},
+		{"ANTHROPIC_TIMEOUT_SECONDS", int(llm.DeadlineAgentTurn / time.Second), time.Second, &s.client.Timeout},
 	}
 	for _, v := range durs {
 		n, err := envInt(getenv, v.name, v.def, 1)

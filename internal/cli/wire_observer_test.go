@@ -131,6 +131,7 @@ func TestServeNoMessageNotImplemented(t *testing.T) {
 		wsapi.TypeDashboardRequest:       map[string]any{},
 		wsapi.TypeDashboardRefreshIssues: map[string]any{},
 		wsapi.TypeObserverMute:           map[string]any{"muted": true},
+		wsapi.TypePracticeOpen:           map[string]any{"kataId": "k1"},
 	}
 	for _, m := range wsapi.Catalog {
 		if m.Direction != wsapi.ClientToServer || m.Status != wsapi.StatusSeam {

@@ -23,6 +23,9 @@ type Request struct {
 	User      string     // the one user message
 	MaxTokens int        // default DefaultMaxTokens
 	WebSearch *WebSearch // optional connector tool web_search_20250305 (D83)
+	// Timeout bounds the whole call, retries included; zero means the
+	// deadline of CallType ([Client.Deadline]).
+	Timeout time.Duration
 }
 
 // WebSearch enables the API's server-side web search tool. MaxUses zero
@@ -44,9 +47,26 @@ type Result struct {
 // into T. Errors: [ErrNoModel] without an API key (no HTTP request, not
 // recorded); *[APIError] for HTTP errors; *[RefusalError]; *[MaxTokensError];
 // *[InvalidReplyError]; connection and context errors as the SDK returns
-// them. Every call that gets past the key check is recorded through the
-// CallLogger.
+// them; a *[TimeoutError] when the call's deadline passes (see
+// [Client.Deadline]). Every call that gets past the key check is recorded
+// through the CallLogger.
 func Call[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
+	ctx, cancel := c.withRequestDeadline(ctx, req)
+	defer cancel()
+	out, res, err := call[T](ctx, c, req)
+	return out, res, TimeoutCause(ctx, err)
+}
+
+// withRequestDeadline bounds ctx by req.Timeout or the call type's deadline.
+func (c *Client) withRequestDeadline(ctx context.Context, req Request) (context.Context, context.CancelFunc) {
+	if req.Timeout > 0 {
+		return WithDeadline(ctx, req.CallType, req.Timeout)
+	}
+	return c.WithDeadline(ctx, req.CallType)
+}
+
+// call is Call without the deadline.
+func call[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
 	var out T
 	if !c.Available() {
 		return out, Result{}, ErrNoModel
@@ -76,8 +96,16 @@ func Call[T any](ctx context.Context, c *Client, req Request) (T, Result, error)
 // CallWithRetry is Call, retried once after the Client's RetryDelay when the
 // first attempt fails with a transient error ([IsTransient]) or hits the
 // per-attempt Timeout while ctx is still live. Both attempts are recorded.
+// The call's deadline bounds both attempts together.
 func CallWithRetry[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
-	out, res, err := Call[T](ctx, c, req)
+	ctx, cancel := c.withRequestDeadline(ctx, req)
+	defer cancel()
+	out, res, err := callWithRetry[T](ctx, c, req)
+	return out, res, TimeoutCause(ctx, err)
+}
+
+func callWithRetry[T any](ctx context.Context, c *Client, req Request) (T, Result, error) {
+	out, res, err := call[T](ctx, c, req)
 	attemptTimedOut := ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 	if err == nil || !IsTransient(err) && !attemptTimedOut {
 		return out, res, err
@@ -90,7 +118,7 @@ func CallWithRetry[T any](ctx context.Context, c *Client, req Request) (T, Resul
 		return out, res, errors.Join(err, ctx.Err())
 	case <-t.C:
 	}
-	return Call[T](ctx, c, req)
+	return call[T](ctx, c, req)
 }
 
 func checkRequest(req Request) error {

@@ -75,6 +75,9 @@ type Options struct {
 	RetryDelay time.Duration    // CallWithRetry's pause; zero means DefaultRetryDelay
 	Timeout    time.Duration    // per HTTP attempt; zero means DefaultTimeout
 	Now        func() time.Time // nil: time.Now; stamps CallRecord.At and measures latency
+	// Deadlines override the deadline of call types (see Deadlines in
+	// deadline.go); missing or non-positive entries keep the default.
+	Deadlines map[string]time.Duration
 }
 
 // Client is the one Anthropic client of a process (FR-093). It is safe for
@@ -87,6 +90,8 @@ type Client struct {
 	logger *slog.Logger
 	delay  time.Duration
 	now    func() time.Time
+	// deadlines holds the per-call-type overrides; read-only after New.
+	deadlines map[string]time.Duration
 }
 
 // New returns a Client for opts. The SDK is built with zero retries (retries
@@ -94,16 +99,20 @@ type Client struct {
 // process environment does not change where calls go.
 func New(opts Options) *Client {
 	c := &Client{
-		key:    opts.APIKey != "",
-		log:    opts.Log,
-		logger: opts.Logger,
-		delay:  opts.RetryDelay,
-		now:    opts.Now,
+		key:       opts.APIKey != "",
+		log:       opts.Log,
+		logger:    opts.Logger,
+		delay:     opts.RetryDelay,
+		now:       opts.Now,
+		deadlines: map[string]time.Duration{},
 		models: map[Tier]string{
 			Haiku:  config.DefaultModelHaiku,
 			Sonnet: config.DefaultModelSonnet,
 			Opus:   config.DefaultModelOpus,
 		},
+	}
+	for ct, d := range opts.Deadlines {
+		c.deadlines[ct] = d
 	}
 	for t, m := range opts.Models {
 		if m != "" {

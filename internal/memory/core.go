@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paige-dev/paige/internal/redact"
 )
 
 // ErrNoSession is returned by AddMemories without a session id.
@@ -92,19 +94,21 @@ type record struct {
 }
 
 // buildRecords turns memories into records numbered from first, all stamped
-// createdAt.
+// createdAt. Content and tags are redacted ([redact.String]) here, the one
+// way into both backends, so neither the stored text nor its embedding
+// holds a secret.
 func buildRecords(sessionID, project, createdAt string, first int, memories []Memory) []record {
 	out := make([]record, len(memories))
 	for i, m := range memories {
 		out[i] = record{
 			ID:      MemoryID(sessionID, first+i),
-			Content: m.Content,
+			Content: redact.String(m.Content),
 			Metadata: Metadata{
 				SessionID:  sessionID,
 				Project:    project,
 				CreatedAt:  createdAt,
 				Importance: Importance(m.Importance),
-				Tags:       JoinTags(m.Tags),
+				Tags:       redact.String(JoinTags(m.Tags)),
 			},
 		}
 	}

@@ -49,6 +49,7 @@ func runSuite(t *testing.T, open opener) {
 	t.Run("8.10 8.11 nResults", func(t *testing.T) { testNResults(t, open(t)) })
 	t.Run("ids continue across calls", func(t *testing.T) { testIDsContinue(t, open(t)) })
 	t.Run("EC-48 EC-49 EC-51 edge cases", func(t *testing.T) { testEdges(t, open(t)) })
+	t.Run("secrets are redacted", func(t *testing.T) { testRedacts(t, open(t)) })
 }
 
 func add(tb testing.TB, s memory.Store, session, project string, ms ...memory.Memory) int {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/paige-dev/paige/internal/redact"
 )
 
 // MinIDPrefix is the shortest id prefix [ResolveID] accepts.
@@ -87,13 +89,15 @@ func knownContent(s *Seed) map[string]bool {
 // MergeProposals appends to s the proposals that are not duplicates of an
 // existing learning, a pending or rejected proposal, or an earlier proposal
 // in the batch, filling in a missing ID, Status (pending) and ExtractedAt
-// (now). It returns how many were added; s is unchanged when a proposal is
+// (now). Content and Source are redacted first (internal/redact), so no
+// secret reaches seed.json or its git history. It returns how many were added; s is unchanged when a proposal is
 // invalid (empty content or source, unknown type).
 func MergeProposals(s *Seed, proposals []Proposal, now string) (int, error) {
 	seen := knownContent(s)
 	var add []Proposal
 	for i, p := range proposals {
-		if strings.TrimSpace(p.Content) == "" || strings.TrimSpace(p.Source) == "" || s.Learned.category(p.Type) == nil {
+		p.Content, p.Source = redact.String(p.Content), redact.String(p.Source)
+		if redact.Blank(p.Content) || strings.TrimSpace(p.Source) == "" || s.Learned.category(p.Type) == nil {
 			return 0, fmt.Errorf("%w: proposal %d needs content, source and a type of pattern, insight or self_knowledge", ErrInvalidInput, i)
 		}
 		key := NormalizeContent(p.Content)
@@ -275,11 +279,12 @@ func clip(s string, n int) string {
 }
 
 // AddLearning appends a confirmed learning of type typ (pattern, insight or
-// self_knowledge) with source "manual" to s and returns it.
+// self_knowledge) with source "manual" to s and returns it. The content is
+// redacted (internal/redact) before it is kept.
 func AddLearning(s *Seed, typ, content, now string) (Learning, error) {
 	cat := s.Learned.category(typ)
-	content = strings.TrimSpace(content)
-	if cat == nil || content == "" {
+	content = strings.TrimSpace(redact.String(content))
+	if cat == nil || redact.Blank(content) {
 		return Learning{}, fmt.Errorf("%w: need a type of pattern, insight or self_knowledge and non-empty content", ErrInvalidInput)
 	}
 	l := Learning{ID: NewID(), Content: content, Source: "manual", ExtractedAt: now, ConfirmedAt: now, Confirmed: true, Tags: []string{}}

@@ -23,6 +23,11 @@ import (
 // DefaultShutdownTimeout bounds how long in-flight requests may drain.
 const DefaultShutdownTimeout = 5 * time.Second
 
+// ErrShuttingDown is the cause (context.Cause) of every request context
+// cancelled because the server is shutting down, so a long-lived stream can
+// tell a shutdown from a client that went away and send a final event.
+var ErrShuttingDown = errors.New("server: shutting down")
+
 // Closer is one named shutdown step.
 type Closer struct {
 	Name  string
@@ -72,8 +77,8 @@ func Serve(ctx context.Context, addr string, h http.Handler, opts *Options) erro
 	if err != nil {
 		return err
 	}
-	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelBase()
+	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelBase(ErrShuttingDown)
 	policy := o.Policy
 	if policy == nil {
 		policy = &Policy{}
@@ -108,7 +113,7 @@ func Serve(ctx context.Context, addr string, h http.Handler, opts *Options) erro
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
 	// Long-lived streams (SSE, WebSocket) watch the base context.
-	cancelBase()
+	cancelBase(ErrShuttingDown)
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("http server did not drain in time; closing", "err", err)
 		srv.Close()

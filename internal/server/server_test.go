@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -140,5 +141,40 @@ func TestRunClosersAbandonsStuckStep(t *testing.T) {
 	}
 	if out := logs.String(); !strings.Contains(out, `"shutdown step failed" step=stuck err="did not finish within 50ms; abandoned"`) {
 		t.Errorf("log lacks the abandoned step:\n%s", out)
+	}
+}
+
+// A request still open at shutdown sees its context cancelled with
+// ErrShuttingDown as the cause, and may still write a final answer.
+func TestShutdownCause(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			http.NewResponseController(w).Flush()
+			close(started)
+			<-r.Context().Done()
+			if errors.Is(context.Cause(r.Context()), ErrShuttingDown) {
+				w.Write([]byte("bye"))
+			}
+		}), &Options{Ready: func(a net.Addr) { ready <- a }})
+	}()
+	addr := <-ready
+	resp, err := http.Get("http://" + addr.String() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-started
+	cancel()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || string(body) != "bye" {
+		t.Errorf("got %q %v, want the final write", body, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve = %v", err)
 	}
 }

@@ -2,6 +2,11 @@
 // (WAL journal, foreign keys on, a busy timeout so concurrent writers wait
 // instead of failing) and applies embedded, versioned migrations.
 //
+// Every connection runs with synchronous=NORMAL: a committed transaction
+// is in the WAL file when Commit returns and survives a crash or kill of
+// the process (not a power loss before the next checkpoint), without an
+// fsync per commit.
+//
 // Migrations are files named NNN_description.sql in an [fs.FS]. Each runs in
 // its own transaction and is recorded in schema_migrations under a namespace,
 // so several capabilities can keep their schemas in one file without

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -72,5 +73,39 @@ func TestOpenCorrupt(t *testing.T) {
 	_, err := Open(context.Background(), path)
 	if !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Open(corrupt) = %v, want ErrCorrupt", err)
+	}
+}
+
+// Every pooled connection, so every writer, runs in WAL mode with
+// synchronous=NORMAL: a commit survives a kill of the process (the WAL is
+// in the OS's page cache) without an fsync per transaction. The pragmas sit
+// in the DSN, so connections opened later get them too.
+func TestOpenEveryConnectionWALNormal(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var conns []*sql.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := range 3 { // held at once: three distinct connections
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var mode string
+		var sync int
+		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+			t.Errorf("connection %d: journal_mode = %q, %v; want wal", i, mode, err)
+		}
+		if err := c.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil || sync != 1 {
+			t.Errorf("connection %d: synchronous = %d, %v; want 1 (NORMAL)", i, sync, err)
+		}
 	}
 }

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# GhostPath web UI: npm packages and headless Chromium for the UI tests.
+# The web UIs (GhostPath, the Paige workbench): npm packages and headless
+# Chromium for the UI tests.
 #
 # Sourced by .ci/run with `set -euo pipefail` and PAIGE_CI_DIR set. Installs
-# the UI's npm packages from web/ghostpath/package-lock.json (npm ci: Vitest,
-# TypeScript, Vite, playwright-core), installs Debian's chromium when
+# each UI's npm packages from its package-lock.json (npm ci in web/ghostpath
+# and web/workbench: Vitest, TypeScript, Vite, playwright-core, Monaco,
+# xterm.js), installs Debian's chromium when
 # /usr/bin/chromium is missing (Playwright's own browser download cannot
 # work here), checks that it starts headless, and exports
-# PAIGE_TEST_CHROMIUM, which internal/ideate/web's end-to-end test reads.
+# PAIGE_TEST_CHROMIUM, which the end-to-end tests of internal/ideate/web and
+# internal/coach/workbench/e2e read.
 # Idempotent: installs nothing that is already present.
 
-web_dir="$(pwd)/web/ghostpath"
 command -v npm >/dev/null || { echo "web: npm not found (Node.js 20.19+ is needed)" >&2; return 1; }
 echo "web: node $(node --version), npm $(npm --version)"
-(cd "$web_dir" && npm ci --no-audit --no-fund --loglevel=error)
+for web_dir in "$(pwd)/web/ghostpath" "$(pwd)/web/workbench"; do
+  (cd "$web_dir" && npm ci --no-audit --no-fund --loglevel=error)
+done
 
 if [ ! -x /usr/bin/chromium ]; then
   echo "web: installing Debian's chromium"

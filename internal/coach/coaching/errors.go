@@ -3,6 +3,7 @@ package coaching
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/paige-dev/paige/internal/llm"
 )
@@ -17,12 +18,15 @@ func UserMessage(what string, err error) string {
 		refusal *llm.RefusalError
 		maxTok  *llm.MaxTokensError
 		invalid *llm.InvalidReplyError
+		timeout *llm.TimeoutError
 	)
 	switch {
 	case err == nil:
 		return ""
 	case errors.Is(err, llm.ErrNoModel):
 		return what + " needs Claude, and no model is configured: set ANTHROPIC_API_KEY and restart Paige."
+	case errors.As(err, &timeout):
+		return fmt.Sprintf("Claude did not answer %s within %v. Try again.", what, timeout.After)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return what + " was cancelled before Claude answered. Try again."
 	case errors.As(err, &refusal):

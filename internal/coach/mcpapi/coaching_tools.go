@@ -2,6 +2,7 @@ package mcpapi
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 // Coacher runs the story-9 flows; *coaching.Service satisfies it.
@@ -22,7 +24,7 @@ type Coacher interface {
 // (14 tools in all).
 func CoachingTools(c Coacher) func(*mcp.Server, *Deps) {
 	return func(s *mcp.Server, d *Deps) {
-		mcp.AddTool(s, &mcp.Tool{Name: "paige_run_coaching_pipeline",
+		AddTool(s, &mcp.Tool{Name: "paige_run_coaching_pipeline",
 			Description: "Turn the Plan Agent's plan into phased coaching for the developer: recalls related " +
 				"memories, asks the coach model for phases with file and line hints adapted to the developer's " +
 				"Dreyfus stage, stores them, shows the plan and the first phase's hints in the editor and returns " +
@@ -30,7 +32,7 @@ func CoachingTools(c Coacher) func(*mcp.Server, *Deps) {
 			func(ctx context.Context, _ *mcp.CallToolRequest, in PipelineIn) (*mcp.CallToolResult, PipelineOut, error) {
 				return runPipeline(ctx, c, d, in)
 			})
-		mcp.AddTool(s, &mcp.Tool{Name: "paige_end_session",
+		AddTool(s, &mcp.Tool{Name: "paige_end_session",
 			Description: "Wrap up the active coaching session with a condensed transcript: extracts knowledge " +
 				"gaps and practice katas, updates the Dreyfus assessments, stores memories for future sessions, " +
 				"and completes the session. Each step is best-effort; calling it again is a no-op."},
@@ -68,7 +70,7 @@ type PipelineOut struct {
 func runPipeline(ctx context.Context, c Coacher, d *Deps, in PipelineIn) (*mcp.CallToolResult, PipelineOut, error) {
 	plan, err := c.RunPipeline(ctx, coaching.PipelineRequest{PlanText: in.PlanText, IssueSummary: in.IssueSummary, IssueNumber: in.IssueNumber})
 	if err != nil {
-		return nil, PipelineOut{}, err
+		return nil, PipelineOut{}, modelError("coach agent", err)
 	}
 	phases := make([]coach.Phase, 0, len(plan.Phases))
 	out := PipelineOut{PlanID: plan.Plan.ID, Phases: []PipelinePhase{}, MemoryConnection: plan.MemoryConnection,
@@ -160,4 +162,15 @@ func endSession(ctx context.Context, c Coacher, d *Deps, in EndSessionIn) (*mcp.
 			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
 	}
 	return nil, out, nil
+}
+
+// modelError is the tool error for a failed model call: what failed and the
+// clean sentence of its llm.Kind, never the provider's error text (that is
+// in the server log). Other errors, and ErrNoModel, pass unchanged.
+func modelError(what string, err error) error {
+	k := llm.Classify(err)
+	if k == llm.KindUnknown || k == llm.KindNoModel {
+		return err
+	}
+	return fmt.Errorf("%s failed: %s", what, k.Message())
 }

@@ -54,7 +54,9 @@ type harness struct {
 	project string
 }
 
-func newHarness(t testing.TB) *harness {
+// newHarness connects an MCP client to a server over a temp project; opts
+// adjust the server's Options (for example to add Extra tools).
+func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 	t.Helper()
 	ctx := context.Background()
 	project := t.TempDir()
@@ -89,7 +91,11 @@ func newHarness(t testing.TB) *harness {
 	}
 	t.Cleanup(func() { sess.Close(context.Background()) })
 	hub := &recorder{}
-	srv := New(Options{Files: ws, Store: st, Session: sess, Hub: hub})
+	o := Options{Files: ws, Store: st, Session: sess, Hub: hub}
+	for _, f := range opts {
+		f(&o)
+	}
+	srv := New(o)
 	ct, stt := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, stt, nil); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,9 @@
 //   - Every tool is registered in one place, [addTools], with typed In/Out
 //     through [AddTool]: schemas inferred from the types, arguments
 //     validated against them, like mcp.AddTool but cheaper per call.
+//   - Every input is checked against package limits (see limits.go)
+//     before its handler runs; an input over a limit is a tool error
+//     naming the field, the limit and the value.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
 //   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
 //     tool's own action (phase_started / phase_completed, coaching_message,
@@ -23,6 +26,7 @@ package mcpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -31,6 +35,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/workspace"
 )
@@ -121,14 +126,16 @@ func New(opts Options) *mcp.Server {
 // whose client sends no request for idle is closed and forgotten (its
 // client gets 404 and starts a new one, as the MCP spec says); an open GET
 // stream does not count as activity, a request in progress does. idle <= 0
-// means sessions never expire.
+// means sessions never expire. A request body over [limits.MessageBytes] is
+// refused with 413.
 //
 // Browsers and Hosts are checked by the origin policy in front of every
 // route (server.Policy); the SDK's own DNS-rebinding protection stays on as
 // a second lock: over a loopback connection it refuses a non-loopback Host.
 func Handler(s *mcp.Server, log *slog.Logger, idle time.Duration) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0)})
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0),
+			MaxRequestBodyBytes: limits.MessageBytes})
 }
 
 // CloseSessions closes every open MCP session and returns how many there were.
@@ -143,18 +150,30 @@ func CloseSessions(s *mcp.Server) int {
 
 // logToolCalls logs every tools/call as mcp_tool_call {toolName,
 // sessionId, mcpSessionId} before it is handled, including calls the SDK
-// then rejects (unknown tool, arguments that fail the schema).
+// then rejects (unknown tool, arguments that fail the schema). The row is
+// committed while the tool runs and the answer waits for the commit: a
+// client never holds an answer for a call the action log could still lose.
+// If the row cannot be stored, the client gets a tool error saying so
+// instead of the tool's answer (tool errors, never protocol errors).
 func logToolCalls(d *Deps) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
-				data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
-				if call.Session != nil {
-					data["mcpSessionId"] = call.Session.ID()
-				}
-				d.logAction(ctx, coach.ActionMCPToolCall, data)
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || method != "tools/call" || call.Params == nil {
+				return next(ctx, method, req)
 			}
-			return next(ctx, method, req)
+			data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
+			if call.Session != nil {
+				data["mcpSessionId"] = call.Session.ID()
+			}
+			logged := d.sess.Submit(ctx, coach.ActionMCPToolCall, data)
+			res, err := next(ctx, method, req)
+			if werr := logged.Wait(ctx); werr != nil {
+				d.log.Error("cannot log action", "action", string(coach.ActionMCPToolCall), "tool", call.Params.Name, "err", werr)
+				msg := fmt.Sprintf("%s: the call could not be recorded in the action log: %v", call.Params.Name, werr)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			}
+			return res, err
 		}
 	}
 }

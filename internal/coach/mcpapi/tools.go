@@ -1,8 +1,12 @@
 package mcpapi
 
 import (
+	"strconv"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/coach/limits"
 )
 
 // addTools registers the 12 tools of story 6. It is the only place tools
@@ -35,7 +39,7 @@ func addTools(s *mcp.Server, d *Deps) {
 		d.clearHighlights)
 	AddTool(s, &mcp.Tool{Name: "paige_hint_files",
 		Description: "Make files glow in the editor's file tree. Pass hints [{path, style, directories?}] " +
-			"or paths with one style."},
+			"or paths with one style; at most " + strconv.Itoa(limits.PathsPerCall) + " paths per call."},
 		d.hintFiles)
 	AddTool(s, &mcp.Tool{Name: "paige_clear_hints",
 		Description: "Remove every file-tree hint."},

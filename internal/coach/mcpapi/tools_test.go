@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -268,5 +269,31 @@ func TestRapidHighlights(t *testing.T) {
 	if count(acts, coach.ActionDecorationsApplied) != n || count(acts, coach.ActionMCPToolCall) != n {
 		t.Errorf("actions: %d decorations_applied, %d mcp_tool_call; want %d each",
 			count(acts, coach.ActionDecorationsApplied), count(acts, coach.ActionMCPToolCall), n)
+	}
+}
+
+// A tool's answer stands for its committed mcp_tool_call row: the row is
+// readable as soon as the answer arrives, without a Flush; and when the
+// row cannot be stored (the database is gone) the client gets a tool
+// error, not the tool's answer.
+func TestToolAnswerMeansCallRecorded(t *testing.T) {
+	h := newHarness(t)
+	sess := h.start(t)
+	ctx := context.Background()
+	args := &mcp.CallToolParams{Name: "paige_get_buffer", Arguments: PathIn{Path: "src/auth.ts"}}
+	for i := 1; i <= 20; i++ {
+		if res, err := h.cs.CallTool(ctx, args); err != nil || res.IsError {
+			t.Fatalf("call %d: %v %+v", i, err, res)
+		}
+		n, err := h.st.CountActions(ctx, sess.ID, coach.ActionMCPToolCall, time.Time{})
+		if err != nil || n != i {
+			t.Fatalf("after answer %d: %d mcp_tool_call rows (%v), want %d", i, n, err, i)
+		}
+	}
+	if err := h.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if msg := h.call(t, "paige_get_buffer", PathIn{Path: "src/auth.ts"}, nil); !strings.Contains(msg, "could not be recorded") {
+		t.Errorf("unrecorded call answered %q, want a tool error saying it was not recorded", msg)
 	}
 }

@@ -24,7 +24,9 @@ import (
 // once into In; the output is marshalled once and not validated: it is
 // produced by our code from the type the schema is inferred from (tests
 // validate it, see TestToolOutputsMatchSchemas). Schemas are inferred and
-// resolved once, at registration. It panics on a type without a schema or
+// resolved once, at registration. An In with a CheckLimits method (see
+// limits.go) has it called before the handler; its error is the tool
+// error. It panics on a type without a schema or
 // a schema that does not resolve (a programming error caught at startup).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	tt := *t
@@ -44,6 +46,11 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 		var v In
 		if err := json.Unmarshal(args, &v); err != nil {
 			return errResult(err), nil
+		}
+		if l, ok := any(v).(limited); ok {
+			if err := l.CheckLimits(); err != nil {
+				return errResult(err), nil
+			}
 		}
 		res, out, err := h(ctx, req, v)
 		if err != nil {

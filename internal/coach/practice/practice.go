@@ -146,3 +146,20 @@ func (s *Service) log(ctx context.Context, t coach.ActionType, data any) {
 		s.logger.Error("cannot log action", "action", string(t), "err", err)
 	}
 }
+
+// Kata returns the kata with id for the practice view: description,
+// scaffolding, constraints and attempts, without the hidden instructor
+// notes. It needs no model. An unknown id is a *coaching.UserError
+// carrying [MsgKataNotFound].
+func (s *Service) Kata(ctx context.Context, id string) (coach.KataSpec, error) {
+	kata, err := s.st.Kata(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return coach.KataSpec{}, &coaching.UserError{Msg: MsgKataNotFound, Err: err}
+	}
+	if err != nil {
+		s.logger.Error("practice: cannot load kata", "kata", id, "err", err)
+		return coach.KataSpec{}, &coaching.UserError{Msg: "Paige could not load this kata. Try again.", Err: err}
+	}
+	kata.InstructorNotes = ""
+	return kata, nil
+}

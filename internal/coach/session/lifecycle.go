@@ -112,7 +112,8 @@ func (s *Service) setActive(sess *coach.Session, reset bool) {
 	s.active = sess
 	if reset {
 		s.highlights = map[string][]Highlight{}
-		s.hints = nil
+		s.nHighlights = 0
+		s.hints = map[string]hintEntry{}
 	}
 }
 

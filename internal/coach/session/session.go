@@ -16,6 +16,14 @@
 //     so "src/a.ts" and "/abs/project/src/a.ts" are one entry.
 //   - Actions are logged against the active session; with none active they
 //     are discarded with a warning (EC-17).
+//   - The mutex is shared by every WebSocket connection and MCP session:
+//     work under it is at most linear in the size of one call (hints are
+//     a map, paths are normalised before locking), and the accumulated
+//     hints and highlights are bounded (package limits).
+//   - Acknowledged means committed: [Service.Log] (and [Pending.Wait])
+//     return nil only once the action's row is committed, so an answer
+//     sent after them (an MCP tool result, fs:save_ack) never speaks for a
+//     row a crash could lose. No action is fire-and-forget.
 //
 // A Service is safe for concurrent use.
 package session
@@ -30,6 +38,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/store"
 )
 
@@ -90,10 +99,15 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxHints is the most explorer hints the session accumulates. If
+	// zero, [limits.Hints].
+	MaxHints int
 	// Batch and Bus, when both set, make [Service.Log] queue actions for
-	// one background writer that stores them in order, batched into few
-	// transactions, and publishes them on Bus; call [Service.Close] at
-	// shutdown. Otherwise Log writes through the ActionLogger at once.
+	// one background writer that stores them in order, everything queued
+	// at once in one transaction (group commit, no timer), and publishes
+	// them on Bus; Log still returns only once its action is committed.
+	// Call [Service.Close] at shutdown. Otherwise Log writes through the
+	// ActionLogger at once.
 	Batch BatchStore
 	Bus   Publisher
 }
@@ -113,7 +127,9 @@ type Service struct {
 	active      *coach.Session                 // guarded by mu
 	openFiles   []string                       // guarded by mu; insertion order
 	highlights  map[string][]Highlight         // guarded by mu
-	hints       []Hint                         // guarded by mu
+	nHighlights int                            // guarded by mu; highlights over all files
+	hints       map[string]hintEntry           // guarded by mu; by normalised path
+	hintSeq     uint64                         // guarded by mu; last hintEntry.seq
 	muted       bool                           // guarded by mu
 	subscribers []func(context.Context, Event) // guarded by mu
 }
@@ -131,10 +147,14 @@ func New(ctx context.Context, st Store, actions ActionLogger, opts *Options) (*S
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.MaxHints <= 0 {
+		o.MaxHints = limits.Hints
+	}
 	if o.Normalize == nil {
 		o.Normalize = func(p string) (string, error) { return p, nil }
 	}
-	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{}}
+	s := &Service{store: st, actions: actions, opts: o, log: o.Log, highlights: map[string][]Highlight{},
+		hints: map[string]hintEntry{}}
 	if o.Batch != nil && o.Bus != nil {
 		s.queue = newActionQueue(o.Batch, o.Bus, actions, o.Log)
 	}
@@ -190,11 +210,25 @@ func (s *Service) Require() (coach.Session, error) {
 	return sess, nil
 }
 
-// Log logs an action against the active session: queued for the
-// background writer when batching is on, written at once otherwise. With no
-// active session the action is discarded and a warning logged once per
-// action type until a session starts (EC-17); that is not an error.
+// Log logs an action against the active session and returns once its row
+// is committed: a nil error means the action is stored and survives a
+// crash of the process, so a caller may acknowledge it. With batching on,
+// the action goes through the background writer, which commits whatever
+// queued up meanwhile in the same transaction (group commit); otherwise it
+// is written at once. With no active session the action is discarded and
+// a warning logged once per action type until a session starts (EC-17);
+// that is not an error.
 func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
+	return s.Submit(ctx, t, data).Wait(ctx)
+}
+
+// Submit is [Service.Log] in two steps: it hands the action to the writer
+// and returns at once; Wait on the result returns once the action is
+// committed, with Log's error. A caller overlaps the commit with other
+// work this way, and acknowledges only after Wait returned nil. Without
+// batching (or after [Service.Close]) the action is written before Submit
+// returns. The result is nil when there is no active session (EC-17).
+func (s *Service) Submit(ctx context.Context, t coach.ActionType, data any) *Pending {
 	id := s.ActiveID()
 	if id == "" {
 		if _, seen := s.warned.LoadOrStore(t, true); !seen {
@@ -203,21 +237,22 @@ func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 		return nil
 	}
 	if s.queue != nil {
-		ok, err := s.queue.enqueue(ctx, queued{sessionID: id, t: t, data: data})
+		p := s.queue.pending()
+		ok, err := s.queue.enqueue(ctx, queued{sessionID: id, t: t, data: data, p: p})
 		if err != nil {
-			return fmt.Errorf("log %s: %w", t, err)
+			return donePending(fmt.Errorf("log %s: %w", t, err))
 		}
 		if ok {
-			return nil
+			return p
 		}
 	}
 	s.writeMu.Lock() // one writer at a time: no SQLite busy-handler sleeps
 	err := s.actions.LogSession(ctx, id, t, data)
 	s.writeMu.Unlock()
 	if err != nil {
-		return fmt.Errorf("log %s: %w", t, err)
+		return donePending(fmt.Errorf("log %s: %w", t, err))
 	}
-	return nil
+	return donePending(nil)
 }
 
 // Flush returns once every action logged before it is stored.
@@ -227,8 +262,9 @@ func (s *Service) Flush(ctx context.Context) {
 	}
 }
 
-// Close stores the queued actions and stops the background writer; Log
-// writes synchronously afterwards. Close is idempotent.
+// Close stores the queued actions (their callers' Waits return) and stops
+// the background writer; Log writes synchronously afterwards. Close is
+// idempotent.
 func (s *Service) Close(ctx context.Context) error {
 	if s.queue == nil {
 		return nil

@@ -179,14 +179,16 @@ func TestBatchedOrder(t *testing.T) {
 	sub := f.svc.queue.bus.(*actionlog.Bus).Subscribe(2000)
 	defer sub.Unsubscribe()
 	const n = 1000
+	var last *Pending
 	for i := range n {
 		typ := coach.ActionTabSwitch
 		if i%2 == 1 {
 			typ = coach.ActionSelection
 		}
-		if err := f.svc.Log(ctx, typ, map[string]int{"i": i}); err != nil {
-			t.Fatal(err)
-		}
+		last = f.svc.Submit(ctx, typ, map[string]int{"i": i})
+	}
+	if err := last.Wait(ctx); err != nil {
+		t.Fatal(err)
 	}
 	got := f.actions(t, s.ID)
 	if len(got) != n+1 {
@@ -220,10 +222,11 @@ func TestBatchFallback(t *testing.T) {
 	ctx := context.Background()
 	q := f.svc.queue
 	good, _ := f.st.CreateSession(ctx, store.NewSession{ProjectDir: f.project})
+	p := func() *Pending { return &Pending{done: make(chan struct{})} }
 	q.write([]queued{
-		{sessionID: good.ID, t: coach.ActionIdleStart},
-		{sessionID: "no-such-session", t: coach.ActionIdleEnd},
-		{sessionID: good.ID, t: coach.ActionIdleEnd},
+		{sessionID: good.ID, t: coach.ActionIdleStart, p: p()},
+		{sessionID: "no-such-session", t: coach.ActionIdleEnd, p: p()},
+		{sessionID: good.ID, t: coach.ActionIdleEnd, p: p()},
 	})
 	if diff := cmp.Diff([]coach.ActionType{coach.ActionIdleStart, coach.ActionIdleEnd}, f.actions(t, good.ID)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -9,14 +9,17 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // InsertAction appends one row to action_log (FR-041). sessionID must name
 // an existing session (else an error wrapping [ErrNotFound]); t must be one
 // of the known action types (else [ErrInvalid]); data may be nil and must
-// otherwise be valid JSON. Most callers use actionlog.Logger, which also
-// publishes the action on the event bus.
+// otherwise be valid JSON. The data is redacted first ([redact.JSON]), and
+// the returned Action carries what was stored, so neither the row nor the
+// event published from it holds a secret. Most callers use
+// actionlog.Logger, which also publishes the action on the event bus.
 func (s *Store) InsertAction(ctx context.Context, sessionID string, t coach.ActionType, data json.RawMessage) (a coach.Action, err error) {
 	err = s.Update(ctx, func(tx *Tx) error {
 		a, err = tx.InsertAction(ctx, sessionID, t, data)
@@ -27,6 +30,7 @@ func (s *Store) InsertAction(ctx context.Context, sessionID string, t coach.Acti
 
 // InsertAction is [Store.InsertAction] inside a transaction.
 func (tx *Tx) InsertAction(ctx context.Context, sessionID string, t coach.ActionType, data json.RawMessage) (coach.Action, error) {
+	data = redact.JSON(data)
 	a := coach.Action{ID: tx.s.NewID(), SessionID: sessionID, Type: t, Data: data, CreatedAt: tx.s.now()}
 	if !t.Valid() {
 		return a, invalidf("unknown action type %q", t)
@@ -160,7 +164,9 @@ func scanAction(r scanner) (a coach.Action, err error) {
 // stored as NULL (calls outside a session); a SessionID that names no
 // session is also stored as NULL rather than losing the record. Failed
 // calls carry LatencyMs -1 and zero tokens and cost (EC-19). CallType and
-// Model are required ([ErrInvalid]).
+// Model are required ([ErrInvalid]). The row holds no prompt text: only
+// InputHash, a truncated SHA-256 of the user prompt (llm.InputHash), so
+// there is nothing to redact.
 //
 // actionlog.Logger.LogAPICall maps an llm.CallRecord onto it.
 func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -36,7 +37,8 @@ type SessionFilter struct {
 const sessionCols = `id, project_dir, issue_number, issue_title, status, started_at, ended_at`
 
 // CreateSession stores a new session with status active and started_at now
-// (scenario 2.3).
+// (scenario 2.3). The issue title is redacted ([redact.String]) before it
+// is stored.
 func (s *Store) CreateSession(ctx context.Context, in NewSession) (sess coach.Session, err error) {
 	err = s.Update(ctx, func(tx *Tx) error {
 		sess, err = tx.CreateSession(ctx, in)
@@ -52,7 +54,7 @@ func (tx *Tx) CreateSession(ctx context.Context, in NewSession) (coach.Session, 
 	}
 	sess := coach.Session{
 		ID: tx.s.NewID(), ProjectDir: in.ProjectDir, IssueNumber: in.IssueNumber,
-		IssueTitle: in.IssueTitle, Status: coach.SessionActive, StartedAt: tx.s.now(),
+		IssueTitle: redact.String(in.IssueTitle), Status: coach.SessionActive, StartedAt: tx.s.now(),
 	}
 	_, err := tx.tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, NULL)`,
 		sess.ID, sess.ProjectDir, nullInt(sess.IssueNumber), nullString(sess.IssueTitle), sess.Status,

@@ -11,6 +11,9 @@ const (
 	OpChange    Op = "change"
 	OpUnlink    Op = "unlink"
 	OpUnlinkDir Op = "unlinkDir"
+	// OpRescan means events were lost (the kernel's event queue
+	// overflowed): the tree must be scanned again. Its path is ".".
+	OpRescan Op = "rescan"
 )
 
 // FileEvent is one coalesced file-system change; the JSON form is the

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/paige-dev/paige/internal/coach/limits"
 )
 
 // Errors returned (wrapped) by the path guard and file operations.
@@ -71,16 +73,34 @@ func (g *Guard) Root() string { return g.root }
 
 // Normalize returns the project-relative, slash-separated, clean form of p
 // without touching the file system (symlinks are not resolved). It rejects
-// empty paths, NUL bytes and anything that lexically escapes the project.
+// empty paths, NUL bytes, anything that lexically escapes the project, and
+// paths over the length and depth limits (package limits).
 // Absolute paths are accepted under the project's real or configured path.
 func (g *Guard) Normalize(p string) (string, error) {
 	return normalize(g.root, g.alias, p)
 }
 
-// normalize is the pure first stage of the guard.
+// normalize is the pure first stage of the guard. Paths longer than
+// [limits.PathBytes] or deeper than [limits.PathDepth] components (counted
+// relative to the project) are refused with a *limits.Error before
+// anything else looks at them.
 func normalize(root, alias, p string) (string, error) {
+	rel, err := normalizeText(root, alias, p)
+	if err == nil {
+		err = limits.Path("path", rel)
+	}
+	if err != nil {
+		return "", err
+	}
+	return rel, nil
+}
+
+func normalizeText(root, alias, p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("%w: empty path", ErrInvalidPath)
+	}
+	if err := limits.Bytes("path", p, limits.PathBytes); err != nil {
+		return "", err
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", fmt.Errorf("%w: path contains a NUL byte", ErrInvalidPath)

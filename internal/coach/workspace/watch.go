@@ -30,6 +30,8 @@ type WatchOptions struct {
 // ignored, and events are coalesced per path within a debounce window
 // (a file created and deleted within one window produces nothing; created
 // then written is one add). Batches arrive on Events in first-seen order.
+// When the kernel drops events (its queue overflowed) the watcher watches
+// every directory again and reports one [OpRescan] event.
 //
 // Close stops watching, discards pending events (EC-16), waits for the
 // goroutine to exit and closes Events. It is idempotent and safe to call
@@ -156,6 +158,13 @@ func (wt *Watcher) loop() {
 				return
 			}
 			wt.log.Warn("file watcher error", "err", err)
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				wt.rescan(win.add)
+				if fire == nil {
+					timer = time.NewTimer(wt.debounce)
+					fire = timer.C
+				}
+			}
 		case <-fire:
 			fire = nil
 			if batch := win.take(); len(batch) > 0 {
@@ -167,6 +176,15 @@ func (wt *Watcher) loop() {
 			}
 		}
 	}
+}
+
+// rescan recovers from lost events: it watches every directory again
+// (new ones may have no watch yet) and reports [OpRescan].
+func (wt *Watcher) rescan(emit func(FileEvent)) {
+	if err := wt.addTree(wt.ws.guard.root, nil); err != nil {
+		wt.log.Warn("rescan project", "err", err)
+	}
+	emit(FileEvent{Action: OpRescan, Path: "."})
 }
 
 // translate turns one fsnotify event into workspace events.

@@ -134,6 +134,11 @@ var errIsDir = errors.New("is a directory")
 // directories, and marks the file's buffer clean with the saved content
 // (scenario 3.2, FR-025, FR-029). It returns the normalised path.
 //
+// The path is checked (guard, length and depth limits, binary name) before
+// anything is created; a save that fails after creating parent
+// directories removes exactly the directories it created, never ones that
+// existed before.
+//
 // Only the editor (WebSocket file:save) may call WriteFile; MCP tools are
 // read-only (FR-026). Binary file names are refused.
 func (w *Workspace) WriteFile(p, content string) (Path, error) {
@@ -147,23 +152,74 @@ func (w *Workspace) WriteFile(p, content string) (Path, error) {
 	if IsBinaryName(rp.Rel) {
 		return rp, fmt.Errorf("%q: %w", p, ErrBinary)
 	}
-	if err := writeAtomic(rp.Abs, []byte(content)); err != nil {
+	created, err := mkdirs(filepath.Dir(rp.Abs))
+	if err == nil {
+		err = writeAtomic(rp.Abs, []byte(content))
+	}
+	if err != nil {
+		removeCreated(created)
 		return rp, err
 	}
 	w.bufs.saved(rp.Rel, content, w.now())
 	return rp, nil
 }
 
+// mkdirs creates dir and its missing parents like os.MkdirAll and returns
+// the directories it created, outermost first. On failure it removes what
+// it created itself.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for cur := dir; ; {
+		info, err := os.Stat(cur)
+		if err == nil {
+			if !info.IsDir() {
+				return nil, fmt.Errorf("create parent directories: %s: not a directory", cur)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("create parent directories: %w", err)
+		}
+		missing = append(missing, cur)
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		cur = parent
+	}
+	created := make([]string, 0, len(missing))
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			removeCreated(created)
+			return nil, fmt.Errorf("create parent directories: %w", err)
+		} else if err == nil {
+			created = append(created, missing[i])
+		}
+	}
+	return created, nil
+}
+
+// removeCreated removes directories mkdirs created, innermost first. A
+// directory that is no longer empty (someone else wrote into it
+// meanwhile) is left alone.
+func removeCreated(created []string) {
+	for i := len(created) - 1; i >= 0; i-- {
+		_ = os.Remove(created[i])
+	}
+}
+
 // tempMarker marks WriteFile's temporary files (".name.paige-123").
 const tempMarker = ".paige-"
 
+// createTemp is os.CreateTemp; tests replace it to make a save fail after
+// its parent directories exist.
+var createTemp = os.CreateTemp
+
 // writeAtomic replaces path with data so readers see the old or the new
-// file, never a partial one. An existing file's permissions are kept.
+// file, never a partial one. An existing file's permissions are kept. The
+// parent directory must exist.
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create parent directories: %w", err)
-	}
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(path); err == nil {
 		if info.IsDir() {
@@ -171,7 +227,7 @@ func writeAtomic(path string, data []byte) error {
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMarker+"*")
+	tmp, err := createTemp(dir, "."+filepath.Base(path)+tempMarker+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -29,7 +29,7 @@ type MessageSpec struct {
 	Type      string
 	Direction Direction
 	Status    Status
-	Story     int        // spec story that introduced it
+	Story     int        // spec story that introduced it; 0: added by Paige (workbench)
 	Payload   func() any // a new zero payload (pointer), for decoding and docs
 }
 
@@ -64,6 +64,9 @@ var Catalog = []MessageSpec{
 	{TypeTerminalReady, ClientToServer, StatusMinimal, 5, p[TerminalSize]()},
 	{TypeTerminalInput, ClientToServer, StatusNoOp, 5, p[TerminalInput]()},
 	{TypeTerminalResize, ClientToServer, StatusMinimal, 5, p[TerminalSize]()},
+	{TypeFSGetTree, ClientToServer, StatusFull, 0, p[Empty]()},
+	{TypeSessionGetState, ClientToServer, StatusFull, 0, p[Empty]()},
+	{TypePracticeOpen, ClientToServer, StatusSeam, 0, p[PracticeOpen]()},
 
 	{TypeConnectionInit, ServerToClient, StatusSent, 5, p[ConnectionInit]()},
 	{TypeConnectionError, ServerToClient, StatusSent, 5, p[ConnectionError]()},
@@ -102,6 +105,7 @@ var Catalog = []MessageSpec{
 	{TypeReviewError, ServerToClient, StatusSent, 11, p[ReviewError]()},
 	{TypePracticeKataLoad, ServerToClient, StatusSent, 11, p[KataLoad]()},
 	{TypePracticeSolutionReview, ServerToClient, StatusSent, 11, p[ReviewResponse]()},
+	{TypeSessionState, ServerToClient, StatusSent, 0, p[SessionState]()},
 }
 
 // Lookup returns the spec of typ and whether it is known.

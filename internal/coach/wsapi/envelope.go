@@ -104,13 +104,20 @@ func NewEnvelope(typ string, payload any, now time.Time) (Envelope, error) {
 	return Envelope{Type: typ, Payload: raw, Timestamp: now.UnixMilli()}, nil
 }
 
-// DecodePayload unmarshals env's payload into a T and, when T (or *T) has a
-// Valid() error method, validates it. The error describes the problem for
-// the client's connection:error.
+// DecodePayload unmarshals env's payload into a T, checks its size limits
+// when T (or *T) has a CheckLimits() error method (the error is then a
+// *limits.Error, see [limits.As]) and, when it has a Valid() error method,
+// validates it. The error describes the problem for the client's
+// connection:error.
 func DecodePayload[T any](env Envelope) (T, error) {
 	var v T
 	if err := json.Unmarshal(env.Payload, &v); err != nil {
 		return v, fmt.Errorf("invalid %s payload: %v", env.Type, err)
+	}
+	if l, ok := any(&v).(interface{ CheckLimits() error }); ok {
+		if err := l.CheckLimits(); err != nil {
+			return v, fmt.Errorf("%s payload: %w", env.Type, err)
+		}
 	}
 	if val, ok := any(&v).(interface{ Valid() error }); ok {
 		if err := val.Valid(); err != nil {

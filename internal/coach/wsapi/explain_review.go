@@ -41,9 +41,11 @@ func NewBackground() *Background {
 	return &Background{ctx: ctx, cancel: cancel}
 }
 
-// Go runs f in a goroutine with a context that Close cancels. After Close,
-// f runs at once with a cancelled context, so the request is still answered.
-func (b *Background) Go(f func(ctx context.Context)) {
+// Go runs f in a goroutine with a context that ends when Close is called or
+// when parent ends (the requesting connection closed: nobody waits for the
+// answer, so the model call is cancelled). After Close, f runs at once with
+// a cancelled context, so the request is still answered.
+func (b *Background) Go(parent context.Context, f func(ctx context.Context)) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -52,9 +54,13 @@ func (b *Background) Go(f func(ctx context.Context)) {
 	}
 	b.wg.Add(1)
 	b.mu.Unlock()
+	ctx, cancel := context.WithCancel(b.ctx)
+	stop := context.AfterFunc(parent, cancel)
 	go func() {
 		defer b.wg.Done()
-		f(b.ctx)
+		defer cancel()
+		defer stop()
+		f(ctx)
 	}()
 }
 
@@ -75,14 +81,15 @@ func (b *Background) Close(ctx context.Context) error {
 }
 
 // ExplainHandler handles user:explain (story 11, flow 1): explain:response
-// or explain:error {path, error} is broadcast with the request's id.
+// or explain:error {path, error} is broadcast with the request's id. The
+// model call is cancelled when the requesting connection closes.
 func ExplainHandler(e Explainer, bg *Background) Handler {
-	return Handle(func(_ context.Context, req *Request, in UserExplain) error {
+	return Handle(func(conn context.Context, req *Request, in UserExplain) error {
 		var rng any = in.Range
 		if in.Selection != nil {
 			rng = in.Selection
 		}
-		bg.Go(func(ctx context.Context) {
+		bg.Go(conn, func(ctx context.Context) {
 			got, err := e.Explain(ctx, explain.Request{Path: in.Path, Language: in.Language, Range: rng,
 				SelectedText: in.SelectedText, SurroundingContext: in.SurroundingContext})
 			if err != nil {
@@ -100,8 +107,8 @@ func ExplainHandler(e Explainer, bg *Background) Handler {
 // activeConstraintTitles} (story 11, flow 2): review:response or
 // review:error {kataId, error}. A missing kataId is INVALID_PAYLOAD.
 func ReviewHandler(r Reviewer, bg *Background) Handler {
-	return Handle(func(_ context.Context, req *Request, in UserReview) error {
-		return review(r, bg, req, practice.Request{KataID: in.KataID, UserCode: in.UserCode,
+	return Handle(func(conn context.Context, req *Request, in UserReview) error {
+		return review(conn, r, bg, req, practice.Request{KataID: in.KataID, UserCode: in.UserCode,
 			ActiveConstraintTitles: in.ActiveConstraintTitles}, TypeReviewResponse)
 	})
 }
@@ -111,17 +118,17 @@ func ReviewHandler(r Reviewer, bg *Background) Handler {
 // practice:solution_review carrying review:response's fields, or
 // review:error (NOTES.md › practice review).
 func SubmitSolutionHandler(r Reviewer, bg *Background) Handler {
-	return Handle(func(_ context.Context, req *Request, in PracticeSubmitSolution) error {
-		return review(r, bg, req, practice.Request{KataID: in.KataID, UserCode: in.Code,
+	return Handle(func(conn context.Context, req *Request, in PracticeSubmitSolution) error {
+		return review(conn, r, bg, req, practice.Request{KataID: in.KataID, UserCode: in.Code,
 			ActiveConstraintTitles: in.ActiveConstraints}, TypePracticeSolutionReview)
 	})
 }
 
-func review(r Reviewer, bg *Background, req *Request, in practice.Request, answer string) error {
+func review(conn context.Context, r Reviewer, bg *Background, req *Request, in practice.Request, answer string) error {
 	if strings.TrimSpace(in.KataID) == "" {
 		return &Error{Code: CodeInvalidPayload, Message: "kataId is required"}
 	}
-	bg.Go(func(ctx context.Context) {
+	bg.Go(conn, func(ctx context.Context) {
 		got, err := r.Review(ctx, in)
 		if err != nil {
 			req.Broadcast(TypeReviewError, ReviewError{KataID: in.KataID, Error: userMessage(err)})

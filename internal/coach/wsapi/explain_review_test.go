@@ -17,7 +17,7 @@ import (
 func TestBackgroundClose(t *testing.T) {
 	bg := NewBackground()
 	started, finished := make(chan struct{}), make(chan error, 1)
-	bg.Go(func(ctx context.Context) {
+	bg.Go(context.Background(), func(ctx context.Context) {
 		close(started)
 		<-ctx.Done()
 		time.Sleep(20 * time.Millisecond)
@@ -36,7 +36,7 @@ func TestBackgroundClose(t *testing.T) {
 		t.Fatal("Close returned before the running call finished")
 	}
 	ran := false
-	bg.Go(func(ctx context.Context) { ran = ctx.Err() != nil })
+	bg.Go(context.Background(), func(ctx context.Context) { ran = ctx.Err() != nil })
 	if !ran {
 		t.Error("Go after Close did not run at once with a cancelled context")
 	}
@@ -46,7 +46,7 @@ func TestBackgroundClose(t *testing.T) {
 func TestBackgroundCloseTimeout(t *testing.T) {
 	bg := NewBackground()
 	release := make(chan struct{})
-	bg.Go(func(context.Context) { <-release })
+	bg.Go(context.Background(), func(context.Context) { <-release })
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if err := bg.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {

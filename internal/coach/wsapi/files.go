@@ -52,14 +52,3 @@ func (f WorkspaceFiles) UpdateBuffer(ctx context.Context, path, content string, 
 
 // Tree scans the project tree.
 func (f WorkspaceFiles) Tree(context.Context) (*TreeNode, error) { return f.WS.Tree() }
-
-// ForwardTreeUpdates broadcasts each watcher event as fs:tree_update
-// {action, path} (FR-059, scenario 5.6) until events is closed (the
-// watcher's Close). Run it in its own goroutine.
-func ForwardTreeUpdates(hub *Hub, events <-chan []workspace.FileEvent) {
-	for batch := range events {
-		for _, ev := range batch {
-			hub.Broadcast(TypeFSTreeUpdate, FSTreeUpdate{Action: string(ev.Action), Path: ev.Path})
-		}
-	}
-}

@@ -27,7 +27,9 @@ func (s *Server) handleHello(_ context.Context, req *Request, h ConnectionHello)
 			"practice":  s.ext.SubmitSolution != nil,
 			"dashboard": s.ext.DashboardRequest != nil,
 			"observer":  s.ext.ObserverMute != nil,
+			"model":     s.model,
 		},
+		Terminal: req.Conn.termStatus,
 	})
 	return nil
 }
@@ -52,8 +54,10 @@ func (s *Server) handleFileOpen(ctx context.Context, req *Request, p PathPayload
 	return nil
 }
 
-// handleFileSave writes the file and answers fs:save_ack, or fs:save_error
-// on failure (FR-055, EC-27).
+// handleFileSave writes the file, logs file_save and answers fs:save_ack,
+// or fs:save_error on failure (FR-055, EC-27). The ack is sent only once the
+// file_save row is committed; if it cannot be stored the answer is
+// fs:save_error (the file itself was written: saving again is harmless).
 func (s *Server) handleFileSave(ctx context.Context, req *Request, f FileSave) error {
 	path, err := s.files.WriteFile(ctx, f.Path, *f.Content)
 	if err != nil {
@@ -61,7 +65,12 @@ func (s *Server) handleFileSave(ctx context.Context, req *Request, f FileSave) e
 		req.Broadcast(TypeFSSaveError, FSSaveError{Path: f.Path, Error: err.Error()})
 		return nil
 	}
-	s.logAction(ctx, coach.ActionFileSave, map[string]any{"path": path, "charCount": utf8.RuneCountInString(*f.Content)})
+	err = s.sess.Log(ctx, coach.ActionFileSave, map[string]any{"path": path, "charCount": utf8.RuneCountInString(*f.Content)})
+	if err != nil {
+		s.log.Error("cannot log action", "action", string(coach.ActionFileSave), "path", path, "err", err)
+		req.Broadcast(TypeFSSaveError, FSSaveError{Path: path, Error: "file written, but the save could not be recorded: " + err.Error()})
+		return nil
+	}
 	req.Broadcast(TypeFSSaveAck, FSSaveAck{Path: path, Success: true, Timestamp: s.hub.now().UnixMilli()})
 	return nil
 }

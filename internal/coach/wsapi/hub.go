@@ -69,6 +69,8 @@ type Conn struct {
 	mu       sync.Mutex
 	hello    *ConnectionHello // guarded by mu
 	terminal TerminalSize     // guarded by mu
+
+	termStatus *TerminalStatus // set before the read loop starts; read only by it
 }
 
 // Meta returns the connection's hello (nil before connection:hello) and last

@@ -55,6 +55,7 @@ const (
 	CodeInvalidMessage    = "INVALID_MESSAGE"
 	CodeInvalidPayload    = "INVALID_PAYLOAD"
 	CodeMessageTooLarge   = "MESSAGE_TOO_LARGE"
+	CodeLimitExceeded     = "LIMIT_EXCEEDED"
 	CodeNotImplemented    = "NOT_IMPLEMENTED"
 	CodeNoActiveSession   = "NO_ACTIVE_SESSION"
 	CodeFileError         = "FILE_ERROR"
@@ -70,6 +71,8 @@ type ConnectionInit struct {
 	ServerVersion string          `json:"serverVersion,omitempty"`
 	Capabilities  []string        `json:"capabilities"`
 	FeatureFlags  map[string]bool `json:"featureFlags"`
+	// Terminal is the workbench terminal's status (absent without one).
+	Terminal *TerminalStatus `json:"terminal,omitempty"`
 }
 
 // ConnectionError reports a problem with a client message or a backend error.
@@ -83,9 +86,14 @@ type ConnectionError struct {
 // node: name, project-relative path, type "file" or "directory", children).
 type TreeNode = workspace.Node
 
-// FSTree is the whole project tree, sent when a session starts or resumes.
+// FSTree is the whole project tree, sent when a session starts or resumes
+// and after a burst of file changes.
 type FSTree struct {
 	Root *TreeNode `json:"root"`
+	// Reason is "" when a session starts or resumes, and "refresh" when the
+	// tree is sent again because too many files changed at once to send
+	// them as fs:tree_update messages (see [ForwardTreeUpdates]).
+	Reason string `json:"reason,omitempty"`
 }
 
 // FSTreeUpdate is one watcher event: action is "add", "change", "unlink",
@@ -311,10 +319,10 @@ type ReviewError struct {
 	Error  string `json:"error"`
 }
 
-// KataLoad opens a kata in practice mode.
+// KataLoad opens a kata in practice mode (the answer to practice:open).
 type KataLoad struct {
-	Kata        json.RawMessage `json:"kata"`
-	Constraints []Constraint    `json:"constraints"`
+	Kata        Kata         `json:"kata"`
+	Constraints []Constraint `json:"constraints"`
 }
 
 // ErrorText is the payload of dashboard:issues_error and dashboard:materials_error.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 )
 
@@ -46,12 +47,17 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Handle adapts a typed handler: the payload is decoded into T and validated
-// (see [DecodePayload]); a bad payload is answered with INVALID_PAYLOAD
-// before f runs (EC-23).
+// Handle adapts a typed handler: the payload is decoded into T, its size
+// limits checked and validated (see [DecodePayload]); a payload over a
+// limit is answered with LIMIT_EXCEEDED {field, limit, actual} and a bad
+// one with INVALID_PAYLOAD, before f runs (EC-23).
 func Handle[T any](f func(ctx context.Context, req *Request, payload T) error) Handler {
 	return func(ctx context.Context, req *Request) error {
 		v, err := DecodePayload[T](req.Envelope)
+		if le := limits.As(err); le != nil {
+			return &Error{Code: CodeLimitExceeded, Message: err.Error(),
+				Context: map[string]any{"field": le.Field, "limit": le.Limit, "actual": le.Actual}}
+		}
 		if err != nil {
 			return &Error{Code: CodeInvalidPayload, Message: err.Error()}
 		}
@@ -71,6 +77,7 @@ type Extensions struct {
 	DashboardRequest Handler // dashboard:request → dashboard:state, :dreyfus, :issues, :materials
 	RefreshIssues    Handler // dashboard:refresh_issues → dashboard:issues / :issues_error
 	ObserverMute     Handler // observer:mute; nil keeps the built-in memory-only toggle
+	OpenKata         Handler // practice:open → practice:kata_load / review:error (see OpenKataHandler)
 }
 
 // routeTable is the router: every client→server type of the [Catalog] and
@@ -102,6 +109,9 @@ func (s *Server) routeTable() map[string]Handler {
 		TypePracticeSubmitSolution: or(s.ext.SubmitSolution, seam[PracticeSubmitSolution](s, "")),
 		TypeDashboardRequest:       or(s.ext.DashboardRequest, seam[DashboardRequest](s, "")),
 		TypeDashboardRefreshIssues: or(s.ext.RefreshIssues, seam[Empty](s, "")),
+		TypeFSGetTree:              Handle(s.handleGetTree),
+		TypeSessionGetState:        Handle(s.handleGetState),
+		TypePracticeOpen:           or(s.ext.OpenKata, seam[PracticeOpen](s, "")),
 	}
 }
 

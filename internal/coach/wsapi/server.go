@@ -13,6 +13,13 @@
 //   - A message larger than [Options.MaxMessageBytes] is discarded and
 //     answered with connection:error MESSAGE_TOO_LARGE; the connection stays
 //     open. Only a message beyond 4× that limit closes it (1009).
+//   - A payload with a field over its limit (package limits: path length
+//     and depth, content and text sizes, list lengths) is answered with
+//     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
+//     handler runs.
+//   - Watcher bursts never fill a send queue: [ForwardTreeUpdates] sends
+//     a bounded number of fs:tree_update per second and one fs:tree
+//     refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
 //   - The Server checks no Origin or Host itself: it is served behind the
 //     one origin/host policy (server.Policy, applied by server.Serve to
@@ -35,12 +42,13 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 )
 
 // DefaultMaxMessageBytes is the largest client message handled (16 MiB):
 // buffer:update and file:save carry whole files.
-const DefaultMaxMessageBytes = 16 << 20
+const DefaultMaxMessageBytes = limits.MessageBytes
 
 // Files is the file-system authority as the protocol needs it. Paths may be
 // relative to PROJECT_DIR or absolute inside it; the returned path is the
@@ -70,6 +78,13 @@ type Options struct {
 	// Issues, if non-nil, looks up an issue's title and summary when a
 	// session starts with only its number.
 	Issues IssueLookup
+	// Terminal reports the workbench terminal's status for a /ws upgrade
+	// request, sent in connection:init; nil means no terminal.
+	Terminal func(r *http.Request) TerminalStatus
+	// ModelConfigured is connection:init's featureFlags.model: false when
+	// the server runs without a Claude key (model features then answer
+	// "no model configured").
+	ModelConfigured bool
 }
 
 // Server handles editor WebSocket connections. Create it with [New].
@@ -83,6 +98,9 @@ type Server struct {
 	version string
 	issues  IssueLookup
 	routes  map[string]Handler
+
+	terminal func(*http.Request) TerminalStatus
+	model    bool
 }
 
 // New returns a Server; it panics if Files or Session is nil (a wiring bug).
@@ -100,7 +118,8 @@ func New(opts Options) *Server {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
-		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version, issues: opts.Issues}
+		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version, issues: opts.Issues,
+		terminal: opts.Terminal, model: opts.ModelConfigured}
 	s.routes = s.routeTable()
 	return s
 }
@@ -125,10 +144,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.hub.remove(c, websocket.StatusNormalClosure, "")
+	c.termStatus = s.terminalStatus(r) // before the read loop, which alone reads it
 	// The connection lives until the client or the hub closes it, not until
 	// the server's base context is cancelled: shutdown closes the hub in
-	// its own step, with "going away".
-	s.readLoop(context.WithoutCancel(r.Context()), c)
+	// its own step, with "going away". Handlers get a context that ends
+	// with the connection, so work done for it (model calls) is cancelled.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	s.readLoop(ctx, c)
 }
 
 func (s *Server) readLoop(ctx context.Context, c *Conn) {
@@ -212,8 +235,11 @@ func (s *Server) sendError(c *Conn, id string, e *Error) {
 	s.hub.Send(c, s.hub.envelope(TypeConnectionError, ConnectionError{Code: e.Code, Message: e.Message, Context: e.Context}, id))
 }
 
-// logAction logs against the active session (EC-17 when none); a failure is
-// logged, never returned to the client, whose request itself succeeded.
+// logAction logs against the active session (EC-17 when none) and returns
+// once the row is committed; a failure is logged, never returned to the
+// client, whose request itself succeeded and whose answer (if any) does not
+// stand for the row. file:save, whose fs:save_ack does, checks the error
+// itself (handleFileSave).
 func (s *Server) logAction(ctx context.Context, t coach.ActionType, data any) {
 	if err := s.sess.Log(ctx, t, data); err != nil {
 		s.log.Error("cannot log action", "action", string(t), "err", err)

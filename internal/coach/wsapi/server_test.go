@@ -185,3 +185,26 @@ func TestBufferUpdateSilent(t *testing.T) {
 		t.Errorf("buffer = %+v, %v, %v", b, ok, err)
 	}
 }
+
+// fs:save_ack stands for a committed file_save row: when the row cannot be
+// stored (here the database is gone), the answer is fs:save_error, never an
+// ack, although the file itself was written.
+func TestFileSaveUnrecordedIsNotAcked(t *testing.T) {
+	h := newHarness(t, Options{Log: testLog(t)})
+	if _, err := h.sess.Start(context.Background(), session.StartInput{}); err != nil {
+		t.Fatal(err)
+	}
+	c := h.dial(t)
+	if err := h.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c.send(TypeFileSave, map[string]any{"path": "main.go", "content": "package main // saved\n"})
+	var se FSSaveError
+	c.expect(TypeFSSaveError, &se)
+	if se.Path != "main.go" || !strings.Contains(se.Error, "could not be recorded") {
+		t.Errorf("save error = %+v", se)
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.project, "main.go")); string(b) != "package main // saved\n" {
+		t.Errorf("file = %q", b)
+	}
+}

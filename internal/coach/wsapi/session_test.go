@@ -214,7 +214,7 @@ func TestWatcherTreeUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { ForwardTreeUpdates(h.srv.Hub(), wt.Events()); close(done) }()
+	go func() { ForwardTreeUpdates(h.srv.Hub(), wt.Events(), TreeUpdateOptions{Tree: h.ws.Tree}); close(done) }()
 	c := h.dial(t)
 	waitFor(t, func() bool { return h.srv.Hub().Len() == 1 })
 	if err := os.WriteFile(filepath.Join(h.project, "new.go"), []byte("package main\n"), 0o644); err != nil {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 // Retry defaults of the resilient client (spec §0.1).
@@ -40,8 +42,10 @@ type ClientOptions struct {
 	MaxRetries int           // if zero, DefaultMaxRetries; negative means none
 	BaseDelay  time.Duration // if zero, DefaultBaseDelay
 	MaxDelay   time.Duration // if zero, DefaultMaxDelay
-	// Timeout bounds each attempt (ANTHROPIC_TIMEOUT_SECONDS); zero means none.
-	// A timed-out attempt fails at once, as the spec says.
+	// Timeout bounds each attempt (ANTHROPIC_TIMEOUT_SECONDS); zero means
+	// llm.DeadlineAgentTurn (300 s, the spec's default). A timed-out attempt
+	// fails at once, as the spec says, with an ANTHROPIC_API_ERROR wrapping
+	// an *llm.TimeoutError.
 	Timeout time.Duration
 	// Sleep waits d or until ctx ends; nil sleeps for real. Tests inject it.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -76,6 +80,9 @@ func NewClient(msgs Messages, opts *ClientOptions) *Client {
 	}
 	if o.BaseDelay == 0 {
 		o.BaseDelay = DefaultBaseDelay
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = llm.DeadlineAgentTurn
 	}
 	if o.MaxDelay == 0 {
 		o.MaxDelay = DefaultMaxDelay
@@ -126,12 +133,11 @@ func (c *Client) Create(ctx context.Context, params anthropic.MessageNewParams) 
 }
 
 func (c *Client) attempt(ctx context.Context, params anthropic.MessageNewParams) (*anthropic.Message, error) {
-	if c.o.Timeout <= 0 {
-		return c.msgs.New(ctx, params)
-	}
-	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	actx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout,
+		&llm.TimeoutError{CallType: llm.CallTypeGhostPath, After: c.o.Timeout})
 	defer cancel()
-	return c.msgs.New(actx, params)
+	msg, err := c.msgs.New(actx, params)
+	return msg, llm.TimeoutCause(actx, err)
 }
 
 type errKind int
@@ -155,7 +161,7 @@ func classify(err error) (errKind, time.Duration) {
 		}
 		return kindFatal, 0
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, llm.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
 		return kindFatal, 0
 	}
 	return kindTransient, 0 // connection refused, reset, EOF…
@@ -183,13 +189,17 @@ func retryAfter(resp *http.Response) time.Duration {
 	return 0
 }
 
+// errorType is what an API error.type looks like ("overloaded_error");
+// anything else from the body is not repeated.
+var errorType = regexp.MustCompile(`^[a-z_]{1,40}$`)
+
 func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *core.Error {
 	typ, msg := "client_error", "request rejected"
 	var apiErr *anthropic.Error
 	status := 0
 	if errors.As(err, &apiErr) {
 		status = apiErr.StatusCode
-		if t := string(apiErr.Type()); t != "" {
+		if t := string(apiErr.Type()); errorType.MatchString(t) {
 			typ = t
 		}
 	}
@@ -202,10 +212,17 @@ func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *c
 		msg = fmt.Sprintf("Server error %d after %d retries", status, attempt)
 	case errors.Is(err, context.DeadlineExceeded):
 		typ, msg = "timeout", "API timeout"
+		var te *llm.TimeoutError
+		if errors.As(err, &te) {
+			msg = fmt.Sprintf("Claude did not answer within %v", te.After)
+		}
 	case status != 0:
 		msg = fmt.Sprintf("request rejected with status %d", status)
 	}
+	// The message names the status and type only: the API's error body
+	// never reaches clients (it is in the server log).
 	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg)
+	e.Err = err
 	if retryAfter > 0 {
 		ms := retryAfter.Milliseconds()
 		e.Context.RetryAfterMs = &ms

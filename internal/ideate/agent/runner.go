@@ -31,6 +31,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"strconv"
@@ -204,7 +205,7 @@ func (r *Runner) fail(emit func(core.Event), e *core.Error, out Outcome) Outcome
 // iterate runs one model call and its tools; done reports the run ended.
 func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	if ctx.Err() != nil {
-		return r.cancelled(rs), true
+		return r.cancelled(ctx, rs), true
 	}
 	resp, err := r.client.Create(ctx, anthropic.MessageNewParams{
 		Model: anthropic.Model(r.o.Model), MaxTokens: r.o.MaxTokens,
@@ -213,13 +214,14 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return r.cancelled(rs), true
+			return r.cancelled(ctx, rs), true
 		}
 		ce, ok := err.(*core.Error)
 		if !ok {
 			ce = core.NewError(core.CodeAnthropicAPI, "Anthropic API error (unknown)")
 		}
-		r.o.Logger.Error("ghostpath: anthropic call failed", "session_id", rs.sess.ID, "err", err)
+		// The cause (the API's own error body) is logged, never sent.
+		r.o.Logger.Error("ghostpath: anthropic call failed", "session_id", rs.sess.ID, "err", err, "cause", errors.Unwrap(err))
 		return r.fail(rs.emit, ce.WithSession(rs.sess.ID), Outcome{Iterations: rs.iter}), true
 	}
 	rs.sess.TotalTokensUsed += resp.Usage.InputTokens + resp.Usage.OutputTokens
@@ -228,6 +230,13 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	}
 	rs.env.TokensUsed = rs.sess.TotalTokensUsed
 	rs.emit(core.Event{Type: core.EventContextUsage, Data: core.ComputeContextUsage(rs.sess.TotalTokensUsed, rs.sess.State.RoundNumber)})
+	if e := stopError(resp, r.o.MaxTokens); e != nil {
+		// The turn is not kept: the history still ends with the user's
+		// message, so streaming again retries it.
+		r.o.Logger.Error("ghostpath: unusable model turn", "session_id", rs.sess.ID, "stop_reason", string(resp.StopReason))
+		r.persist(rs)
+		return r.fail(rs.emit, e.WithSession(rs.sess.ID), Outcome{Iterations: rs.iter}), true
+	}
 	hasToolUse := forwardBlocks(resp, rs.emit)
 	r.recordServerTools(rs, resp)
 	if err := rs.hist.append(resp.ToParam()); err != nil {
@@ -253,10 +262,32 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	return Outcome{}, false
 }
 
-func (r *Runner) cancelled(rs *run) Outcome {
+// cancelled ends a run whose ctx was cancelled: done {cancelled: true}, or,
+// when ctx was cancelled with a *core.Error cause (a server shutdown), that
+// error and done {error: true}.
+func (r *Runner) cancelled(ctx context.Context, rs *run) Outcome {
 	r.o.Logger.Info("ghostpath: run cancelled", "session_id", rs.sess.ID, "iterations", rs.iter)
+	var ce *core.Error
+	if errors.As(context.Cause(ctx), &ce) {
+		rs.emit(ce.SSE())
+		rs.emit(core.Done(true, false))
+		return Outcome{Iterations: rs.iter, Cancelled: true, Errored: true}
+	}
 	rs.emit(core.Event{Type: core.EventDone, Data: core.DoneData{Error: false, AwaitingInput: false, Cancelled: true}})
 	return Outcome{Iterations: rs.iter, Cancelled: true}
+}
+
+// stopError returns the error of a turn that cannot be used: a refusal, or
+// a reply cut at max_tokens (its tool input may be incomplete JSON).
+func stopError(resp *anthropic.Message, maxTokens int64) *core.Error {
+	switch resp.StopReason {
+	case anthropic.StopReasonRefusal:
+		return core.NewError(core.CodeAnthropicAPI, "Anthropic API error (refusal): Claude declined to continue this session")
+	case anthropic.StopReasonMaxTokens:
+		return core.NewError(core.CodeAnthropicAPI,
+			"Anthropic API error (max_tokens): Claude's turn was cut off at the %d-token limit; stream the session again to retry", maxTokens)
+	}
+	return nil
 }
 
 // forwardBlocks emits agent_text, tool_call and tool_result events for the

@@ -9,7 +9,7 @@ import (
 // Code is a stable, machine-readable error code (the spec's quick reference).
 type Code string
 
-// Error codes. The first sixteen are the spec's; the last four are ours and
+// Error codes. The first sixteen are the spec's; the last five are ours and
 // documented in docs/ghostpath.md.
 const (
 	CodeValidation             Code = "VALIDATION_ERROR"
@@ -33,6 +33,7 @@ const (
 	CodeFinalSpecNotAllowed Code = "FINAL_SPEC_NOT_ALLOWED" // generate_final_spec before "resolved"
 	CodeInvalidSessionState Code = "INVALID_SESSION_STATE"  // e.g. cancel a session that is not active
 	CodeInternal            Code = "INTERNAL_ERROR"         // catch-all, never leaks details
+	CodeServerShutdown      Code = "SERVER_SHUTTING_DOWN"   // the server stopped a run; it resumes on the next stream
 )
 
 // Category groups codes for routing and handling.
@@ -90,6 +91,7 @@ var Codes = map[Code]CodeInfo{
 	CodeFinalSpecNotAllowed:    {CatBusinessRule, SevError, 400},
 	CodeInvalidSessionState:    {CatBusinessRule, SevError, 400},
 	CodeInternal:               {CatInternal, SevCritical, 500},
+	CodeServerShutdown:         {CatInternal, SevWarning, 503},
 }
 
 // ErrorContext carries what observability and clients need about an error.
@@ -121,6 +123,9 @@ type Error struct {
 	Details []FieldError
 	// MissingGates lists the gates still missing (GATES_NOT_SATISFIED only).
 	MissingGates []string
+	// Err is the cause, for logs and errors.As (e.g. an *llm.TimeoutError);
+	// never shown to clients.
+	Err error
 }
 
 // NewError returns an error with code's category, severity and status.
@@ -139,6 +144,9 @@ func NewError(code Code, format string, args ...any) *Error {
 
 // Error implements error as "CODE: message".
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Unwrap returns the cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Recoverable reports whether the severity is info or warning.
 func (e *Error) Recoverable() bool { return e.Severity == SevInfo || e.Severity == SevWarning }

@@ -180,6 +180,8 @@ type Repository interface {
 	ListRounds(ctx context.Context, sessionID string) ([]Round, error)
 	// UpsertPremise updates the premise with the same session, round number
 	// and title, or inserts it (creating the round if needed); returns its id.
+	// It never changes an existing premise's score or user comment: those
+	// are the user's, set only through UpdateScore.
 	UpsertPremise(ctx context.Context, p Premise) (string, error)
 	QueryPremises(ctx context.Context, sessionID string, q PremiseQuery) ([]Premise, error)
 	UpdateScore(ctx context.Context, sessionID string, u ScoreUpdate) error

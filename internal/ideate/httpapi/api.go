@@ -113,8 +113,11 @@ func (a *API) Handler() http.Handler {
 	return mux
 }
 
-// Shutdown cancels every run so their streams end; it returns at once.
-func (a *API) Shutdown() { a.runs.cancelAll() }
+// Shutdown cancels every run so their streams end; it returns at once. Each
+// open stream receives a final error SERVER_SHUTTING_DOWN and done {error:
+// true} before it closes; the runs' last turns are persisted, so streaming
+// a session again after a restart resumes it.
+func (a *API) Shutdown() { a.runs.shutdown() }
 
 // Close cancels every run and waits, until ctx ends, for them to persist
 // their last turn.

@@ -232,14 +232,15 @@ func testResumeAfterRestart(t *testing.T, e *env) {
 	resp := e.do("GET", "/api/v1/sessions/"+interrupted+"/stream", nil)
 	e.fake.WaitRequests(t, 6, 5*time.Second)
 
-	e.stop() // shutdown cancels the interrupted run; its stream ends
-	if d := doneOf(t, readSSE(t, resp)); !d.Cancelled {
-		t.Errorf("interrupted stream done got %+v", d)
+	e.stop() // shutdown cancels the interrupted run; its stream ends with the shutdown error
+	evs := readSSE(t, resp)
+	if ev, ok := find(evs, core.EventError); !ok || !strings.Contains(string(ev.Data), "SERVER_SHUTTING_DOWN") || !doneOf(t, evs).Error {
+		t.Errorf("interrupted stream got %v", evTypes(evs))
 	}
 	e.start()
 
 	n := len(e.fake.Requests())
-	evs := e.stream(paused)
+	evs = e.stream(paused)
 	if diff := cmp.Diff(before, premisesOf(t, evs)); diff != "" || !doneOf(t, evs).AwaitingInput || len(e.fake.Requests()) != n {
 		t.Fatalf("re-sent premises (-want +got):\n%s\nrequests %d→%d", diff, n, len(e.fake.Requests()))
 	}

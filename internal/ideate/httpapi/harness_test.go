@@ -32,8 +32,9 @@ type env struct {
 	repo    *store.Store
 	api     *API
 	srv     *httptest.Server
-	logs    *syncBuffer // error logs of the API and runner
-	pgURL   string      // non-empty: PostgreSQL instead of SQLite
+	logs    *syncBuffer   // error logs of the API and runner
+	pgURL   string        // non-empty: PostgreSQL instead of SQLite
+	timeout time.Duration // per model call; zero: the agent client's default
 }
 
 // syncBuffer is a goroutine-safe log sink.
@@ -62,8 +63,15 @@ func newEnv(t testing.TB) *env {
 // newEnvOn is newEnv on PostgreSQL when pgURL is set.
 func newEnvOn(t testing.TB, pgURL string) *env {
 	t.Helper()
+	return newEnvWith(t, func(e *env) { e.pgURL = pgURL })
+}
+
+// newEnvWith is newEnv with fields set by configure before the start.
+func newEnvWith(t testing.TB, configure func(*env)) *env {
+	t.Helper()
 	e := &env{t: t, logs: &syncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName),
-		specDir: t.TempDir(), pgURL: pgURL}
+		specDir: t.TempDir()}
+	configure(e)
 	e.start()
 	t.Cleanup(e.stop)
 	return e
@@ -80,7 +88,7 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	sdk := llm.New(llm.Options{APIKey: "test-key", BaseURL: e.fake.URL()}).SDK()
-	client := agent.NewClient(&sdk.Messages, &agent.ClientOptions{
+	client := agent.NewClient(&sdk.Messages, &agent.ClientOptions{Timeout: e.timeout,
 		Sleep: func(context.Context, time.Duration) error { return nil }})
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelError}))
 	runner := agent.NewRunner(client, repo, &agent.Options{SpecDir: e.specDir, Logger: log})

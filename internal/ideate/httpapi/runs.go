@@ -25,17 +25,22 @@ type liveRun struct {
 
 // emit encodes ev as one SSE frame and wakes the streams.
 func (r *liveRun) emit(ev core.Event) {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		b, _ = json.Marshal(core.Internal().SSE())
-	}
-	frame := make([]byte, 0, len(b)+8)
-	frame = append(append(append(frame, "data: "...), b...), "\n\n"...)
+	frame := encodeFrame(ev)
 	r.mu.Lock()
 	r.frames = append(r.frames, frame)
 	close(r.notify)
 	r.notify = make(chan struct{})
 	r.mu.Unlock()
+}
+
+// encodeFrame renders ev as one SSE data frame.
+func encodeFrame(ev core.Event) []byte {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		b, _ = json.Marshal(core.Internal().SSE())
+	}
+	frame := make([]byte, 0, len(b)+8)
+	return append(append(append(frame, "data: "...), b...), "\n\n"...)
 }
 
 func (r *liveRun) finish() {
@@ -59,7 +64,7 @@ func (r *liveRun) since(i int) ([][]byte, <-chan struct{}, bool) {
 // runManager keeps the live run of each session.
 type runManager struct {
 	base       context.Context
-	cancelBase context.CancelFunc
+	cancelBase context.CancelCauseFunc
 	wg         sync.WaitGroup
 
 	log *slog.Logger
@@ -69,7 +74,7 @@ type runManager struct {
 }
 
 func newRunManager(log *slog.Logger) *runManager {
-	base, cancel := context.WithCancel(context.Background())
+	base, cancel := context.WithCancelCause(context.Background())
 	return &runManager{base: base, cancelBase: cancel, log: log, runs: map[string]*liveRun{}}
 }
 
@@ -134,11 +139,21 @@ func (m *runManager) cancel(id string) bool {
 	return false
 }
 
-func (m *runManager) cancelAll() { m.cancelBase() }
+// shutdownError is the cause runs are cancelled with when the server stops:
+// the runner ends them with this error and done {error: true}, so every open
+// stream gets a final event. Their last turn is persisted; streaming the
+// session again resumes it.
+func shutdownError() *core.Error {
+	return core.NewError(core.CodeServerShutdown,
+		"Paige is shutting down. This session is saved and continues when you open it again.")
+}
+
+// shutdown cancels every run with the shutdown cause; it is idempotent.
+func (m *runManager) shutdown() { m.cancelBase(shutdownError()) }
 
 // close cancels every run and waits for them until ctx ends.
 func (m *runManager) close(ctx context.Context) error {
-	m.cancelBase()
+	m.shutdown()
 	done := make(chan struct{})
 	go func() { m.wg.Wait(); close(done) }()
 	select {

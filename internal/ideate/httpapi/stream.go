@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/server"
 )
 
 func (a *API) handleStream() http.Handler {
@@ -45,8 +47,16 @@ func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Eve
 	}
 }
 
+// shutdownDrain bounds how long a stream waits, once the server shuts down,
+// for its run to emit the final events (below the server's 5 s drain).
+const shutdownDrain = 3 * time.Second
+
 // follow streams run's events as SSE from its first event until it ends or
-// the client goes away, with keep-alive comments while idle.
+// the client goes away, with keep-alive comments while idle. When the
+// request ends because the server shuts down, it cancels the runs itself
+// (the OnShutdown hook may not have run yet), forwards their final events
+// and, if the run does not end within shutdownDrain, writes the shutdown
+// error and done itself.
 func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -58,6 +68,8 @@ func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 	_ = rc.Flush()
 	tick := time.NewTicker(a.o.Heartbeat)
 	defer tick.Stop()
+	reqDone := r.Context().Done()
+	var drain <-chan time.Time
 	for i := 0; ; {
 		frames, notify, done := run.since(i)
 		for _, f := range frames {
@@ -80,7 +92,23 @@ func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
 				return
 			}
-		case <-r.Context().Done():
+		case <-reqDone:
+			if !errors.Is(context.Cause(r.Context()), server.ErrShuttingDown) {
+				return // the client went away; the run goes on
+			}
+			a.runs.shutdown()
+			reqDone = nil
+			t := time.NewTimer(shutdownDrain)
+			defer t.Stop()
+			drain = t.C
+		case <-drain:
+			a.log.Warn("ghostpath: run did not end in time at shutdown; closing its stream")
+			frames, _, _ := run.since(i)
+			final := [][]byte{encodeFrame(shutdownError().SSE()), encodeFrame(core.Done(true, false))}
+			for _, f := range append(append([][]byte(nil), frames...), final...) {
+				_, _ = w.Write(f)
+			}
+			_ = rc.Flush()
 			return
 		}
 	}

@@ -96,8 +96,11 @@ func (s *Store) ListRounds(ctx context.Context, sessionID string) ([]core.Round,
 }
 
 // UpsertPremise updates the session's premise with p's round number and
-// title (body, type, score, comment when given; is_winner only turns on),
-// or inserts it, creating the round when missing. It returns the id.
+// title (body and type when given; is_winner only turns on), or inserts it,
+// creating the round when missing. It returns the id. The score and comment
+// of an existing premise are the user's (set through [Store.UpdateScore])
+// and are never changed here: the agent's store_premise cannot overwrite
+// them. A new premise is stored with p's score and comment.
 func (s *Store) UpsertPremise(ctx context.Context, p core.Premise) (string, error) {
 	if !validID(p.SessionID) {
 		return "", notFound("session", p.SessionID)
@@ -115,11 +118,9 @@ func (s *Store) UpsertPremise(ctx context.Context, p core.Premise) (string, erro
 		_, err = tx.ExecContext(ctx, s.q(`UPDATE premises SET
 			body = CASE WHEN ? = '' THEN body ELSE ? END,
 			premise_type = CASE WHEN ? = '' THEN premise_type ELSE ? END,
-			score = COALESCE(?, score),
-			user_comment = CASE WHEN ? = '' THEN user_comment ELSE ? END,
 			is_winner = (is_winner OR ?)
 			WHERE id = ?`),
-			p.Body, p.Body, string(p.PremiseType), string(p.PremiseType), p.Score, p.UserComment, p.UserComment, p.IsWinner, id)
+			p.Body, p.Body, string(p.PremiseType), string(p.PremiseType), p.IsWinner, id)
 	case isNoRows(err):
 		id, err = s.insertLoosePremise(ctx, tx, p)
 	}

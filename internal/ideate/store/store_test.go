@@ -236,17 +236,25 @@ func testUpsertPremise(t *testing.T, s *Store) {
 	ctx := context.Background()
 	sess := newSession(t, s, t0)
 	r1 := saveRound(t, s, sess.ID, 1, "A", "B", "C")
+	if err := s.UpdateScore(ctx, sess.ID, core.ScoreUpdate{PremiseID: r1[0].ID, Score: 7.2, Comment: ptr("Like this but cheaper")}); err != nil {
+		t.Fatal(err)
+	}
+	// The agent's score and comment never replace the user's.
 	id, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", Score: f(8.5), UserComment: "yes", IsWinner: true})
 	if err != nil || id != r1[0].ID {
 		t.Fatalf("got %s %v, want existing id %s", id, err, r1[0].ID)
+	}
+	if _, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "B", Score: f(9), UserComment: "agent"}); err != nil {
+		t.Fatal(err)
 	}
 	newID, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 3, Title: "Z", Body: "zb", PremiseType: core.PremiseCombination})
 	if err != nil || newID == "" {
 		t.Fatal(err)
 	}
 	got, _ := s.QueryPremises(ctx, sess.ID, core.PremiseQuery{Filter: core.FilterAll})
-	if len(got) != 4 || got[0].Body != "body A" || *got[0].Score != 8.5 || got[0].UserComment != "yes" || !got[0].IsWinner ||
-		got[0].PremiseType != core.PremiseInitial || got[3].Title != "Z" || got[3].RoundNumber != 3 {
+	if len(got) != 4 || got[0].Body != "body A" || *got[0].Score != 7.2 || got[0].UserComment != "Like this but cheaper" || !got[0].IsWinner ||
+		got[0].PremiseType != core.PremiseInitial || got[1].Score != nil || got[1].UserComment != "" ||
+		got[3].Title != "Z" || got[3].RoundNumber != 3 {
 		t.Errorf("got %+v", got)
 	}
 	if n, _ := s.CountRounds(ctx, sess.ID); n != 2 {

@@ -61,7 +61,8 @@ func storePremise(ctx context.Context, e *Env, input json.RawMessage) Result {
 	if derr != nil {
 		return dbFail(e, "store premise", derr)
 	}
-	return ok(fmt.Sprintf("Premise %q stored (round %d).", in.Title, *in.RoundNumber), "premise_id", id)
+	return ok(fmt.Sprintf("Premise %q stored (round %d). The user's scores and comments are authoritative: "+
+		"a premise the user already has keeps its score and comment.", in.Title, *in.RoundNumber), "premise_id", id)
 }
 
 func queryPremises(ctx context.Context, e *Env, input json.RawMessage) Result {

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,7 +28,7 @@ func TestBrowserFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives a browser")
 	}
-	root := repoRoot(t)
+	root := testenv.RepoRoot(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node not found: %v (the UI flow runs on Node.js)", err)
@@ -39,7 +38,7 @@ func TestBrowserFlow(t *testing.T) {
 	}
 	// Building may take minutes on a cold cache; the flow itself takes seconds.
 	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin := buildPaige(bctx, t, root)
+	bin := testenv.BuildPaige(bctx, t)
 	bcancel()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -62,7 +61,7 @@ func TestBrowserFlow(t *testing.T) {
 	out, err := flow.CombinedOutput()
 	t.Logf("flow.mjs:\n%s", out)
 	if err != nil {
-		t.Errorf("flow.mjs: %v\npaige serve log (tail):\n%s", err, tail(logs.String(), 4000))
+		t.Errorf("flow.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(logs.String(), 4000))
 	}
 	for _, p := range script.problems() {
 		t.Errorf("scripted Claude: %s", p)
@@ -75,59 +74,16 @@ func TestBrowserFlow(t *testing.T) {
 	}
 }
 
-// repoRoot returns the module root (this package is internal/ideate/web).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("module root not found at %s: %v", root, err)
-	}
-	return root
-}
-
-func buildPaige(ctx context.Context, t testing.TB, root string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "paige")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/paige")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/paige: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startServe runs `paige serve` on a free port and returns its base URL once
 // /health answers, and its output. The server is stopped by t.Cleanup.
-func startServe(ctx context.Context, t testing.TB, bin, claudeURL, dataDir string) (string, *syncBuffer) {
+func startServe(ctx context.Context, t testing.TB, bin, claudeURL, dataDir string) (string, *testenv.SyncBuffer) {
 	t.Helper()
 	home := t.TempDir()
 	cmd := exec.CommandContext(ctx, bin, "serve")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HOST=127.0.0.1", "PORT=0",
 		"PROJECT_DIR=" + t.TempDir(), "DATA_DIR=" + dataDir, "ANTHROPIC_API_KEY=test",
 		"ANTHROPIC_BASE_URL=" + claudeURL, "LOG_FORMAT=json", "LOG_LEVEL=debug"}
-	logs := &syncBuffer{}
+	logs := &testenv.SyncBuffer{}
 	ready := make(chan string, 1)
 	cmd.Stdout = &readyWriter{out: logs, ready: ready}
 	cmd.Stderr = logs
@@ -150,7 +106,7 @@ func startServe(ctx context.Context, t testing.TB, bin, claudeURL, dataDir strin
 		waitHealthy(t, base)
 		return base, logs
 	case <-time.After(30 * time.Second):
-		t.Fatalf("paige serve did not become ready in 30s:\n%s", tail(logs.String(), 4000))
+		t.Fatalf("paige serve did not become ready in 30s:\n%s", testenv.Tail(logs.String(), 4000))
 	case <-ctx.Done():
 		t.Fatalf("paige serve: %v", ctx.Err())
 	}
@@ -213,11 +169,4 @@ func specStored(t testing.TB, dir string) bool {
 		return nil
 	})
 	return found
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

@@ -5,16 +5,14 @@
 // `-tags no_ui` gets a nil [FS] and serves no UI (the PocketBase pattern).
 // [Handler] serves the files and answers every other path under its prefix
 // that looks like a client route (no file extension) with index.html, so
-// deep links such as /ghostpath/sessions/{id} survive a reload.
+// deep links such as /ghostpath/sessions/{id} survive a reload (package spa).
 package web
 
 import (
-	"bytes"
 	"io/fs"
 	"net/http"
-	"path"
-	"strings"
-	"time"
+
+	"github.com/paige-dev/paige/internal/spa"
 )
 
 // Prefix is the URL path the UI is served under; it matches Vite's `base`.
@@ -31,64 +29,8 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 // index.html; a missing file with an extension gets 404. Handler panics if
 // fsys has no index.html (a wiring mistake, found at startup).
 func Handler(fsys fs.FS) http.Handler {
-	index, err := fs.ReadFile(fsys, "index.html")
-	if err != nil {
-		panic("web: UI has no index.html: " + err.Error())
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		name, ok := fileName(r.URL.Path)
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		if name != "index.html" && isFile(fsys, name) {
-			if strings.HasPrefix(name, "assets/") {
-				h.Set("Cache-Control", "public, max-age=31536000, immutable")
-			} else {
-				h.Set("Cache-Control", "no-cache")
-			}
-			http.ServeFileFS(w, r, fsys, name)
-			return
-		}
-		if name != "index.html" && path.Ext(name) != "" {
-			http.NotFound(w, r)
-			return
-		}
-		h.Set("Cache-Control", "no-cache")
-		h.Set("Content-Security-Policy", csp)
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
-	})
+	return spa.Handler(fsys, Prefix, &spa.Options{CSP: csp})
 }
 
-// fileName maps a request path under Prefix to a file name in the UI's FS;
-// ok is false for paths outside Prefix or that do not name a valid file.
-func fileName(urlPath string) (name string, ok bool) {
-	if urlPath+"/" == Prefix {
-		return "index.html", true
-	}
-	rest, found := strings.CutPrefix(urlPath, Prefix)
-	if !found {
-		return "", false
-	}
-	rest = strings.TrimSuffix(rest, "/")
-	if rest == "" {
-		return "index.html", true
-	}
-	if !fs.ValidPath(rest) {
-		return "", false
-	}
-	return rest, true
-}
-
-func isFile(fsys fs.FS, name string) bool {
-	fi, err := fs.Stat(fsys, name)
-	return err == nil && fi.Mode().IsRegular()
-}
+// fileName maps a request path under Prefix to a file name in the UI's FS.
+func fileName(urlPath string) (name string, ok bool) { return spa.FileName(Prefix, urlPath) }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 
@@ -80,22 +81,30 @@ func (c *Claude) params(system string, history []Turn) anthropic.MessageNewParam
 }
 
 // Reply implements [Model]. Without an API key it returns [llm.ErrNoModel].
+// The call runs under the chat deadline (*llm.TimeoutError); a refusal is
+// an *llm.RefusalError, a reply cut at max_tokens an *llm.MaxTokensError,
+// an empty reply an *llm.InvalidReplyError: none is a complete answer.
 func (c *Claude) Reply(ctx context.Context, system string, history []Turn) (Reply, error) {
 	if !c.Client.Available() {
 		return Reply{}, llm.ErrNoModel
 	}
+	ctx, cancel := c.Client.WithDeadline(ctx, llm.CallTypeChat)
+	defer cancel()
 	msg, err := c.Client.SDK().Messages.New(ctx, c.params(system, history))
 	if err != nil {
-		return Reply{}, fmt.Errorf("claude: %w", err)
+		return Reply{}, fmt.Errorf("claude: %w", llm.TimeoutCause(ctx, err))
 	}
-	return claudeReply(msg), nil
+	return claudeReply(msg, DefaultMaxTokens)
 }
 
-// Stream implements [Model].
+// Stream implements [Model], with the errors of [Claude.Reply]; the
+// deadline bounds the whole stream.
 func (c *Claude) Stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
 	if !c.Client.Available() {
 		return Reply{}, llm.ErrNoModel
 	}
+	ctx, cancel := c.Client.WithDeadline(ctx, llm.CallTypeChat)
+	defer cancel()
 	stream := c.Client.SDK().Messages.NewStreaming(ctx, c.params(system, history))
 	defer stream.Close()
 	var msg anthropic.Message
@@ -113,19 +122,32 @@ func (c *Claude) Stream(ctx context.Context, system string, history []Turn, onDe
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return Reply{}, fmt.Errorf("claude stream: %w", err)
+		return Reply{}, fmt.Errorf("claude stream: %w", llm.TimeoutCause(ctx, err))
 	}
-	return claudeReply(&msg), nil
+	return claudeReply(&msg, DefaultMaxTokens)
 }
 
-func claudeReply(m *anthropic.Message) Reply {
+// claudeReply returns m's text, or the error of a reply that is not a
+// complete answer.
+func claudeReply(m *anthropic.Message, maxTokens int) (Reply, error) {
 	var b strings.Builder
 	for _, blk := range m.Content {
 		if blk.Type == "text" {
 			b.WriteString(blk.Text)
 		}
 	}
-	return Reply{Text: b.String(), Model: string(m.Model), InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens}
+	r := Reply{Text: b.String(), Model: string(m.Model), InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens}
+	switch {
+	case m.StopReason == anthropic.StopReasonRefusal:
+		return Reply{}, &llm.RefusalError{Model: r.Model, Text: r.Text}
+	case m.StopReason == anthropic.StopReasonMaxTokens:
+		return Reply{}, &llm.MaxTokensError{Model: r.Model, MaxTokens: maxTokens, OutputTokens: r.OutputTokens}
+	case m.StopReason != anthropic.StopReasonEndTurn && m.StopReason != anthropic.StopReasonStopSequence:
+		return Reply{}, &llm.InvalidReplyError{Text: r.Text, Reason: "unexpected stop_reason " + string(m.StopReason)}
+	case strings.TrimSpace(r.Text) == "":
+		return Reply{}, &llm.InvalidReplyError{Reason: "empty reply"}
+	}
+	return r, nil
 }
 
 // Ollama is a [Model] on a local Ollama server (POST /api/chat; streaming
@@ -134,6 +156,15 @@ type Ollama struct {
 	URL    string       // empty means extract.DefaultOllamaURL
 	Model  string       // required
 	Client *http.Client // nil: 5 minute timeout for whole replies, none for streams (ctx bounds them)
+	// Timeout bounds one reply; zero means llm.DeadlineLocalModel.
+	Timeout time.Duration
+}
+
+func (o *Ollama) deadline() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return llm.DeadlineLocalModel
 }
 
 var _ Model = (*Ollama)(nil)
@@ -152,17 +183,39 @@ func (o *Ollama) request(system string, history []Turn) extract.OllamaChatReques
 	return req
 }
 
-// Reply implements [Model].
+// Reply implements [Model] under the chat deadline; a reply cut at the
+// token limit is an *llm.MaxTokensError, an empty one an
+// *llm.InvalidReplyError.
 func (o *Ollama) Reply(ctx context.Context, system string, history []Turn) (Reply, error) {
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.deadline())
+	defer cancel()
 	resp, err := extract.OllamaChat(ctx, o.Client, o.URL, o.request(system, history))
 	if err != nil {
-		return Reply{}, err
+		return Reply{}, llm.TimeoutCause(ctx, err)
 	}
-	return Reply{Text: resp.Message.Content, Model: o.Model, InputTokens: resp.PromptEvalCount, OutputTokens: resp.EvalCount}, nil
+	return o.reply(resp, resp.Message.Content)
 }
 
-// Stream implements [Model].
+func (o *Ollama) reply(last extract.OllamaChatResponse, text string) (Reply, error) {
+	switch {
+	case last.DoneReason == "length":
+		return Reply{}, &llm.MaxTokensError{Model: o.Model, OutputTokens: last.EvalCount}
+	case strings.TrimSpace(text) == "":
+		return Reply{}, &llm.InvalidReplyError{Reason: "empty reply"}
+	}
+	return Reply{Text: text, Model: o.Model, InputTokens: last.PromptEvalCount, OutputTokens: last.EvalCount}, nil
+}
+
+// Stream implements [Model], with the errors of [Ollama.Reply]; the
+// deadline bounds the whole stream.
 func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeChat, o.deadline())
+	defer cancel()
+	r, err := o.stream(ctx, system, history, onDelta)
+	return r, llm.TimeoutCause(ctx, err)
+}
+
+func (o *Ollama) stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
 	req := o.request(system, history)
 	req.Stream = true
 	client := o.Client
@@ -174,7 +227,6 @@ func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDe
 		return Reply{}, err
 	}
 	defer resp.Body.Close()
-	out := Reply{Model: o.Model}
 	var b strings.Builder
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 16<<20)
@@ -187,7 +239,7 @@ func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDe
 			return Reply{}, fmt.Errorf("ollama stream: %w", err)
 		}
 		if chunk.Error != "" {
-			return Reply{}, fmt.Errorf("ollama: %s", chunk.Error)
+			return Reply{}, &extract.OllamaError{Message: chunk.Error}
 		}
 		if chunk.Message.Content != "" {
 			b.WriteString(chunk.Message.Content)
@@ -196,15 +248,13 @@ func (o *Ollama) Stream(ctx context.Context, system string, history []Turn, onDe
 			}
 		}
 		if chunk.Done {
-			out.InputTokens, out.OutputTokens = chunk.PromptEvalCount, chunk.EvalCount
-			out.Text = b.String()
-			return out, nil
+			return o.reply(chunk, b.String())
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return Reply{}, fmt.Errorf("ollama stream: %w", err)
 	}
-	return Reply{}, errors.New("ollama stream: ended before done")
+	return Reply{}, &extract.OllamaError{Message: "stream ended before done"}
 }
 
 // NewModel returns the chat model a setting names: "haiku", "sonnet",

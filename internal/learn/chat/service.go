@@ -1,7 +1,9 @@
 // Package chat is learn's chat: sessions and messages in learn.db, each
 // reply generated with the system prompt the context assembler builds from
 // preprompts and learned knowledge, by Claude or an Ollama model, whole or
-// streamed. Token counts of every reply are stored with it.
+// streamed. Token counts of every reply are stored with it. Session names
+// and message contents are redacted (internal/redact) before they are
+// stored, so the history sent to the model carries no secret either.
 package chat
 
 import (
@@ -15,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -73,7 +76,7 @@ func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // CreateSession starts a session; an empty name becomes "New chat".
 func (s *Service) CreateSession(ctx context.Context, name string) (Session, error) {
-	name = strings.TrimSpace(name)
+	name = strings.TrimSpace(redact.String(name))
 	if name == "" {
 		name = "New chat"
 	}
@@ -127,8 +130,12 @@ func (s *Service) Messages(ctx context.Context, id string) ([]Message, error) {
 	return out, rows.Err()
 }
 
+// insert stores m, its content redacted (internal/redact): the one write
+// of chat history, so no secret is kept or sent back to a model with the
+// history.
 func (s *Service) insert(ctx context.Context, m Message) (Message, error) {
 	m.ID, m.CreatedAt = newID(), s.now()
+	m.Content = redact.String(m.Content)
 	var model any
 	if m.Model != "" {
 		model = m.Model

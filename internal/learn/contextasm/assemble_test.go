@@ -171,3 +171,21 @@ func TestPrepromptStore(t *testing.T) {
 		t.Errorf("unknown id: got %v, want ErrNotFound", err)
 	}
 }
+
+func TestPrepromptStoresNoSecret(t *testing.T) {
+	a, _ := newAssembler(t)
+	ctx := context.Background()
+	p, err := a.Preprompts.Add(ctx, Preprompt{Name: "deploy", Type: Domain, Content: "Deploy with DEPLOY_TOKEN=ab12cd34ef56 on fly.", Active: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := a.Preprompts.List(ctx, false)
+	for _, got := range append(list, p) {
+		if strings.Contains(got.Content, "ab12cd34ef56") {
+			t.Errorf("preprompt stored with its secret: %q", got.Content)
+		}
+	}
+	if sp := assemble(t, a).SystemPrompt; strings.Contains(sp, "ab12cd34ef56") || !strings.Contains(sp, "DEPLOY_TOKEN=[REDACTED:token]") {
+		t.Errorf("system prompt:\n%s", sp)
+	}
+}

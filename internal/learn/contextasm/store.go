@@ -12,6 +12,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -39,10 +40,11 @@ func ValidType(t string) bool {
 	return false
 }
 
-// Add stores p (id and creation time filled when empty) and returns it.
+// Add stores p (id and creation time filled when empty) and returns it,
+// its name and content redacted (internal/redact).
 func (s *Preprompts) Add(ctx context.Context, p Preprompt) (Preprompt, error) {
-	p.Name, p.Content = strings.TrimSpace(p.Name), strings.TrimSpace(p.Content)
-	if !ValidType(p.Type) || p.Name == "" || p.Content == "" {
+	p.Name, p.Content = strings.TrimSpace(redact.String(p.Name)), strings.TrimSpace(redact.String(p.Content))
+	if !ValidType(p.Type) || p.Name == "" || redact.Blank(p.Content) {
 		return p, fmt.Errorf("%w: type must be core, persona, hard_rule or domain; name and content are required", ErrInvalid)
 	}
 	if p.ID == "" {

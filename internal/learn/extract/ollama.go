@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 // DefaultOllamaURL is where Ollama listens unless configured otherwise.
@@ -25,7 +26,48 @@ type Ollama struct {
 	Model  string       // e.g. "llama3.2"; required
 	Client *http.Client // nil means a client with a 5 minute timeout
 	Now    func() time.Time
+	// Timeout bounds one chunk's call; zero means llm.DeadlineLocalModel.
+	Timeout time.Duration
 }
+
+func (o *Ollama) deadline() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return llm.DeadlineLocalModel
+}
+
+// OllamaError is an error answered by an Ollama server: an HTTP status
+// other than 200 (Status set) or an "error" field in its answer. Message
+// is the server's text, for logs only: clients get its [llm.Kind]'s message.
+type OllamaError struct {
+	Status  int // 0 when the error came in a 200 answer or a stream chunk
+	Message string
+}
+
+// Error gives the status and the server's message.
+func (e *OllamaError) Error() string {
+	if e.Status == 0 {
+		return "ollama: " + e.Message
+	}
+	return fmt.Sprintf("ollama: %d: %s", e.Status, e.Message)
+}
+
+// ModelErrorKind classifies the error by status (see llm.StatusKind); an
+// error inside an answer is llm.KindUnavailable.
+func (e *OllamaError) ModelErrorKind() llm.Kind {
+	if e.Status == 0 {
+		return llm.KindUnavailable
+	}
+	return llm.StatusKind(e.Status)
+}
+
+// ollamaConnError is a failure to reach the Ollama server at all.
+type ollamaConnError struct{ err error }
+
+func (e *ollamaConnError) Error() string            { return "ollama: " + e.err.Error() }
+func (e *ollamaConnError) Unwrap() error            { return e.err }
+func (e *ollamaConnError) ModelErrorKind() llm.Kind { return llm.KindUnavailable }
 
 var _ Extractor = (*Ollama)(nil)
 
@@ -76,7 +118,10 @@ type OllamaChatResponse struct {
 	Done            bool          `json:"done"`
 	PromptEvalCount int64         `json:"prompt_eval_count"`
 	EvalCount       int64         `json:"eval_count"`
-	Error           string        `json:"error,omitempty"`
+	// DoneReason is "stop", or "length" when the answer was cut at the
+	// token limit (an [llm.MaxTokensError] for callers).
+	DoneReason string `json:"done_reason,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 // Extract implements [Extractor].
@@ -93,13 +138,18 @@ func (o *Ollama) Extract(ctx context.Context, turns []learn.Turn, source string)
 		Format:  ExtractionSchema,
 		Options: map[string]any{"temperature": 0},
 	}
+	ctx, cancel := llm.WithDeadline(ctx, llm.CallTypeExtract, o.deadline())
+	defer cancel()
 	resp, err := OllamaChat(ctx, o.Client, o.URL, req)
 	if err != nil {
-		return nil, err
+		return nil, llm.TimeoutCause(ctx, err)
+	}
+	if resp.DoneReason == "length" {
+		return nil, &llm.MaxTokensError{Model: o.Model, OutputTokens: resp.EvalCount}
 	}
 	var x Extraction
 	if err := json.Unmarshal([]byte(resp.Message.Content), &x); err != nil {
-		return nil, fmt.Errorf("ollama: answer is not the extraction JSON: %w", err)
+		return nil, &llm.InvalidReplyError{Text: resp.Message.Content, Reason: "ollama answer is not the extraction JSON", Err: err}
 	}
 	now := time.Now
 	if o.Now != nil {
@@ -109,8 +159,8 @@ func (o *Ollama) Extract(ctx context.Context, turns []learn.Turn, source string)
 }
 
 // OllamaChat sends a non-streaming chat request to the Ollama server at
-// base and returns its answer. HTTP and API errors are returned with the
-// server's message.
+// base and returns its answer. HTTP and API errors are *[OllamaError]s
+// carrying the server's message (for logs).
 func OllamaChat(ctx context.Context, client *http.Client, base string, req OllamaChatRequest) (OllamaChatResponse, error) {
 	req.Stream = false
 	resp, err := PostOllama(ctx, client, base, req)
@@ -123,7 +173,7 @@ func OllamaChat(ctx context.Context, client *http.Client, base string, req Ollam
 		return out, fmt.Errorf("ollama: decode answer: %w", err)
 	}
 	if out.Error != "" {
-		return out, fmt.Errorf("ollama: %s", out.Error)
+		return out, &OllamaError{Message: out.Error}
 	}
 	return out, nil
 }
@@ -148,7 +198,10 @@ func PostOllama(ctx context.Context, client *http.Client, base string, req Ollam
 	hr.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(hr)
 	if err != nil {
-		return nil, fmt.Errorf("ollama: %w", err)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("ollama: %w", err)
+		}
+		return nil, &ollamaConnError{err}
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
@@ -159,7 +212,7 @@ func PostOllama(ctx context.Context, client *http.Client, base string, req Ollam
 		if json.Unmarshal(msg, &e) == nil && e.Error != "" {
 			msg = []byte(e.Error)
 		}
-		return nil, fmt.Errorf("ollama: %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+		return nil, &OllamaError{Status: resp.StatusCode, Message: strings.TrimSpace(string(msg))}
 	}
 	return resp, nil
 }

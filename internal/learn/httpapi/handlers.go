@@ -115,8 +115,11 @@ func handleSend(d Deps) http.Handler {
 
 // handleStream answers POST /api/chat/sessions/{id}/stream {content} with
 // server-sent events: "delta" {text} for each piece of the reply, then
-// "done" {message} with the stored message, or "error" {error}. Errors found
-// before the stream starts (bad body, unknown session) are plain JSON.
+// "done" {message} with the stored message, or "error" {error, kind?} with
+// a clean message (see modelFailure); a failed reply (timeout, refusal,
+// truncation, provider error) is not stored. Errors found before the stream
+// starts (bad body, unknown session) are plain JSON. The request's context
+// bounds the model call: a client that disconnects cancels it.
 func handleStream(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req messageRequest
@@ -150,9 +153,9 @@ func handleStream(d Deps) http.Handler {
 			return send("delta", map[string]string{"text": text})
 		})
 		if err != nil {
-			if r.Context().Err() == nil {
-				d.Log.Warn("learn: chat stream failed", "err", err)
-				send("error", map[string]string{"error": err.Error()})
+			if r.Context().Err() == nil { // else the client went away: nothing to answer
+				_, body := modelFailure(d.Log, err)
+				send("error", body)
 			}
 			return
 		}

@@ -4,8 +4,10 @@
 // server-sent events), the assembled context and the preprompts.
 //
 // Every error is JSON {"error": "..."}; invalid input is 400, unknown ids
-// 404, no configured model 503, model failures 502, anything else 500
-// (logged).
+// 404, no configured model 503, a model that did not answer within its
+// deadline 504, other model failures 502 (with "kind", see llm.Kind), anything
+// else 500 (logged). Model failures are answered with a clean sentence per
+// kind: the provider's error text is logged, never sent.
 package httpapi
 
 import (
@@ -87,29 +89,28 @@ func fail(w http.ResponseWriter, log *slog.Logger, err error) {
 		writeError(w, http.StatusNotFound, err.Error())
 	case errors.Is(err, chat.ErrEmpty), errors.Is(err, contextasm.ErrInvalid), errors.Is(err, ErrOutsideRoots):
 		writeError(w, http.StatusBadRequest, err.Error())
-	case errors.Is(err, llm.ErrNoModel):
-		writeError(w, http.StatusServiceUnavailable, err.Error())
-	case isModelError(err):
-		log.Warn("learn: model call failed", "err", err)
-		writeError(w, http.StatusBadGateway, "model call failed: "+err.Error())
 	default:
-		log.Error("learn: internal error", "err", err)
-		writeError(w, http.StatusInternalServerError, "Internal error.")
+		status, body := modelFailure(log, err)
+		server.Encode(w, status, body)
 	}
 }
 
-func isModelError(err error) bool {
-	var apiErr *llm.APIError
+// modelFailure returns the status and JSON body answering a failed model
+// call, or 500 "Internal error." for anything else; it logs the raw error.
+func modelFailure(log *slog.Logger, err error) (int, map[string]string) {
+	kind := llm.Classify(err)
 	var xErr *pipeline.ExtractError
-	return errors.As(err, &apiErr) || errors.As(err, &xErr) || llm.IsTransient(err) || errorsHasPrefix(err, "claude", "ollama")
-}
-
-func errorsHasPrefix(err error, prefixes ...string) bool {
-	s := err.Error()
-	for _, p := range prefixes {
-		if len(s) >= len(p) && s[:len(p)] == p {
-			return true
-		}
+	if kind == llm.KindUnknown && !errors.As(err, &xErr) || kind == llm.KindCancelled {
+		log.Error("learn: internal error", "err", err)
+		return http.StatusInternalServerError, map[string]string{"error": "Internal error."}
 	}
-	return false
+	log.Warn("learn: model call failed", "kind", string(kind), "err", err)
+	status := http.StatusBadGateway
+	switch kind {
+	case llm.KindNoModel:
+		status = http.StatusServiceUnavailable
+	case llm.KindTimeout:
+		status = http.StatusGatewayTimeout
+	}
+	return status, map[string]string{"error": kind.Message(), "kind": string(kind)}
 }

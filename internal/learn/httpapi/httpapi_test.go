@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/chat"
@@ -33,6 +34,12 @@ type env struct {
 // knowledge store, learn.db, chat on the llmtest fake (or offline).
 func start(tb testing.TB, x extract.Extractor, offline bool) *env {
 	tb.Helper()
+	return startWith(tb, x, offline, nil)
+}
+
+// startWith is start with deadline overrides for the chat's llm.Client.
+func startWith(tb testing.TB, x extract.Extractor, offline bool, deadlines map[string]time.Duration) *env {
+	tb.Helper()
 	e := &env{root: tb.TempDir(), llm: llmtest.NewServer(tb)}
 	raw, err := os.ReadFile("../transcript/testdata/sample-session.jsonl")
 	if err != nil {
@@ -51,7 +58,7 @@ func start(tb testing.TB, x extract.Extractor, offline bool) *env {
 	if offline {
 		key = ""
 	}
-	svc := &chat.Service{DB: db, Model: &chat.Claude{Client: llm.New(llm.Options{APIKey: key, BaseURL: e.llm.URL()})},
+	svc := &chat.Service{DB: db, Model: &chat.Claude{Client: llm.New(llm.Options{APIKey: key, BaseURL: e.llm.URL(), Deadlines: deadlines})},
 		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: e.store}}
 	mux := http.NewServeMux()
 	AddRoutes(mux, Deps{Store: e.store, Extractor: x, Roots: NewRoots(e.root), Chat: svc})
@@ -156,8 +163,8 @@ func TestExtractModelFailure(t *testing.T) {
 	e := start(t, &extract.Ollama{URL: down.URL, Model: "llama3.2"}, false)
 	var got extractResp
 	code := call(t, "POST", e.url+"/api/extract", jsonBody(map[string]string{"transcriptPath": filepath.Join(e.root, "sample.jsonl")}), &got)
-	if code != 502 || !strings.Contains(got.Error, "model crashed") {
-		t.Errorf("got %d %q, want 502 with the model's message", code, got.Error)
+	if code != 502 || strings.Contains(got.Error, "model crashed") || got.Error != llm.KindUnavailable.Message() {
+		t.Errorf("got %d %q, want 502 with a clean message, not the model server's", code, got.Error)
 	}
 }
 
@@ -297,13 +304,13 @@ func TestChatAPIErrors(t *testing.T) {
 
 	off := start(t, nil, true)
 	call(t, "POST", off.url+"/api/chat/sessions", `{}`, &ss)
-	if code := call(t, "POST", off.url+"/api/chat/sessions/"+ss.ID+"/messages", `{"content":"hi"}`, &errResp); code != 503 || !strings.Contains(errResp.Error, "no model configured") {
+	if code := call(t, "POST", off.url+"/api/chat/sessions/"+ss.ID+"/messages", `{"content":"hi"}`, &errResp); code != 503 || !strings.Contains(errResp.Error, "No model is configured") {
 		t.Errorf("offline: got %d %q, want 503", code, errResp.Error)
 	}
 	resp, _ := http.Post(off.url+"/api/chat/sessions/"+ss.ID+"/stream", "application/json", strings.NewReader(`{"content":"hi"}`))
 	events := readSSE(t, resp.Body)
 	resp.Body.Close()
-	if len(events) != 1 || events[0].name != "error" || !strings.Contains(events[0].data, "no model configured") {
+	if len(events) != 1 || events[0].name != "error" || !strings.Contains(events[0].data, "No model is configured") {
 		t.Errorf("offline stream: %+v", events)
 	}
 }

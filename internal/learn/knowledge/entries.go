@@ -11,8 +11,8 @@
 //   - Every append writes whole lines and syncs. A crash mid-write leaves at
 //     most one torn last line: readers ignore it and the next [Open] or
 //     append truncates it away, so later records are never glued onto it.
-//   - Nothing is stored before [Redact] has removed <private> blocks and
-//     secrets from its text.
+//   - Nothing is stored before [RedactEntry] (internal/redact) has replaced
+//     the secrets and <private> blocks in its text with markers.
 package knowledge
 
 import (

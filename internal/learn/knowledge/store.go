@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/redact"
 )
 
 // File names inside a store directory.
@@ -98,10 +99,11 @@ func (s *Store) Active() ([]learn.Entry, error) {
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // Prepare validates e, redacts it and fills a missing ID and ExtractedAt.
+// Content that is empty once redacted (nothing but markers) is invalid.
 func (s *Store) Prepare(e learn.Entry) (learn.Entry, error) {
 	e = RedactEntry(e)
 	e.Content = strings.TrimSpace(e.Content)
-	if e.Content == "" || !e.Type.Valid() {
+	if redact.Blank(e.Content) || !e.Type.Valid() {
 		return e, fmt.Errorf("%w: type %q, content %q", ErrInvalid, e.Type, e.Content)
 	}
 	if e.ID == "" {

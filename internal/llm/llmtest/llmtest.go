@@ -39,7 +39,11 @@ type Server struct {
 	queue   []Response             // guarded by mu
 	handler func(Request) Response // guarded by mu
 	reqs    []Request              // guarded by mu
-	changed chan struct{}          // closed and replaced when reqs grows; guarded by mu
+	changed chan struct{}          // closed and replaced when reqs or cancelled grows; guarded by mu
+	// cancelled counts requests whose client gave up (cancelled, timed
+	// out, closed the connection) before the scripted answer was sent;
+	// guarded by mu.
+	cancelled int
 }
 
 // NewServer starts a fake server; it is closed by tb.Cleanup.
@@ -114,6 +118,45 @@ func (s *Server) record(r Request) {
 	s.changed = make(chan struct{})
 }
 
+// Cancelled returns how many requests the client abandoned before their
+// answer was sent (a [Hang] or [Response.WithDelay] answer whose request
+// context ended).
+func (s *Server) Cancelled() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancelled
+}
+
+// WaitCancelled waits until at least n requests were abandoned by their
+// client; it fails tb when timeout passes first.
+func (s *Server) WaitCancelled(tb testing.TB, n int, timeout time.Duration) {
+	tb.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		got, changed := s.cancelled, s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			tb.Fatalf("llmtest: %d requests cancelled by the client, want %d within %v", got, n, timeout)
+			return
+		}
+	}
+}
+
+func (s *Server) abandoned() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cancelled++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // next pops the scripted response for r: the queue first, then the handler.
 func (s *Server) next(r Request) (Response, bool) {
 	s.mu.Lock()
@@ -148,7 +191,13 @@ func (s *Server) handleMessages(w http.ResponseWriter, hr *http.Request) {
 		writeError(w, http.StatusInternalServerError, "api_error", "llmtest: no scripted response", -1)
 		return
 	}
+	if resp.hang {
+		<-hr.Context().Done()
+		s.abandoned()
+		return
+	}
 	if !wait(hr.Context(), resp.delay) {
+		s.abandoned()
 		return
 	}
 	if resp.status != 0 {

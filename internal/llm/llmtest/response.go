@@ -18,6 +18,7 @@ type Response struct {
 	usage      *[2]int64 // input, output; nil means estimated
 	retryAfter int       // seconds; < 0 means no header
 	delay      time.Duration
+	hang       bool      // never answer: block until the client gives up
 	streamErr  [2]string // error type and message sent mid-stream; "" none
 }
 
@@ -117,6 +118,12 @@ func (r Response) WithDelay(d time.Duration) Response {
 	r.delay = d
 	return r
 }
+
+// Hang returns a response that never comes: the server holds the request
+// until the client cancels it or its deadline passes, as a stuck model
+// does. The abandoned request counts in [Server.Cancelled]. Deadline and
+// cancellation tests need no real waiting beyond their own short deadline.
+func Hang() Response { return Response{hang: true, retryAfter: -1} }
 
 // WithStreamError returns r that, answered as a stream, breaks off after the
 // first content delta with an SSE error event (e.g. "overloaded_error"), as

@@ -1,0 +1,80 @@
+package workbench
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestEmbeddedWorkbench checks the committed build: index.html exists,
+// every asset it references under / exists, and nothing is loaded from
+// another host (Monaco and xterm.js come from the binary, never a CDN).
+func TestEmbeddedWorkbench(t *testing.T) {
+	fsys := FS()
+	if fsys == nil {
+		t.Skip("built with no_ui")
+	}
+	index, err := fs.ReadFile(fsys, "index.html")
+	if err != nil {
+		t.Fatalf("read index.html: %v", err)
+	}
+	for _, m := range regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllStringSubmatch(string(index), -1) {
+		ref := m[1]
+		if strings.Contains(ref, "//") || strings.HasPrefix(ref, "data:") {
+			t.Errorf("index.html loads %s from elsewhere: everything must come from the binary", ref)
+			continue
+		}
+		name := strings.TrimPrefix(ref, "/")
+		if _, err := fs.Stat(fsys, name); err != nil {
+			t.Errorf("index.html references %s: %v", ref, err)
+		}
+	}
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		for _, cdn := range []string{"cdn.jsdelivr.net/npm/monaco-editor", "unpkg.com/monaco-editor"} {
+			if strings.Contains(string(b), cdn) {
+				t.Errorf("%s points Monaco at %s: bundle it instead", p, cdn)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWorkbenchRoutes serves the embedded build at / and checks the client
+// route fallback stops at the other routes' paths.
+func TestWorkbenchRoutes(t *testing.T) {
+	fsys := FS()
+	if fsys == nil {
+		t.Skip("built with no_ui")
+	}
+	srv := httptest.NewServer(Handler(fsys))
+	t.Cleanup(srv.Close)
+	for path, want := range map[string]int{"/": 200, "/work": 200, "/practice/k1": 200,
+		"/api/v1/x": 404, "/ghostpath/x": 404, "/pty": 404, "/nope.js": 404} {
+		res, err := srv.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("GET %s: got %d, want %d", path, res.StatusCode, want)
+		}
+		if want == http.StatusOK && !strings.Contains(string(body), "<div id=\"root\"") {
+			t.Errorf("GET %s: got %.80q, want the workbench page", path, body)
+		}
+	}
+}

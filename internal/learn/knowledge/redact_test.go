@@ -1,0 +1,37 @@
+package knowledge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/learn"
+)
+
+// The pattern table that lived here moved to internal/redact (positives and
+// negatives there); these tests cover what learn adds: every text field of
+// a turn and an entry goes through it.
+
+func TestRedactTurn(t *testing.T) {
+	tr := RedactTurn(learn.Turn{Content: "x <private>y</private>", ToolUse: []learn.ToolUse{{Input: `{"token":"abcdefgh1234"}`}},
+		ToolResults: []learn.ToolResult{{Content: "AKIAIOSFODNN7EXAMPLE"}}})
+	all := tr.Content + tr.ToolUse[0].Input + tr.ToolResults[0].Content
+	for _, s := range []string{"<private>", "abcdefgh1234", "AKIA"} {
+		if strings.Contains(all, s) {
+			t.Errorf("turn keeps %q: %+v", s, tr)
+		}
+	}
+}
+
+func TestRedactEntry(t *testing.T) {
+	e := RedactEntry(learn.Entry{Content: "deploy with password=hunter22", Evidence: "the token is abc123def",
+		Entities: []string{"postgres://app:pa55@db/x", "pnpm"}})
+	all := e.Content + e.Evidence + strings.Join(e.Entities, " ")
+	for _, s := range []string{"hunter22", "abc123def", "pa55"} {
+		if strings.Contains(all, s) {
+			t.Errorf("entry keeps %q: %+v", s, e)
+		}
+	}
+	if len(e.Entities) != 2 || e.Entities[1] != "pnpm" {
+		t.Errorf("entities %q, want both kept, the URL redacted", e.Entities)
+	}
+}

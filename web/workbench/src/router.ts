@@ -1,0 +1,41 @@
+import { useEffect, useState } from "react";
+
+export type Route =
+  | { page: "dashboard" }
+  | { page: "work" }
+  | { page: "practice"; kataId: string | null }
+  | { page: "not_found" };
+
+/** matchRoute maps a pathname to a page: /, /work, /practice, /practice/<kataId>. */
+export function matchRoute(pathname: string): Route {
+  const rest = pathname.replace(/\/+$/, "");
+  if (rest === "") return { page: "dashboard" };
+  if (rest === "/work") return { page: "work" };
+  const m = /^\/practice(?:\/([^/]+))?$/.exec(rest);
+  if (m) {
+    try {
+      return { page: "practice", kataId: m[1] ? decodeURIComponent(m[1]) : null };
+    } catch {
+      return { page: "not_found" };
+    }
+  }
+  return { page: "not_found" };
+}
+
+/** navigate moves to path without reloading the page. */
+export function navigate(path: string): void {
+  if (window.location.pathname === path) return;
+  window.history.pushState(null, "", path);
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+/** useRoute returns the current route and follows history changes. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => matchRoute(window.location.pathname));
+  useEffect(() => {
+    const on = () => setRoute(matchRoute(window.location.pathname));
+    window.addEventListener("popstate", on);
+    return () => window.removeEventListener("popstate", on);
+  }, []);
+  return route;
+}

@@ -1,0 +1,59 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { TreeNode } from "../protocol/types";
+import { appStore } from "../state/store";
+import { DashboardView } from "./Dashboard";
+import { FileTree } from "./FileTree";
+
+describe("FileTree", () => {
+  it("renders only the rows in view of a 10,000-file tree, and shows hints", () => {
+    const files: TreeNode[] = Array.from({ length: 10_000 }, (_, i) => ({ name: `f${String(i).padStart(5, "0")}.ts`, path: `src/f${String(i).padStart(5, "0")}.ts`, type: "file" }));
+    const root: TreeNode = { name: "p", path: "", type: "directory", children: [{ name: "src", path: "src", type: "directory", children: files }] };
+    const opened: string[] = [];
+    render(<FileTree root={root} hints={{ "src/f00003.ts": { path: "src/f00003.ts", style: "obvious" } }} active={null} onOpen={(p) => opened.push(p)} />);
+    const rows = screen.getAllByRole("treeitem");
+    expect(rows.length).toBeLessThan(100); // src is opened by the hint; 10,001 rows exist
+    expect(document.querySelector('[data-path="src/f00003.ts"]')).toHaveAttribute("data-hint", "obvious");
+    fireEvent.click(document.querySelector('[data-path="src/f00003.ts"]')!);
+    expect(opened).toEqual(["src/f00003.ts"]);
+  });
+});
+
+describe("DashboardView", () => {
+  it("renders dashboard:state at once and an issues error with Retry", () => {
+    const store = appStore();
+    render(<DashboardView />);
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "dashboard:state", payload: {
+        dreyfus: [{ skillArea: "typescript", stage: "competent", confidence: 0.8, assessedAt: "" }],
+        stats: { period: "all", sessionsCompleted: 2, totalCoachingMinutes: 31, issuesWorkedOn: 1, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 4, apiCostTotal: 0.5 },
+        inProgressSessions: [], katas: [{ id: "k", title: "Sum with quantities", topic: "reduce", attemptsCount: 0, bestLevel: null, constraintCount: 2 }],
+      } } });
+      store.dispatch({ kind: "server", env: { type: "dashboard:issues_error", payload: { error: "GitHub CLI not found" } } });
+    });
+    expect(screen.getByText("Sessions completed").nextSibling).toHaveTextContent("2");
+    expect(screen.getByRole("img", { name: "Dreyfus stages by skill area" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Sum with quantities" })).toHaveAttribute("href", "/practice/k");
+    expect(screen.getByRole("alert")).toHaveTextContent("GitHub CLI not found");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(screen.getByText("Loading issues…")).toBeInTheDocument();
+  });
+});
+
+describe("DashboardView issues", () => {
+  it("starts a session on an issue with Coach me on this, and says how to turn on model features offline", () => {
+    const store = appStore();
+    const send = vi.spyOn(store.client, "send");
+    render(<DashboardView />);
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "connection:init", payload: { sessionId: "", featureFlags: { model: false } } } });
+      store.dispatch({ kind: "server", env: { type: "dashboard:issues", payload: { issues: [
+        { number: 12, title: "Cart ignores quantities", summary: "Totals are wrong.", suitability: "excellent", suitabilityReason: "", estimatedDifficulty: "low", relevantSkills: [], priorityScore: 1, learningOpportunities: [] },
+      ] } } });
+    });
+    expect(screen.getAllByText(/Set/).some((e) => e.textContent?.includes("ANTHROPIC_API_KEY"))).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Coach me on this" }));
+    expect(send).toHaveBeenCalledWith("session:start", { issueNumber: 12, issueTitle: "Cart ignores quantities" });
+    expect(window.location.pathname).toBe("/work");
+  });
+});

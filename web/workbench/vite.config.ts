@@ -1,0 +1,39 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import tailwindcss from "@tailwindcss/vite";
+
+// The workbench is served by `paige serve` at / and embedded from
+// internal/coach/workbench/dist (committed; `make web` rebuilds it). JSX is
+// compiled by esbuild directly, so no React plugin is needed. Monaco and
+// xterm are dynamic imports: they load when the Work view opens, from the
+// binary (Monaco's worker is bundled with `?worker`, never a CDN).
+function proxy() {
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  const target = (env.PAIGE_URL ?? "http://127.0.0.1:3000").replace(/^http/, "ws");
+  return { "/ws": { target, ws: true }, "/pty": { target, ws: true } };
+}
+
+export default defineConfig({
+  base: "/",
+  plugins: [tailwindcss()],
+  esbuild: { jsx: "automatic" },
+  worker: { format: "es" },
+  build: {
+    outDir: "../../internal/coach/workbench/dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 6000,
+  },
+  // `npm run dev` (or `vite preview`) against a running `paige serve`
+  // (PAIGE_URL, default http://127.0.0.1:3000).
+  server: { proxy: proxy() },
+  preview: { proxy: proxy() },
+  test: {
+    environment: "jsdom",
+    globals: true,
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/test-setup.ts"],
+    // The machine is shared; generous limits keep slow runs from flaking.
+    testTimeout: 30_000,
+  },
+});
