@@ -26,7 +26,9 @@ func TestOllamaFaults(t *testing.T) {
 			<-r.Context().Done()
 		}, llm.KindTimeout},
 		{"500", func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"error":"SECRET"}`, 500) }, llm.KindUnavailable},
-		{"503", func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"error":"busy"}`, 503) }, llm.KindOverloaded},
+		{"503", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":"busy"}`, http.StatusServiceUnavailable)
+		}, llm.KindOverloaded},
 		{"length", func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"message":{"role":"assistant","content":"{\"items\":["},"done":true,"done_reason":"length"}`))
 		}, llm.KindTruncated},
