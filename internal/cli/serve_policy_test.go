@@ -120,6 +120,21 @@ func (c policyCase) request(t *testing.T, base, method, path string) *http.Reque
 	return req
 }
 
+// terminalCookies trades the terminal's key for its cookie, as the page
+// opened from the printed URL does.
+func terminalCookies(t *testing.T, c *http.Client, base, token string) []*http.Cookie {
+	t.Helper()
+	resp, err := c.Get(base + "/?token=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(resp.Cookies()) == 0 {
+		t.Fatalf("GET /?token=: %s, no cookie", resp.Status)
+	}
+	return resp.Cookies()
+}
+
 func stateChanging(m string) bool {
 	return m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch || m == http.MethodDelete
 }
@@ -132,15 +147,24 @@ func TestServeEveryRouteBehindPolicy(t *testing.T) {
 	if len(patterns) < 20 {
 		t.Fatalf("only %d patterns recorded: %v", len(patterns), patterns)
 	}
-	s := startServe(t, serveEnv(t))
+	env := serveEnv(t)
+	env["PAIGE_TOKEN"] = strings.Repeat("k", 43)
+	s := startServe(t, env)
 	noRedirect := &http.Client{Timeout: testWait, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
+	// The terminal asks for its key as well as the policy: every request
+	// carries the key's cookie, so a 403 can only be the policy's.
+	keyCookies := terminalCookies(t, noRedirect, s.base, env["PAIGE_TOKEN"])
 	for _, pattern := range patterns {
 		method, path := concrete(pattern)
 		for _, c := range policyCases {
 			t.Run(pattern+"/"+c.name, func(t *testing.T) {
-				resp, err := noRedirect.Do(c.request(t, s.base, method, path))
+				req := c.request(t, s.base, method, path)
+				for _, k := range keyCookies {
+					req.AddCookie(k)
+				}
+				resp, err := noRedirect.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}
