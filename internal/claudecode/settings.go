@@ -7,19 +7,20 @@ import (
 )
 
 // HookSpec is one Claude Code hook Paige installs: the event, the tool
-// matcher (PreToolUse only), the `paige hook` subcommand and the timeout in
-// seconds.
+// matcher (PreToolUse only), the `paige hook` subcommand, its flags and the
+// timeout in seconds.
 type HookSpec struct {
 	Event   string
 	Matcher string
 	Sub     string
+	Flags   string // appended after Sub, e.g. "--record-session"; "" for none
 	Timeout int
 }
 
 // Hooks are the hooks Paige installs, in this order, in settings files and
 // in plugin/hooks/hooks.json.
 var Hooks = []HookSpec{
-	{Event: "SessionStart", Sub: "session-start", Timeout: 10},
+	{Event: "SessionStart", Sub: "session-start", Flags: "--record-session", Timeout: 10},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 5},
 	{Event: "PreToolUse", Matcher: strings.Join(append(ReadOnlyTools[:len(ReadOnlyTools):len(ReadOnlyTools)], "Bash"), "|"), Sub: "pre-tool-use", Timeout: 5},
 }
@@ -29,18 +30,33 @@ const MCPServerName = "paige"
 
 // Command returns the shell command that runs the hook with the paige
 // binary bin, quoted when it needs to be.
-func (h HookSpec) Command(bin string) string { return shellQuote(bin) + " hook " + h.Sub }
+func (h HookSpec) Command(bin string) string {
+	cmd := shellQuote(bin) + " hook " + h.Sub
+	if h.Flags != "" {
+		cmd += " " + h.Flags
+	}
+	return cmd
+}
 
-// IsPaigeHookCommand reports whether a hook command runs `paige hook <sub>`
-// for one of Paige's hooks, whatever the binary's directory: that is how
-// Paige finds its own entries in a settings file.
-func IsPaigeHookCommand(cmd string) bool {
+// IsPaigeHookCommand reports whether a hook command runs `<paige> hook <sub>
+// [--flag…]` for one of Paige's hooks: that is how Paige finds its own
+// entries in a settings file. The program is Paige when it is one of bins
+// (the binaries being installed or running, compared as given and with
+// symlinks resolved), or when its file name is paige, or paige followed by
+// '-', '_', '.' or a digit (paige-dev, paige.exe, paige2), in any directory.
+// Only flags may follow the subcommand, so a user's own command that merely
+// mentions Paige is never taken.
+func IsPaigeHookCommand(cmd string, bins ...string) bool {
 	words := lex(cmd).toks
-	if len(words) != 3 || words[0].kind != tokWord || words[1].val != "hook" {
+	if len(words) < 3 || words[0].kind != tokWord || words[1].val != "hook" {
 		return false
 	}
-	base := strings.TrimSuffix(filepath.Base(words[0].val), ".exe")
-	if base != "paige" {
+	for _, w := range words[3:] {
+		if w.kind != tokWord || !strings.HasPrefix(w.val, "-") {
+			return false
+		}
+	}
+	if !isPaigeProgram(words[0].val, bins) {
 		return false
 	}
 	for _, h := range Hooks {
@@ -49,6 +65,25 @@ func IsPaigeHookCommand(cmd string) bool {
 		}
 	}
 	return false
+}
+
+// isPaigeProgram reports whether prog names a Paige binary (see
+// [IsPaigeHookCommand]).
+func isPaigeProgram(prog string, bins []string) bool {
+	for _, b := range bins {
+		if b != "" && (prog == b || sameFile(prog, b)) {
+			return true
+		}
+	}
+	rest, ok := strings.CutPrefix(strings.ToLower(filepath.Base(prog)), "paige")
+	return ok && (rest == "" || strings.ContainsRune("-_.0123456789", rune(rest[0])))
+}
+
+// sameFile reports whether a and b resolve to the same existing file.
+func sameFile(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // InstallHooks returns settings (a Claude Code settings.json, possibly empty)
@@ -60,7 +95,7 @@ func InstallHooks(settings []byte, bin string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
-	if _, err := removePaigeHooks(root, false); err != nil {
+	if _, err := removePaigeHooks(root, false, bin); err != nil {
 		return nil, err
 	}
 	hooks, err := root.child("hooks")
@@ -88,15 +123,16 @@ func InstallHooks(settings []byte, bin string) ([]byte, error) {
 }
 
 // UninstallHooks returns settings without Paige's hook entries (see
-// [IsPaigeHookCommand]); groups, events and the hooks object left empty by
-// the removal are removed too. changed is false when there was nothing to
-// remove, and then out is settings unchanged.
-func UninstallHooks(settings []byte) (out []byte, changed bool, err error) {
+// [IsPaigeHookCommand]; bins are the Paige binaries known whatever their
+// names); groups, events and the hooks object left empty by the removal are
+// removed too. changed is false when there was nothing to remove, and then
+// out is settings unchanged.
+func UninstallHooks(settings []byte, bins ...string) (out []byte, changed bool, err error) {
 	root, err := parseObject(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("settings: %w", err)
 	}
-	changed, err = removePaigeHooks(root, true)
+	changed, err = removePaigeHooks(root, true, bins...)
 	if err != nil || !changed {
 		return settings, false, err
 	}
@@ -107,7 +143,7 @@ func UninstallHooks(settings []byte) (out []byte, changed bool, err error) {
 // removePaigeHooks deletes Paige's commands from root.hooks and reports
 // whether it removed any. With prune, events and the hooks object left empty
 // are deleted; without, they stay in place so a reinstall keeps key order.
-func removePaigeHooks(root *object, prune bool) (bool, error) {
+func removePaigeHooks(root *object, prune bool, bins ...string) (bool, error) {
 	v, ok := root.get("hooks")
 	if !ok {
 		return false, nil
@@ -124,7 +160,7 @@ func removePaigeHooks(root *object, prune bool) (bool, error) {
 		}
 		var keep []any
 		for _, g := range groups {
-			kept, dropped := filterGroup(g)
+			kept, dropped := filterGroup(g, bins)
 			removed = removed || dropped
 			if kept != nil {
 				keep = append(keep, kept)
@@ -145,7 +181,7 @@ func removePaigeHooks(root *object, prune bool) (bool, error) {
 
 // filterGroup drops Paige's commands from one matcher group; it returns nil
 // when the group held only Paige's commands.
-func filterGroup(g any) (kept any, dropped bool) {
+func filterGroup(g any, bins []string) (kept any, dropped bool) {
 	obj, ok := g.(*object)
 	if !ok {
 		return g, false
@@ -157,7 +193,7 @@ func filterGroup(g any) (kept any, dropped bool) {
 	var keep []any
 	for _, h := range list {
 		if ho, ok := h.(*object); ok {
-			if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c) {
+			if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c, bins...) {
 				dropped = true
 				continue
 			}
@@ -234,8 +270,8 @@ func shellQuote(s string) string {
 }
 
 // PaigeHookCommands returns the commands of Paige's hook entries in a
-// settings file, in file order.
-func PaigeHookCommands(settings []byte) ([]string, error) {
+// settings file, in file order (bins as for [IsPaigeHookCommand]).
+func PaigeHookCommands(settings []byte, bins ...string) ([]string, error) {
 	root, err := parseObject(settings)
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
@@ -255,7 +291,7 @@ func PaigeHookCommands(settings []byte) ([]string, error) {
 			list, _ := obj.vals["hooks"].([]any)
 			for _, h := range list {
 				if ho, ok := h.(*object); ok {
-					if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c) {
+					if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c, bins...) {
 						out = append(out, c)
 					}
 				}

@@ -46,7 +46,7 @@ func TestInstallHooksEmpty(t *testing.T) {
         "hooks": [
           {
             "type": "command",
-            "command": "/usr/local/bin/paige hook session-start",
+            "command": "/usr/local/bin/paige hook session-start --record-session",
             "timeout": 10
           }
         ]
@@ -240,7 +240,7 @@ func TestPaigeEntriesFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	// file order: the user's PreToolUse event comes first
-	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start", "'/x y/paige' hook session-end"}
+	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start --record-session", "'/x y/paige' hook session-end"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -171,7 +171,7 @@ func claudeEdits(files claudeFiles, install bool, bin string, port int) []fileEd
 			if install {
 				return claudecode.InstallHooks(b, bin)
 			}
-			out, _, err := claudecode.UninstallHooks(b)
+			out, _, err := claudecode.UninstallHooks(b, bin)
 			return out, err
 		}},
 	}

@@ -136,7 +136,7 @@ func TestClaudeInstallProjectDryRun(t *testing.T) {
 	}
 	before := string(mustRead(t, filepath.Join(dir, ".claude", "settings.json")))
 	out, _, err = runPaige(t, vars, "", "claude", "uninstall", "--project", "--dry-run")
-	if err != nil || !strings.Contains(out, "-            \"command\": \"/b/paige hook session-start\",") {
+	if err != nil || !strings.Contains(out, "-            \"command\": \"/b/paige hook session-start --record-session\",") {
 		t.Errorf("uninstall dry-run: %v\n%s", err, out)
 	}
 	if after := string(mustRead(t, filepath.Join(dir, ".claude", "settings.json"))); after != before {

@@ -53,6 +53,7 @@ func runDoctor(ctx context.Context, e *env) []check {
 	}
 	checks = append(checks,
 		checkPort(ctx, cfg),
+		checkDataDirAgreement(ctx, cfg),
 		checkDataDir(cfg),
 		checkDatabase(ctx, cfg),
 		checkMemory(ctx, cfg),
@@ -61,7 +62,7 @@ func runDoctor(ctx context.Context, e *env) []check {
 		checkKey(cfg),
 		checkLearnQueue(cfg),
 	)
-	return append(checks, checkClaudeSettings(e)...)
+	return append(checks, checkClaudeSettings(e, cfg)...)
 }
 
 // printChecks writes one line per check and a summary; it returns the number

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -224,7 +223,7 @@ func checkLearnQueue(cfg config.Config) check {
 // checkClaudeSettings reports where Paige's hooks and MCP server are
 // installed (user or project settings, or the plugin) and whether the
 // installed hooks still point at an existing binary.
-func checkClaudeSettings(e *env) []check {
+func checkClaudeSettings(e *env, cfg config.Config) []check {
 	hooks := check{name: "claude hooks"}
 	mcp := check{name: "claude mcp"}
 	var places []claudeFiles
@@ -238,11 +237,14 @@ func checkClaudeSettings(e *env) []check {
 	}
 	var found, missing []string
 	plugin, inSettings := false, false
+	if seen := pluginFound(cfg); seen != "" { // informational: may predate the settings' hooks
+		found = append(found, seen)
+	}
 	for _, p := range places {
 		data, _ := os.ReadFile(p.settings)
-		if bytes.Contains(data, []byte(`"paige@`)) {
+		for _, name := range enabledPaigePlugins(data) {
 			plugin = true
-			found = append(found, "plugin enabled in "+p.settings)
+			found = append(found, "plugin "+name+" enabled in "+p.settings)
 		}
 		cmds, err := claudecode.PaigeHookCommands(data)
 		if err != nil {

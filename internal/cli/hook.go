@@ -49,7 +49,9 @@ func newHookSessionStartCmd(e *env) *cobra.Command {
 		Long: `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
 source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
 identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
-It never writes (only --record-session does, and not to an invalid seed): a seed with invalid
+It never writes the seed (only --record-session does, and not to an invalid seed; run from
+Claude Code's plugin it notes CLAUDE_PLUGIN_ROOT in DATA_DIR/claude-plugin.json for doctor, and
+it warns when paige serve uses another DATA_DIR): a seed with invalid
 values is presented with every valid value after the line "seed.json has N invalid values; run
 ` + "`paige seed check`" + `", and a seed that cannot be parsed gives one error line; the file is
 left byte for byte as it was. Always exits 0; a problem is printed as one
@@ -103,6 +105,10 @@ func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 		fmt.Fprintf(e.stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
 	}
 	text = seed.HookText(sc)
+	if w := claudeSessionStartChecks(cmd.Context(), e); w != "" {
+		fmt.Fprintf(e.stderr, "paige hook session-start: warning: %s\n", w)
+		text += "\n\nPaige warning: " + w
+	}
 	if f.recordSession && len(sc.Problems) > 0 {
 		fmt.Fprintln(e.stderr, "paige hook session-start: session not recorded: the seed has invalid values and is left untouched")
 	}

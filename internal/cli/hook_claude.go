@@ -24,6 +24,7 @@ func addClaudeHookCmds(hook *cobra.Command, e *env) {
 		newHookPreToolUseCmd(e),
 		newHookSessionEndCmd(e),
 		newHookLearnQueueCmd(e),
+		newHookWrapUpCmd(e),
 	)
 }
 
@@ -155,6 +156,7 @@ func runSessionEnd(cmd *cobra.Command, e *env) {
 		hookError(e, "session-end", err)
 		return
 	}
+	wrapUpOnSessionEnd(cmd.Context(), e, cfg, in)
 	if in.TranscriptPath == "" {
 		logLearn(cfg, "session-end without transcript_path", "session", in.SessionID)
 		return

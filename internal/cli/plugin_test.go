@@ -99,9 +99,21 @@ func TestPluginHooks(t *testing.T) {
 					t.Errorf("%s: command %q does not run paige", event, h.Command)
 					continue
 				}
-				cmd, rest, err := root.Find(words[1:])
-				if err != nil || len(rest) != 0 || cmd.CommandPath() != h.Command {
+				var sub, flags []string
+				for _, w := range words[1:] {
+					if strings.HasPrefix(w, "-") {
+						flags = append(flags, w)
+					} else {
+						sub = append(sub, w)
+					}
+				}
+				cmd, rest, err := root.Find(sub)
+				if err != nil || len(rest) != 0 || !strings.HasPrefix(h.Command, cmd.CommandPath()) {
 					t.Errorf("%s: %q is not a paige command (found %q, rest %v, err %v)", event, h.Command, cmd.CommandPath(), rest, err)
+					continue
+				}
+				if err := cmd.ParseFlags(flags); err != nil {
+					t.Errorf("%s: %q: %v", event, h.Command, err)
 				}
 			}
 		}

@@ -51,7 +51,7 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names[tool.Name] = true
 	}
-	if len(tools.Tools) != 14 || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
+	if len(tools.Tools) != 15 || !names["paige_start_session"] || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
 		t.Errorf("tools/list has %d tools: %v", len(tools.Tools), names)
 	}
 	editor := s.ws(t)
@@ -166,7 +166,8 @@ func TestServeCoachingPipelineMemoryDown(t *testing.T) {
 	s := startServe(t, env)
 	editor, cs := s.ws(t), s.mcpClient(t)
 	startSession(t, editor, "memory down")
-	fake.Enqueue(llmtest.JSON(threePhases(nil)))
+	invented := "Like the OAuth race you fixed last week" // EC-56: no memory, so no connection, whatever the model says
+	fake.Enqueue(llmtest.JSON(threePhases(&invented)))
 	var out mcpapi.PipelineOut
 	if msg := callTool(t, cs, "paige_run_coaching_pipeline", pipelineArgs, &out); msg != "" {
 		t.Fatal(msg)
@@ -175,7 +176,11 @@ func TestServeCoachingPipelineMemoryDown(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].System != coachagent.SystemPrompt || len(out.Phases) != 3 || out.MemoryConnection != nil {
 		t.Errorf("requests %d, out %+v", len(reqs), out)
 	}
-	editor.expect(wsapi.TypeCoachingPlanReady, nil)
+	var ready wsapi.PlanReady
+	editor.expect(wsapi.TypeCoachingPlanReady, &ready)
+	if ready.MemoryConnection != nil {
+		t.Errorf("coaching:plan_ready memoryConnection = %q, want null", *ready.MemoryConnection)
+	}
 }
 
 // Scenarios 9.6 and 9.7 (SC-058, SC-061): best-effort wrap-up steps.

@@ -212,6 +212,9 @@ func TestServeReview(t *testing.T) {
 		len(stored.UserAttempts[2].Constraints) != 1 || stored.UserAttempts[0].Code != "v1" {
 		t.Errorf("attempts = %+v", stored.UserAttempts)
 	}
+	if gaps, err := db.KnowledgeGaps(ctx, storeGapFilter(sid)); err != nil || len(gaps) != 1 || !gaps[0].Addressed {
+		t.Errorf("the passed kata's gap is not addressed: %+v, %v", gaps, err)
+	}
 	done := actionsOf(t, db, sid, coach.ActionReviewCompleted, 1)
 	if len(done) != 1 || len(actionsOf(t, db, sid, coach.ActionReviewRequested, 1)) != 1 {
 		t.Fatalf("review actions = %v", done)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/dashboard"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
@@ -40,7 +42,8 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	go wsapi.ForwardTreeUpdates(hub, watcher.Events(), wsapi.TreeUpdateOptions{Tree: ws.Tree, Log: log})
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
 		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: ext,
-		Terminal: a.terminalStatus(), ModelConfigured: a.cfg.HasModel()})
+		Terminal: a.terminalStatus(), ModelConfigured: a.cfg.HasModel(),
+		Issues: ghIssues{gh: &dashboard.GH{Dir: a.cfg.ProjectDir, Timeout: issueLookupTimeout}}})
 	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()
 		hub.Close()
@@ -49,12 +52,13 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	})
 
 	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version,
-		Extra: models.mcpTools()})
+		Starter: wss, Extra: models.mcpTools()})
 	a.onClose("mcp sessions", func(context.Context) error {
 		log.Info("mcp sessions closed", "count", mcpapi.CloseSessions(mcpSrv))
 		return nil
 	})
 
+	models.runPendingWrapUps(a.cfg.DataDir, hub, log)
 	mux.Handle("GET /ws", wss)
 	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log, a.cfg.MCPSessionTimeout))
 	return nil
@@ -87,6 +91,21 @@ func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Works
 		log.Info("active coaching session restored", "session", active.ID)
 	}
 	return st, ws, al, sess, nil
+}
+
+// issueLookupTimeout bounds the gh run that looks an issue up when a
+// session starts with only its number: the start waits for it.
+const issueLookupTimeout = 10 * time.Second
+
+// ghIssues looks issues up with the GitHub CLI for session starts.
+type ghIssues struct{ gh *dashboard.GH }
+
+func (g ghIssues) LookupIssue(ctx context.Context, number int) (wsapi.IssueContext, error) {
+	info, err := g.gh.ViewIssue(ctx, number)
+	if err != nil {
+		return wsapi.IssueContext{}, err
+	}
+	return wsapi.IssueContext{Number: info.Number, Title: info.Title, Summary: info.Summary, Labels: info.Labels, URL: info.URL}, nil
 }
 
 // serveGCPercent is the GOGC `paige serve` runs with unless GOGC is set.

@@ -74,3 +74,18 @@ func (m *coachModels) extensions() wsapi.Extensions {
 func (m *coachModels) mcpTools() func(*mcp.Server, *mcpapi.Deps) {
 	return mcpapi.CoachingTools(m.coaching)
 }
+
+// runPendingWrapUps runs, in the background at start, the wrap-ups left
+// pending by an earlier run (coaching.RunPending) and announces each with
+// session:completed.
+func (m *coachModels) runPendingWrapUps(dataDir string, hub *wsapi.Hub, log *slog.Logger) {
+	m.bg.Go(context.Background(), func(ctx context.Context) { // ends with the server (Close), not a connection
+		n := m.coaching.RunPending(ctx, dataDir, func(w coaching.WrapUp) {
+			hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
+				KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
+		})
+		if n > 0 {
+			log.Info("pending session wrap-ups run", "count", n)
+		}
+	})
+}

@@ -30,8 +30,13 @@
 // summarisation (Haiku) each run best-effort (D49): a failure is logged and
 // counted as zero, and the next step runs. The session is then always
 // completed (session_ended and session_end logged), even when the caller's
-// context is cancelled mid-way. A second call for a session already wrapped
-// up is a no-op (EC-62). The caller broadcasts session:completed with the
+// context is cancelled mid-way. The wrap-up runs once per session: its
+// state is sessions.wrapup_status, claimed atomically; a call for a session
+// already wrapped up is a no-op (EC-62); with no active session EndSession
+// wraps up the latest session if it ended (editor's session:end) without
+// one. [Service.RunPending] runs, at server start, the wrap-ups queued by
+// Claude Code's SessionEnd hook while the server was down ([QueueWrapUp])
+// and those left pending. The caller broadcasts session:completed with the
 // returned [WrapUp].
 //
 // Every model call goes through internal/llm, so each attempt is written to

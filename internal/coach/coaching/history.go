@@ -4,13 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
 )
-
-var zeroTime time.Time
 
 // MaxHistoryGaps bounds the gap rows read as Dreyfus evidence.
 const MaxHistoryGaps = 2000

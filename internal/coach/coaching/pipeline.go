@@ -54,6 +54,12 @@ func (s *Service) RunPipeline(ctx context.Context, in PipelineRequest) (Plan, er
 		return Plan{}, fmt.Errorf("store the coaching plan: %w", err)
 	}
 	plan.MemoriesRetrieved, plan.MemoriesUsed = retrieved, len(memories)
+	if len(memories) == 0 && plan.MemoryConnection != nil {
+		// Scenario 9.2, EC-56: with no memory kept there is nothing to
+		// connect to; a connection the model wrote anyway is invented.
+		s.log.Warn("coaching pipeline: memory connection without memories dropped", "session", sess.ID)
+		plan.MemoryConnection = nil
+	}
 	s.logActive(ctx, coach.ActionCoachingPipeline, map[string]any{
 		"planId": plan.Plan.ID, "phases": len(plan.Phases), "issueNumber": in.IssueNumber,
 		"dreyfusStage": stage, "memoriesRetrieved": retrieved, "memoriesUsed": len(memories),

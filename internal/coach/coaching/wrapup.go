@@ -44,26 +44,74 @@ type sessionData struct {
 }
 
 // EndSession wraps up the active session (see the package doc) with the
-// transcript Claude Code's Stop hook condensed (FR-117). Errors:
-// session.ErrNoActiveSession when no session is active and the latest one
-// was not wrapped up already (scenario 9.13); llm.ErrNoModel without an API
-// key (nothing is stored and the session stays active). Failures of the
-// three model steps are not errors: they are logged, listed in
-// WrapUp.Failed and count zero (D49).
+// transcript Claude Code's Stop hook condensed (FR-117). With no active
+// session it wraps up the latest session when that one ended without its
+// wrap-up (the editor's session:end came first), and is a no-op when its
+// wrap-up already ran (EC-62). Errors: session.ErrNoActiveSession when
+// there is nothing to wrap up (scenario 9.13); llm.ErrNoModel without an
+// API key (nothing is stored, an active session stays active, an ended one
+// stays pending). Failures of the three model steps are not errors: they
+// are logged, listed in WrapUp.Failed and count zero (D49).
 func (s *Service) EndSession(ctx context.Context, transcript string) (WrapUp, error) {
 	s.wrapMu.Lock()
 	defer s.wrapMu.Unlock()
 	sess, err := s.sess.Require()
 	if errors.Is(err, session.ErrNoActiveSession) {
-		if done, ok := s.wrappedUp(ctx); ok {
-			return WrapUp{SessionID: done.ID, AlreadyCompleted: true}, nil
+		latest, st, ok := s.latestEnded(ctx)
+		switch {
+		case ok && st == store.WrapUpDone:
+			return WrapUp{SessionID: latest.ID, AlreadyCompleted: true}, nil
+		case ok && (st == store.WrapUpPending || st == store.WrapUpRunning):
+			sess, err = latest, nil
 		}
 	}
 	if err != nil {
 		return WrapUp{}, err
 	}
+	return s.wrapUp(ctx, sess, transcript)
+}
+
+// WrapUpSession runs the wrap-up of the session with id if it has not run
+// (the session is active or ended with its wrap-up pending); otherwise it
+// returns AlreadyCompleted. Errors: llm.ErrNoModel offline (the wrap-up
+// stays pending), store errors.
+func (s *Service) WrapUpSession(ctx context.Context, id, transcript string) (WrapUp, error) {
+	s.wrapMu.Lock()
+	defer s.wrapMu.Unlock()
+	sess, err := s.st.Session(ctx, id)
+	if err != nil {
+		return WrapUp{}, fmt.Errorf("find session: %w", err)
+	}
+	return s.wrapUp(ctx, sess, transcript)
+}
+
+// latestEnded returns the latest session and its wrap-up status when it is
+// not active.
+func (s *Service) latestEnded(ctx context.Context) (coach.Session, store.WrapUpStatus, bool) {
+	latest, err := s.st.Sessions(ctx, store.SessionFilter{Limit: 1})
+	if err != nil || len(latest) == 0 || latest[0].Status == coach.SessionActive {
+		return coach.Session{}, "", false
+	}
+	st, err := s.st.SessionWrapUp(ctx, latest[0].ID)
+	return latest[0], st, err == nil
+}
+
+// wrapUp claims sess's wrap-up (once per session: a session already
+// wrapped up, or being wrapped up, returns AlreadyCompleted), runs the
+// three steps and completes the session. Called with wrapMu held.
+func (s *Service) wrapUp(ctx context.Context, sess coach.Session, transcript string) (WrapUp, error) {
 	if !s.llm.Available() {
 		return WrapUp{}, llm.ErrNoModel
+	}
+	claimed, err := s.st.ClaimWrapUp(ctx, sess.ID)
+	if err != nil {
+		return WrapUp{}, fmt.Errorf("claim the wrap-up: %w", err)
+	}
+	if !claimed {
+		st, _ := s.st.SessionWrapUp(ctx, sess.ID)
+		if st != store.WrapUpRunning { // running: left by a stopped run, taken over
+			return WrapUp{SessionID: sess.ID, AlreadyCompleted: true}, nil
+		}
 	}
 	out := WrapUp{SessionID: sess.ID, TranscriptTruncated: len(transcript) > memorysummary.MaxTranscriptChars}
 	data := s.sessionData(ctx, sess)
@@ -86,17 +134,6 @@ func (s *Service) stepFailed(out *WrapUp, step, sessionID string, err error) {
 	s.log.Error("session wrap-up: step failed, continuing", "step", step, "session", sessionID, "err", err)
 }
 
-// wrappedUp returns the latest session when it is completed and its wrap-up
-// ran (a session_end action exists): the EC-62 no-op case.
-func (s *Service) wrappedUp(ctx context.Context) (coach.Session, bool) {
-	latest, err := s.st.Sessions(ctx, store.SessionFilter{Limit: 1})
-	if err != nil || len(latest) == 0 || latest[0].Status != coach.SessionCompleted {
-		return coach.Session{}, false
-	}
-	n, err := s.st.CountActions(ctx, latest[0].ID, coach.ActionSessionEnd, zeroTime)
-	return latest[0], err == nil && n > 0
-}
-
 // complete marks the session completed (always, FR-124) and logs
 // session_end. If another session became active meanwhile, only the row of
 // the wrapped-up one is updated.
@@ -109,6 +146,9 @@ func (s *Service) complete(ctx context.Context, sess coach.Session, out WrapUp) 
 	}
 	if err != nil {
 		s.log.Error("session wrap-up: cannot complete the session", "session", sess.ID, "err", err)
+	}
+	if err := s.st.SetWrapUpStatus(ctx, sess.ID, store.WrapUpDone); err != nil {
+		s.log.Error("session wrap-up: cannot mark it done", "session", sess.ID, "err", err)
 	}
 	s.logAction(ctx, sess.ID, coach.ActionSessionEnd, map[string]any{
 		"knowledgeGaps": out.KnowledgeGaps, "kataSpecs": out.KataSpecs, "dreyfusUpdates": out.DreyfusUpdates,
@@ -154,15 +194,18 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 		return nil, err
 	}
 	var gaps []coach.KnowledgeGap
-	katas := 0
+	katas, added := 0, 0
 	err = s.st.Update(ctx, func(tx *store.Tx) error {
-		gaps, katas = gaps[:0], 0
+		gaps, katas, added = gaps[:0], 0, 0
 		for _, g := range gapRows(d.sess.ID, resp.KnowledgeGaps) {
-			stored, err := tx.CreateKnowledgeGap(ctx, g)
+			stored, isNew, err := tx.RecordKnowledgeGap(ctx, g) // a recurring topic counts up its row
 			if err != nil {
 				return err
 			}
 			gaps = append(gaps, stored)
+			if isNew {
+				added++
+			}
 		}
 		for i, k := range resp.KataSpecs {
 			j := gapFor(k, i, gaps)
@@ -180,7 +223,7 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 	if err != nil {
 		return nil, fmt.Errorf("store gaps and katas: %w", err)
 	}
-	out.KnowledgeGaps, out.KataSpecs = len(gaps), katas
+	out.KnowledgeGaps, out.KataSpecs = added, katas
 	return gaps, nil
 }
 

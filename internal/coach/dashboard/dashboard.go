@@ -83,6 +83,7 @@ type Service struct {
 	log        *slog.Logger
 	now        func() time.Time
 	timeout    time.Duration
+	materials  materialsCache
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc

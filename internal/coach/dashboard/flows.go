@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
@@ -136,12 +137,42 @@ func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, 
 		return out, false, err
 	}
 	user := learningmaterials.Assemble(gaps, TechStack(s.projectDir), katas)
-	req := learningmaterials.Request(s.sessionID(), OverallStage(stages), user)
+	stage := OverallStage(stages)
+	key := stage + "\x00" + user
+	if cached, ok := s.materials.get(key); ok {
+		return cached, true, nil
+	}
+	req := learningmaterials.Request(s.sessionID(), stage, user)
 	resp, _, err := llm.CallWithRetry[learningmaterials.Response](ctx, s.llm, req)
 	if err != nil {
 		return out, true, err
 	}
-	return MaterialsPayload(resp), true, nil
+	out = MaterialsPayload(resp)
+	s.materials.put(key, out)
+	return out, true, nil
+}
+
+// materialsCache keeps the latest learning materials with what they were
+// researched for (the gaps, stack, katas and stage as sent to the model):
+// a dashboard:request whose research input is unchanged makes no model
+// call; any change (a new or addressed gap, a new kata) researches again.
+// In memory only: a restart researches once more.
+type materialsCache struct {
+	mu  sync.Mutex
+	key string
+	out wsapi.DashboardMaterials
+}
+
+func (c *materialsCache) get(key string) (wsapi.DashboardMaterials, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out, c.key != "" && c.key == key
+}
+
+func (c *materialsCache) put(key string, out wsapi.DashboardMaterials) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.out = key, out
 }
 
 // MaterialsPayload maps the research reply to dashboard:materials.

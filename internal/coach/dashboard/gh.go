@@ -72,6 +72,20 @@ type GH struct {
 // gh missing (EC-82), no GitHub remote (EC-83), not logged in, timeout,
 // unreadable output, or gh's own first error line.
 func (g *GH) ListIssues(ctx context.Context) ([]issueassessment.Issue, error) {
+	out, err := g.run(ctx, ghArgs...)
+	if err != nil {
+		return nil, err
+	}
+	issues, err := ParseIssues(out)
+	if err != nil {
+		return nil, &GHError{Message: MsgGHUnreadable, Err: err}
+	}
+	return issues, nil
+}
+
+// run runs gh with args from Dir within the timeout and returns its
+// stdout; failures are *GHError.
+func (g *GH) run(ctx context.Context, args ...string) ([]byte, error) {
 	look := g.LookPath
 	if look == nil {
 		look = exec.LookPath
@@ -86,7 +100,7 @@ func (g *GH) ListIssues(ctx context.Context) ([]issueassessment.Issue, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, ghArgs...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = g.Dir, g.Env
 	cmd.WaitDelay = time.Second // a child still holding the pipes cannot hang us
 	var stdout limitedBuffer
@@ -104,11 +118,7 @@ func (g *GH) ListIssues(ctx context.Context) ([]issueassessment.Issue, error) {
 	case stdout.over:
 		return nil, &GHError{Message: MsgGHUnreadable, Err: errors.New("output too large")}
 	}
-	issues, err := ParseIssues(stdout.Bytes())
-	if err != nil {
-		return nil, &GHError{Message: MsgGHUnreadable, Err: err}
-	}
-	return issues, nil
+	return stdout.Bytes(), nil
 }
 
 // missing reports whether err says the file bin does not exist (it went

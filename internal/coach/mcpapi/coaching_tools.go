@@ -103,6 +103,7 @@ func applyHints(ctx context.Context, d *Deps, ph coaching.PlannedPhase) {
 			continue
 		}
 		d.logAction(ctx, coach.ActionDecorationsApplied, map[string]any{"path": hl.Path, "count": 1})
+		d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "line", "path": hl.Path})
 		d.hub.Broadcast(wsapi.TypeEditorHighlightLines, wsapi.HighlightLines{Path: hl.Path, Start: hl.Start, End: hl.End, Style: hl.Style, HoverText: hl.HoverText})
 	}
 	var hints []session.Hint
@@ -128,6 +129,7 @@ func applyHints(ctx context.Context, d *Deps, ph coaching.PlannedPhase) {
 		paths = append(paths, h.Path)
 	}
 	d.logAction(ctx, coach.ActionFileHintsApplied, map[string]any{"paths": paths})
+	d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "file", "paths": paths})
 	d.hub.Broadcast(wsapi.TypeExplorerHintFiles, msg)
 }
 

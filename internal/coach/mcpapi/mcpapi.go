@@ -69,6 +69,9 @@ type Options struct {
 	Hub     Broadcaster
 	Log     *slog.Logger // nil discards
 	Version string
+	// Starter, if non-nil, registers paige_start_session, which starts a
+	// session as session:start does.
+	Starter Starter
 	// Extra, if non-nil, registers more tools (story 9's coaching tools)
 	// with mcp.AddTool after the built-in ones; their calls are logged like
 	// the others.
@@ -109,6 +112,9 @@ func New(opts Options) *mcp.Server {
 	d := &Deps{files: opts.Files, store: opts.Store, sess: opts.Session, hub: opts.Hub, log: opts.Log}
 	s.AddReceivingMiddleware(logToolCalls(d))
 	addTools(s, d)
+	if opts.Starter != nil {
+		addStartTool(s, d, opts.Starter)
+	}
 	if opts.Extra != nil {
 		opts.Extra(s, d)
 	}

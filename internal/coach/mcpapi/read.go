@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach/workspace"
@@ -37,9 +38,11 @@ func bufferEntry(b workspace.Buffer) *BufferEntry {
 		LastUpdated: b.LastUpdated.UTC().Format("2006-01-02T15:04:05.000Z")}
 }
 
-// getBuffer returns the buffer of a file (scenario 6.1), or null: the text
-// content "null" and no structured content (6.2). Out is any because the
-// SDK turns a nil typed pointer into a zero struct.
+// getBuffer returns the buffer of a file (scenario 6.1), or null (6.2):
+// the text content "null" and, because the tool declares an output schema
+// and MCP then requires structured content on every successful result, the
+// empty object (the schema's fields are all optional: see bufferSchema).
+// Out is any because the SDK turns a nil typed pointer into a zero struct.
 func (d *Deps) getBuffer(_ context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, any, error) {
 	if in.Path == "" {
 		return nil, nil, errors.New("path is required")
@@ -49,9 +52,19 @@ func (d *Deps) getBuffer(_ context.Context, _ *mcp.CallToolRequest, in PathIn) (
 		return nil, nil, fmt.Errorf("%s: %w", in.Path, err)
 	}
 	if !ok {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "null"}}}, nil, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "null"}},
+			StructuredContent: map[string]any{}}, nil, nil
 	}
 	return nil, bufferEntry(b), nil
+}
+
+// bufferSchema is paige_get_buffer's output schema: a [BufferEntry] whose
+// fields are all optional, so the empty object of the null case validates.
+func bufferSchema() *jsonschema.Schema {
+	s := schemaFor[BufferEntry]()
+	s.Required = nil
+	s.Description = "the buffer, or the empty object (text content null) when the file has no buffer"
+	return s
 }
 
 // OpenFilesOut is paige_get_open_files' result.

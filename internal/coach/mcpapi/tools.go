@@ -14,7 +14,7 @@ import (
 // less CPU per call.
 func addTools(s *mcp.Server, d *Deps) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	AddTool(s, &mcp.Tool{Name: "paige_get_buffer", Annotations: readOnly, OutputSchema: schemaFor[BufferEntry](),
+	AddTool(s, &mcp.Tool{Name: "paige_get_buffer", Annotations: readOnly, OutputSchema: bufferSchema(),
 		Description: "Return the editor's current (possibly unsaved) buffer of a file: " +
 			"{path, content, cursorPosition, dirty, lastUpdated}, or null when the file has no buffer."},
 		d.getBuffer)

@@ -60,8 +60,8 @@ func TestGetBuffer(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("unknown file: %v %+v", err, res)
 	}
-	if res.StructuredContent != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "null" {
-		t.Errorf("got %#v / %#v, want null", res.StructuredContent, res.Content)
+	if sc, ok := res.StructuredContent.(map[string]any); !ok || len(sc) != 0 || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "null" {
+		t.Errorf("got %#v / %#v, want text null and structured {}", res.StructuredContent, res.Content)
 	}
 	if msg := h.call(t, "paige_get_buffer", PathIn{Path: "../../etc/passwd"}, nil); msg == "" {
 		t.Error("outside path accepted")

@@ -243,6 +243,7 @@ func TestToolOutputsMatchSchemas(t *testing.T) {
 	}
 	for _, tc := range []struct{ tool, args string }{
 		{"paige_get_buffer", `{"path":"src/auth.ts"}`},
+		{"paige_get_buffer", `{"path":"no-buffer.ts"}`}, // null: {} must validate
 		{"paige_get_open_files", `{}`},
 		{"paige_get_diff", `{}`},
 		{"paige_get_diff", `{"path":"src/auth.ts"}`},
@@ -258,6 +259,9 @@ func TestToolOutputsMatchSchemas(t *testing.T) {
 				t.Fatalf("call: %v %+v", err, res)
 			}
 			v := res.StructuredContent
+			if v == nil {
+				t.Fatal("no structured content although an output schema is declared")
+			}
 			if err := r.Validate(&v); err != nil {
 				t.Errorf("output %v does not match the schema: %v", v, err)
 			}

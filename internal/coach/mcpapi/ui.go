@@ -67,6 +67,7 @@ func (d *Deps) highlightLines(ctx context.Context, _ *mcp.CallToolRequest, in Hi
 		return nil, Ack{}, fmt.Errorf("%s: %w", in.Path, err)
 	}
 	d.logAction(ctx, coach.ActionDecorationsApplied, map[string]any{"path": h.Path, "count": 1})
+	d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "line", "path": h.Path})
 	d.hub.Broadcast(wsapi.TypeEditorHighlightLines, wsapi.HighlightLines{Path: h.Path, Start: h.Start, End: h.End, Style: h.Style, HoverText: h.HoverText})
 	return nil, Ack{Success: true, Path: h.Path, Count: n}, nil
 }
@@ -135,6 +136,7 @@ func (d *Deps) hintFiles(ctx context.Context, _ *mcp.CallToolRequest, in HintFil
 		paths = append(paths, h.Path)
 	}
 	d.logAction(ctx, coach.ActionFileHintsApplied, map[string]any{"paths": paths})
+	d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "file", "paths": paths})
 	d.hub.Broadcast(wsapi.TypeExplorerHintFiles, msg)
 	return nil, Ack{Success: true, Count: len(hints)}, nil
 }

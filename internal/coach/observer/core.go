@@ -80,9 +80,10 @@ type State struct {
 	Recent []time.Time
 	// Evaluating is the spec's evaluationInProgress (FR-147).
 	Evaluating bool
-	// IdleEvaluated is set once an idle stretch has been evaluated and
-	// cleared by the next user activity (see the package doc).
-	IdleEvaluated bool
+	// Suppressed is the reason logged for the current suppressed stretch:
+	// further triggers suppressed for the same reason are not logged again
+	// until an evaluation runs or the reason changes.
+	Suppressed Reason
 }
 
 // userActivity reports whether an event of type t is the user doing
@@ -107,7 +108,6 @@ func userActivity(t coach.ActionType) bool {
 func (s *State) Observe(t coach.ActionType, now time.Time) Trigger {
 	if userActivity(t) {
 		s.LastActivity = now
-		s.IdleEvaluated = false
 		s.Recent = append(prune(s.Recent, now), now)
 	}
 	switch t {
@@ -126,15 +126,28 @@ func (s *State) Observe(t coach.ActionType, now time.Time) Trigger {
 	return TriggerNone
 }
 
-// IdleTick is the 30 s timer's check at now: it returns TriggerIdle when the
-// Observer is active, the user has been inactive for more than IdleAfter and
-// this idle stretch has not been evaluated yet (EC-71: an inactive state
-// never triggers).
+// IdleTick is the 30 s timer's check at now: it returns TriggerIdle at
+// every tick while the Observer is active and the user has been inactive
+// for more than IdleAfter (FR-132); [Suppress] then applies as for any
+// trigger (cooldown after a nudge). EC-71: an inactive state never
+// triggers.
 func (s *State) IdleTick(now time.Time) Trigger {
-	if !s.Active || s.IdleEvaluated || !Idle(s.LastActivity, now) {
+	if !s.Active || !Idle(s.LastActivity, now) {
 		return TriggerNone
 	}
 	return TriggerIdle
+}
+
+// NoteSuppressed records that a trigger was suppressed for reason and
+// reports whether to log nudge_suppressed: once per suppressed stretch, so
+// not again while the same reason keeps suppressing (40 buffer updates in
+// flow state log one row, not one per trigger).
+func (s *State) NoteSuppressed(reason Reason) bool {
+	if !reason.Logged() || s.Suppressed == reason {
+		return false
+	}
+	s.Suppressed = reason
+	return true
 }
 
 // Idle reports whether more than IdleAfter has passed since lastActivity.
@@ -182,14 +195,12 @@ func Suppress(s *State, now time.Time) Reason {
 	return ReasonNone
 }
 
-// BeginEvaluation marks an evaluation started for trigger at now: the
-// in-progress flag is set and the buffer counter reset (FR-148).
-func (s *State) BeginEvaluation(trigger Trigger) {
+// BeginEvaluation marks an evaluation started: the in-progress flag is set,
+// the buffer counter reset (FR-148) and the suppressed stretch ended.
+func (s *State) BeginEvaluation(Trigger) {
 	s.Evaluating = true
 	s.BufferUpdates = 0
-	if trigger == TriggerIdle {
-		s.IdleEvaluated = true
-	}
+	s.Suppressed = ReasonNone // the suppressed stretch, if any, is over
 }
 
 // Outcome is what a triage reply leads to.

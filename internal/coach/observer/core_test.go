@@ -110,10 +110,9 @@ func TestActivity(t *testing.T) {
 	if !s.LastActivity.Equal(t0) || len(s.Recent) != 0 {
 		t.Fatalf("system events counted as activity: last %v, recent %d", s.LastActivity, len(s.Recent))
 	}
-	s.IdleEvaluated = true
 	s.Observe(coach.ActionSelection, later)
-	if !s.LastActivity.Equal(later) || len(s.Recent) != 1 || s.IdleEvaluated {
-		t.Fatalf("user action: last %v, recent %d, idleEvaluated %v", s.LastActivity, len(s.Recent), s.IdleEvaluated)
+	if !s.LastActivity.Equal(later) || len(s.Recent) != 1 {
+		t.Fatalf("user action: last %v, recent %d", s.LastActivity, len(s.Recent))
 	}
 	// The window keeps only the last minute.
 	for i := range 30 {
@@ -121,6 +120,28 @@ func TestActivity(t *testing.T) {
 	}
 	if len(s.Recent) > 7 {
 		t.Errorf("window not pruned: %d entries", len(s.Recent))
+	}
+}
+
+// One nudge_suppressed per suppressed stretch: the same reason again is
+// not logged; another reason, or an evaluation in between, is.
+func TestNoteSuppressed(t *testing.T) {
+	var s State
+	logged := 0
+	for range 40 {
+		if s.NoteSuppressed(ReasonFlowState) {
+			logged++
+		}
+	}
+	if logged != 1 {
+		t.Fatalf("40 flow-state suppressions logged %d rows, want 1", logged)
+	}
+	if !s.NoteSuppressed(ReasonCooldown) || s.NoteSuppressed(ReasonBusy) {
+		t.Error("a new reason must log once; busy never logs")
+	}
+	s.BeginEvaluation(TriggerIdle)
+	if !s.NoteSuppressed(ReasonCooldown) {
+		t.Error("after an evaluation a new stretch logs again")
 	}
 }
 
@@ -134,7 +155,7 @@ func TestIdleTick(t *testing.T) {
 		{"active and idle 5m01s (10.5)", State{Active: true}, 5*time.Minute + time.Second, TriggerIdle},
 		{"exactly 5m is not idle", State{Active: true}, 5 * time.Minute, TriggerNone},
 		{"inactive (EC-71)", State{}, time.Hour, TriggerNone},
-		{"idle stretch already evaluated", State{Active: true, IdleEvaluated: true}, time.Hour, TriggerNone},
+		{"idle stretch already evaluated: every 30 s tick triggers (FR-132)", State{Active: true, LastEvaluation: t0.Add(time.Hour)}, time.Hour + 30*time.Second, TriggerIdle},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,9 +28,10 @@
 //
 // # Deviations from the spec
 //
-//   - The idle timer evaluates an idle stretch once, not every 30 s: the
-//     spec's recurring check would call Haiku 120 times an hour for a user at
-//     lunch (and nudge every cooldown). Any user activity re-arms it.
+//   - nudge_suppressed is logged once per suppressed stretch (the first
+//     trigger suppressed for a reason), not once per trigger: a burst of
+//     edits in flow state logs one row. An evaluation, or another reason,
+//     starts a new stretch.
 //   - Only user activity refreshes lastActivityTimestamp and counts toward
 //     flow state: the Observer's own rows (nudge_sent, nudge_suppressed,
 //     observer_muted), phase transitions made by Claude Code and idle_start

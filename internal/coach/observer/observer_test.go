@@ -256,7 +256,8 @@ func TestTriageFailure(t *testing.T) {
 }
 
 // Scenario 10.5: the idle timer fires after 5 minutes of inactivity with
-// user_idle true; an idle stretch is evaluated once.
+// user_idle true; while the user stays idle the timer keeps triggering
+// every 30 s, suppressed during the cooldown.
 func TestIdleTimer(t *testing.T) {
 	h := newHarness(t)
 	tk := h.clock.lastTicker()
@@ -279,8 +280,23 @@ func TestIdleTimer(t *testing.T) {
 	if n := h.hub.ofType(wsapi.TypeObserverNudge); len(n) != 1 || n[0].Payload["signal"] != "idle" {
 		t.Errorf("idle nudge: got %v", n)
 	}
-	h.clock.Advance(5 * time.Minute)
-	tk.c <- h.clock.Now()
-	h.sync(t)
+	// Still idle: every 30 s tick triggers (FR-132, NOTES.md), with the
+	// suppression rules applied — inside the cooldown, suppressed and logged
+	// once for the stretch; after it, evaluated again.
+	for range 2 {
+		h.clock.Advance(30 * time.Second)
+		tk.c <- h.clock.Now()
+		h.sync(t)
+	}
 	h.noEval(t, 1)
+	if sup := h.actions(t, coach.ActionNudgeSuppressed); len(sup) != 1 || data(t, sup[0])["reason"] != "cooldown" {
+		t.Fatalf("nudge_suppressed in the cooldown: got %v, want one cooldown row", sup)
+	}
+	for want := 2; want <= 3; want++ {
+		h.clock.Advance(90 * time.Second)
+		h.llm.Enqueue(triage(false, 0.2, "no_nudge"))
+		tk.c <- h.clock.Now()
+		h.waitEval(t)
+		h.noEval(t, want)
+	}
 }

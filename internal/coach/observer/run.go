@@ -90,8 +90,9 @@ func (r *run) trigger(trigger Trigger) {
 		r.m.wg.Add(1)
 		go r.evaluate(trigger, snap)
 	}
+	logIt := r.st.NoteSuppressed(reason)
 	r.mu.Unlock()
-	if reason.Logged() {
+	if logIt {
 		r.logAction(coach.ActionNudgeSuppressed, map[string]any{"reason": string(reason), "trigger": string(trigger)})
 	}
 }

@@ -113,6 +113,11 @@ func (s *Service) Review(ctx context.Context, req Request) (Review, error) {
 	if err != nil {
 		s.logger.Error("practice review: attempt not stored", "kata", kata.ID, "err", err)
 	}
+	if resp.Passed { // a passed kata covers its knowledge gap
+		if err := s.st.SetGapAddressed(context.WithoutCancel(ctx), kata.KnowledgeGapID, true); err != nil {
+			s.logger.Error("practice review: gap not marked addressed", "gap", kata.KnowledgeGapID, "err", err)
+		}
+	}
 	s.log(ctx, coach.ActionReviewCompleted, map[string]any{"kataId": kata.ID, "level": resp.Level, "passed": resp.Passed,
 		"model": s.llm.Model(practicereview.Tier), "latency_ms": took.Milliseconds(), "success": true})
 	return out, nil

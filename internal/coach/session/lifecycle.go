@@ -14,6 +14,9 @@ import (
 type StartInput struct {
 	IssueNumber *int
 	IssueTitle  string
+	// Goal, if set, is what the developer means to do (paige_start_session);
+	// it is logged with session_started.
+	Goal string
 }
 
 // Start creates a new active sessions row, logs session_started and makes it
@@ -35,7 +38,11 @@ func (s *Service) Start(ctx context.Context, in StartInput) (coach.Session, erro
 	}
 	s.setActive(&sess, true)
 	s.warned.Clear()
-	s.logFor(ctx, sess.ID, coach.ActionSessionStarted, map[string]any{"issueNumber": in.IssueNumber})
+	data := map[string]any{"issueNumber": in.IssueNumber}
+	if in.Goal != "" {
+		data["goal"] = in.Goal
+	}
+	s.logFor(ctx, sess.ID, coach.ActionSessionStarted, data)
 	s.notify(ctx, Event{Kind: Started, Session: sess})
 	return sess, nil
 }

@@ -51,7 +51,8 @@ func CurrentPhase(phases []coach.Phase) (coach.Phase, bool) {
 
 // UpdatePhase moves phase number of the active session's current plan to
 // status. Becoming active logs phase_started, becoming complete logs
-// phase_completed; a phase already in status is returned unchanged with
+// phase_completed (in the action log and as progress events, with
+// hint_level_changed when the hint level changes); a phase already in status is returned unchanged with
 // changed false and nothing logged (EC-32). Errors: [ErrNoActiveSession],
 // [ErrPhaseNotFound] (EC-31), or a wrapped store error.
 func (s *Service) UpdatePhase(ctx context.Context, number int, status coach.PhaseStatus) (ph coach.Phase, changed bool, err error) {
@@ -76,11 +77,16 @@ func (s *Service) UpdatePhase(ctx context.Context, number int, status coach.Phas
 	if !ok || target == nil {
 		return ph, false, fmt.Errorf("phase %d of the current plan: %w", number, ErrPhaseNotFound)
 	}
+	prevLevel := coach.HintNone
+	if cur, ok := CurrentPhase(phases); ok && cur.Status == coach.PhaseActive {
+		prevLevel = cur.HintLevel
+	}
 	ph, changed, err = s.store.SetPhaseStatus(ctx, target.ID, status)
 	if err != nil {
 		return ph, false, fmt.Errorf("update phase %d: %w", number, err)
 	}
 	if changed {
+		s.phaseProgress(ctx, ph, prevLevel)
 		data := map[string]any{"phaseId": ph.ID, "phaseNumber": ph.Number, "title": ph.Title}
 		var err error
 		switch ph.Status {

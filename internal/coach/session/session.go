@@ -30,6 +30,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -61,6 +62,7 @@ type Store interface {
 	LatestPlan(ctx context.Context, sessionID string) (coach.Plan, error)
 	Phases(ctx context.Context, planID string) ([]coach.Phase, error)
 	SetPhaseStatus(ctx context.Context, id string, status coach.PhaseStatus) (coach.Phase, bool, error)
+	AddProgressEvent(ctx context.Context, phaseID, eventType string, data json.RawMessage) (coach.ProgressEvent, error)
 }
 
 // ActionLogger writes one action_log row for a session; *actionlog.Logger

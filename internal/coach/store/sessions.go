@@ -100,7 +100,8 @@ func (s *Store) Sessions(ctx context.Context, f SessionFilter) (list []coach.Ses
 
 // SetSessionStatus changes a session's status and returns the updated row.
 // Moving to completed or abandoned sets ended_at to now (kept if the session
-// had already ended); moving back to active (resume) clears ended_at. Setting
+// had already ended) and makes a wrap-up that has not run pending; moving
+// back to active (resume) clears ended_at and the pending wrap-up. Setting
 // the status a session already has changes nothing.
 func (s *Store) SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (sess coach.Session, err error) {
 	err = s.Update(ctx, func(tx *Tx) error {
@@ -126,8 +127,15 @@ func (tx *Tx) SetSessionStatus(ctx context.Context, id string, status coach.Sess
 		t := tx.s.now()
 		sess.EndedAt = &t
 	}
-	_, err = tx.tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?`,
-		status, formatNullTime(sess.EndedAt), id)
+	// Ending a session leaves its wrap-up pending; resuming it before the
+	// wrap-up ran makes it an active session again.
+	_, err = tx.tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = ?,
+		wrapup_status = CASE
+			WHEN ? != 'active' AND wrapup_status = 'none' THEN 'pending'
+			WHEN ? = 'active' AND wrapup_status = 'pending' THEN 'none'
+			ELSE wrapup_status END
+		WHERE id = ?`,
+		status, formatNullTime(sess.EndedAt), status, status, id)
 	return sess, err
 }
 

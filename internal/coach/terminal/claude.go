@@ -3,12 +3,14 @@ package terminal
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	paigeplugin "github.com/paige-dev/paige/plugin"
 )
 
 // ClaudeKit makes `claude` started in a workbench terminal use Paige. It
@@ -17,6 +19,7 @@ import (
 //	plugin/.claude-plugin/plugin.json   a Claude Code plugin named paige
 //	plugin/.mcp.json                    MCP server paige → <server>/mcp
 //	plugin/hooks/hooks.json             SessionStart, SessionEnd, PreToolUse → <Bin> hook …
+//	plugin/skills/, output-styles/      the coaching skills (/paige:coach …) and style, from the repository's plugin
 //	bin/claude                          wrapper: the real claude --plugin-dir plugin "$@"
 //
 // and the terminal puts bin/ first on the shell's PATH. The wrapper drops
@@ -59,6 +62,31 @@ func (k *ClaudeKit) Prepare(base string) (string, error) {
 	return bin, nil
 }
 
+// kitFile is one file of the kit.
+type kitFile struct {
+	name string
+	data []byte
+	mode os.FileMode
+}
+
+// pluginContent returns the repository plugin's coaching skills and output
+// styles (embedded in the binary), placed under the kit's plugin directory.
+func pluginContent(pluginDir string) ([]kitFile, error) {
+	var out []kitFile
+	err := fs.WalkDir(paigeplugin.Content, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := paigeplugin.Content.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, kitFile{filepath.Join(pluginDir, filepath.FromSlash(path)), data, 0o644})
+		return nil
+	})
+	return out, err
+}
+
 // Close removes the kit's files.
 func (k *ClaudeKit) Close() error {
 	k.mu.Lock()
@@ -90,16 +118,17 @@ func (k *ClaudeKit) write(base string) error {
 	if err != nil {
 		return err
 	}
-	files := []struct {
-		name string
-		data []byte
-		mode os.FileMode
-	}{
+	files := []kitFile{
 		{filepath.Join(plugin, ".claude-plugin", "plugin.json"), manifest, 0o644},
 		{filepath.Join(plugin, ".mcp.json"), mcp, 0o644},
 		{filepath.Join(plugin, "hooks", "hooks.json"), hooks, 0o644},
 		{filepath.Join(k.dir, "bin", "claude"), []byte(wrapperScript(filepath.Join(k.dir, "bin"), plugin)), 0o755},
 	}
+	skills, err := pluginContent(plugin)
+	if err != nil {
+		return err
+	}
+	files = append(files, skills...)
 	for _, f := range files {
 		if err := os.MkdirAll(filepath.Dir(f.name), 0o700); err != nil {
 			return err

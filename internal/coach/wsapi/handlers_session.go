@@ -8,22 +8,11 @@ import (
 	"github.com/paige-dev/paige/internal/coach/session"
 )
 
-// handleSessionStart creates the session, broadcasts session:started and
-// then the project tree (fs:tree is sent when a session starts).
+// handleSessionStart starts the session through [Server.StartSession]
+// (session:started, then the project tree).
 func (s *Server) handleSessionStart(ctx context.Context, req *Request, in SessionStart) error {
-	sess, err := s.sess.Start(ctx, session.StartInput{IssueNumber: in.IssueNumber, IssueTitle: in.IssueTitle})
-	if err != nil {
-		return err
-	}
-	req.Broadcast(TypeSessionStarted, SessionStarted{
-		SessionID:    sess.ID,
-		IssueContext: issueContext(sess),
-		Phases:       []PhaseSummary{},
-		HintLevel:    string(coach.HintNone),
-		OpenFiles:    s.sess.OpenFiles(),
-	})
-	s.broadcastTree(ctx, req)
-	return nil
+	_, err := s.start(ctx, in, req, StartOptions{})
+	return err
 }
 
 // handleSessionResume reactivates a session and broadcasts session:resumed
@@ -47,7 +36,7 @@ func (s *Server) handleSessionResume(ctx context.Context, req *Request, in Sessi
 		OpenFiles:    s.sess.OpenFiles(),
 		StartedAt:    formatTime(sess.StartedAt),
 	}})
-	s.broadcastTree(ctx, req)
+	s.broadcastTree(ctx, req.ID, req)
 	return nil
 }
 
@@ -81,14 +70,18 @@ func (s *Server) handleObserverMute(ctx context.Context, req *Request, m Observe
 	return nil
 }
 
-func (s *Server) broadcastTree(ctx context.Context, req *Request) {
+// broadcastTree broadcasts fs:tree with reqID; a scan failure is answered
+// to req's sender when there is one, and logged.
+func (s *Server) broadcastTree(ctx context.Context, reqID string, req *Request) {
 	root, err := s.files.Tree(ctx)
 	if err != nil {
 		s.log.Error("cannot scan project tree", "err", err)
-		req.Reply(TypeConnectionError, ConnectionError{Code: CodeFileError, Message: "cannot scan the project tree: " + err.Error()})
+		if req != nil {
+			req.Reply(TypeConnectionError, ConnectionError{Code: CodeFileError, Message: "cannot scan the project tree: " + err.Error()})
+		}
 		return
 	}
-	req.Broadcast(TypeFSTree, FSTree{Root: root})
+	s.broadcast(reqID, TypeFSTree, FSTree{Root: root})
 }
 
 func issueContext(sess coach.Session) *IssueContext {

@@ -75,6 +75,9 @@ type Options struct {
 	MaxMessageBytes int64
 	// Version is the server version reported in connection:init.
 	Version string
+	// Issues, if non-nil, looks up an issue's title and summary when a
+	// session starts with only its number.
+	Issues IssueLookup
 	// Terminal reports the workbench terminal's status for a /ws upgrade
 	// request, sent in connection:init; nil means no terminal.
 	Terminal func(r *http.Request) TerminalStatus
@@ -93,6 +96,7 @@ type Server struct {
 	ext     Extensions
 	max     int64
 	version string
+	issues  IssueLookup
 	routes  map[string]Handler
 
 	terminal func(*http.Request) TerminalStatus
@@ -114,7 +118,7 @@ func New(opts Options) *Server {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	s := &Server{log: opts.Log, hub: opts.Hub, files: opts.Files, sess: opts.Session,
-		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version,
+		ext: opts.Extensions, max: opts.MaxMessageBytes, version: opts.Version, issues: opts.Issues,
 		terminal: opts.Terminal, model: opts.ModelConfigured}
 	s.routes = s.routeTable()
 	return s

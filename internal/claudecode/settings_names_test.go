@@ -1,0 +1,89 @@
+package claudecode
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestIsPaigeHookCommandNames(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"paige hook session-start":                       true,
+		"paige hook session-start --record-session":      true, // the flag install writes
+		"/opt/paige-dev hook session-end":                true,
+		"'/My Tools/paige.exe' hook pre-tool-use":        true,
+		"/usr/bin/paige2 hook pre-tool-use":              true,
+		"/usr/bin/Paige hook pre-tool-use":               true,
+		"notpaige hook pre-tool-use":                     false,
+		"/usr/bin/paigeant hook pre-tool-use":            false, // another program
+		"paige hook session-start && rm -rf ~":           false, // more than a flag follows
+		"paige hook session-start extra":                 false,
+		"paige hook something-else":                      false,
+		"paige seed show":                                false,
+		"/opt/tools/coach hook session-start --whatever": false, // unknown name, not among bins
+	} {
+		if got := IsPaigeHookCommand(cmd); got != want {
+			t.Errorf("IsPaigeHookCommand(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+	if !IsPaigeHookCommand("/opt/tools/coach hook session-start", "/opt/tools/coach") {
+		t.Error("the binary being installed is not recognised whatever its name")
+	}
+}
+
+// TestInstallTwiceWhateverTheBinaryIsCalled: a binary with any name
+// (coach), reached through a symlink or directly, installs once; a
+// reinstall from another name replaces the entries; uninstall with the
+// same binary gives back the user's file exactly.
+func TestInstallTwiceWhateverTheBinaryIsCalled(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "coach")
+	if err := os.WriteFile(real, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "bin-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	once, err := InstallHooks([]byte(userSettings), real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := InstallHooks(once, real)
+	if err != nil || !bytes.Equal(once, twice) {
+		t.Fatalf("install twice differs from once (%v):\n%s\n%s", err, once, twice)
+	}
+	viaLink, err := InstallHooks(once, link) // the same file through a symlink replaces, never duplicates
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(viaLink), "hook session-start"); n != 1 {
+		t.Errorf("%d session-start hooks after installing through a symlink:\n%s", n, viaLink)
+	}
+	back, changed, err := UninstallHooks(viaLink, link)
+	if err != nil || !changed {
+		t.Fatalf("uninstall: changed %v, err %v", changed, err)
+	}
+	if diff := cmp.Diff(decode(t, []byte(userSettings)), decode(t, back)); diff != "" {
+		t.Errorf("uninstall did not give back the user's settings (-want +got):\n%s", diff)
+	}
+}
+
+// TestOldSessionStartEntryReplaced: an entry written before the hook took
+// --record-session is Paige's and is replaced, not kept beside the new one.
+func TestOldSessionStartEntryReplaced(t *testing.T) {
+	old := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"/usr/local/bin/paige hook session-start","timeout":10}]}]}}`
+	got, err := InstallHooks([]byte(old), bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, _ := PaigeHookCommands(got)
+	want := []string{bin + " hook session-start --record-session", bin + " hook session-end", bin + " hook pre-tool-use"}
+	if diff := cmp.Diff(want, cmds); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,54 @@
+package dashboard
+
+import (
+	"context"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+// Learning materials are cached per research input: a second
+// dashboard:request with the same gaps makes no materials call; a new gap
+// researches again.
+func TestMaterialsCachedPerGaps(t *testing.T) {
+	gh, _ := fakeGH(t, ghPrints(`[]`))
+	s := newServer(t, serverOpts{gh: gh, memory: memory.Nop{}})
+	sess := seedLearning(t, s)
+	s.llm.Handle(routed(llmtest.JSON(map[string]any{"issues": []any{}}), llmtest.JSON(materialsReply())))
+	materialCalls := func() int {
+		n := 0
+		for _, r := range s.llm.Requests() {
+			if r.System != issueassessment.SystemPrompt {
+				n++
+			}
+		}
+		return n
+	}
+	c := s.dial(t)
+	load := func() wsapi.DashboardMaterials {
+		t.Helper()
+		c.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "all"})
+		c.expect(wsapi.TypeDashboardState, nil)
+		return decode[wsapi.DashboardMaterials](t, c.collect(2)[wsapi.TypeDashboardMaterials])
+	}
+	first := load()
+	second := load()
+	if n := materialCalls(); n != 1 {
+		t.Errorf("materials model calls after two loads = %d, want 1", n)
+	}
+	if len(first.Recommendations) != 1 || len(second.Recommendations) != 1 || second.Recommendations[0].KnowledgeGap != first.Recommendations[0].KnowledgeGap {
+		t.Errorf("cached materials = %+v, first %+v", second, first)
+	}
+	if _, err := s.st.CreateKnowledgeGap(context.Background(), coach.KnowledgeGap{SessionID: sess.ID, Topic: "Query plans",
+		Severity: coach.SeverityHigh}); err != nil {
+		t.Fatal(err)
+	}
+	load()
+	if n := materialCalls(); n != 2 {
+		t.Errorf("materials model calls after a new gap = %d, want 2", n)
+	}
+}
