@@ -341,3 +341,6 @@ func webSearchSummary(raw string) string {
 	}
 	return "Web search returned " + strconv.Itoa(n) + " result(s)"
 }
+
+// Offline reports whether the runner has no model (every run would fail).
+func (r *Runner) Offline() bool { return r.o.Offline }
