@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -58,14 +59,17 @@ func (a *API) handleCreate() http.Handler {
 
 func (a *API) handleList() http.Handler {
 	type item struct {
-		ID        string             `json:"id"`
-		Problem   string             `json:"problem"`
-		Status    core.SessionStatus `json:"status"`
-		CreatedAt string             `json:"created_at"`
+		ID             string             `json:"id"`
+		Problem        string             `json:"problem"`
+		Status         core.SessionStatus `json:"status"`
+		CreatedAt      string             `json:"created_at"`
+		LastActivityAt string             `json:"last_activity_at"`
 	}
 	type response struct {
 		Sessions   []item         `json:"sessions"`
 		Pagination map[string]int `json:"pagination"`
+		Total      int            `json:"total"`
+		NextOffset *int           `json:"next_offset,omitempty"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		opts, verr := listOptions(r)
@@ -78,15 +82,27 @@ func (a *API) handleList() http.Handler {
 			a.writeError(w, r, a.repoError(err, "Session", "", "list sessions"))
 			return
 		}
-		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}}
+		total, err := a.repo.CountSessions(r.Context(), opts)
+		if err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", "", "count sessions"))
+			return
+		}
+		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}, Total: total}
 		for _, s := range ss {
-			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt)})
+			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt), formatTime(s.LastActivityAt)})
+		}
+		if next := opts.Offset + len(ss); len(ss) > 0 && next < total {
+			out.NextOffset = &next
 		}
 		a.writeJSON(w, http.StatusOK, out)
 	})
 }
 
-// listOptions validates ?limit (1–100, default 10), ?offset (>= 0) and ?status.
+// maxQueryLen bounds the ?q search text, in characters.
+const maxQueryLen = 200
+
+// listOptions validates ?limit (1–100, default 10), ?offset (>= 0),
+// ?status and ?q (a search text of at most maxQueryLen characters).
 func listOptions(r *http.Request) (core.ListOptions, *core.Error) {
 	o := core.ListOptions{Limit: 10}
 	var errs []core.FieldError
@@ -110,6 +126,12 @@ func listOptions(r *http.Request) (core.ListOptions, *core.Error) {
 		if !o.Status.Valid() {
 			errs = append(errs, core.FieldError{Field: "query.status", Message: "must be one of created, active, resolved, cancelled", Type: "enum"})
 		}
+	}
+	if v := strings.TrimSpace(q.Get("q")); v != "" {
+		if utf8.RuneCountInString(v) > maxQueryLen || !utf8.ValidString(v) {
+			errs = append(errs, core.FieldError{Field: "query.q", Message: "must be valid text of at most 200 characters", Type: "string_too_long"})
+		}
+		o.Query = v
 	}
 	if len(errs) > 0 {
 		return o, core.Validation(errs...)
