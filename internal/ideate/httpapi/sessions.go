@@ -98,6 +98,9 @@ func (a *API) handleList() http.Handler {
 	})
 }
 
+// deleteWait bounds how long DELETE waits for a cancelled run to stop.
+const deleteWait = 30 * time.Second
+
 // maxQueryLen bounds the ?q search text, in characters.
 const maxQueryLen = 200
 
@@ -189,9 +192,18 @@ func (a *API) handleDelete() http.Handler {
 			a.writeError(w, r, e)
 			return
 		}
-		if s.Status == core.StatusActive || a.runs.get(s.ID) != nil {
-			a.writeError(w, r, core.NewError(core.CodeConcurrency, "Cannot delete active session").WithSession(s.ID))
-			return
+		// Any state may be deleted: a running run is cancelled first and
+		// awaited, so it cannot write to the session after it is gone.
+		if run := a.runs.get(s.ID); run != nil {
+			if err := a.repo.UpdateStatus(r.Context(), s.ID, core.StatusCancelled, nil); err != nil {
+				a.writeError(w, r, a.repoError(err, "Session", s.ID, "cancel session"))
+				return
+			}
+			run.cancel()
+			if !run.wait(r.Context(), deleteWait) {
+				a.writeError(w, r, core.NewError(core.CodeConcurrency, "The session's run is still stopping; try again").WithSession(s.ID))
+				return
+			}
 		}
 		if err := a.repo.DeleteSession(r.Context(), s.ID); err != nil {
 			a.writeError(w, r, a.repoError(err, "Session", s.ID, "delete session"))
@@ -213,8 +225,11 @@ func (a *API) handleCancel() http.Handler {
 			a.writeError(w, r, e)
 			return
 		}
+		// Created and active sessions can be cancelled, whether a run is in
+		// progress or they are paused for the user; a resolved one only while
+		// its run (the final spec) is in progress.
 		running := a.runs.get(s.ID) != nil
-		if s.Status == core.StatusCancelled || (s.Status != core.StatusActive && !running) {
+		if s.Status == core.StatusCancelled || (s.Status == core.StatusResolved && !running) {
 			a.writeError(w, r, core.NewError(core.CodeInvalidSessionState,
 				"Cannot cancel session with status '%s'", s.Status).WithSession(s.ID))
 			return
