@@ -59,6 +59,9 @@ func (r *Runner) forwardResult(rs *run, name string, res tools.Result) {
 		case core.EventPremises:
 			r.activate(rs)
 		}
+	case res.Err != nil: // a rejection or warning (TOO_OBVIOUS...): a sentence for people
+		_, msg := core.ToolErrorView(name, res.Err.Code)
+		rs.emit(core.Event{Type: core.EventToolResult, Data: msg})
 	default:
 		rs.emit(core.Event{Type: core.EventToolResult, Data: res.Message()})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/ideate/ideatetest"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
@@ -50,5 +51,40 @@ func TestToolErrorsAreForPeople(t *testing.T) {
 	res := fmt.Sprint(block[len(block)-1].Content[0]["content"])
 	if !strings.Contains(res, "VALIDATION_ERROR") || !strings.Contains(res, "title") || !strings.Contains(res, `want \"string\"`) && !strings.Contains(res, `want "string"`) {
 		t.Errorf("model's tool result %s lacks the precise error", res)
+	}
+}
+
+// TestRejectionIsProgress: a premise rejected as too obvious reaches the
+// client as a tool_result sentence (no tool_error, no code), while the
+// model gets the REJECTED result with TOO_OBVIOUS.
+func TestRejectionIsProgress(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(
+		ideatetest.Gates(),
+		llmtest.ToolUse("g1", "generate_premise", map[string]any{"title": "Discounts", "body": "B", "premise_type": "initial"}),
+		llmtest.ToolUse("o1", "obviousness_test", map[string]any{"premise_buffer_index": 0, "premise_title": "Discounts", "obviousness_score": 0.9, "justification": "everyone does it"}),
+		llmtest.Text("Regenerating."),
+	)
+	evs, out := f.run(context.Background(), f.session(t))
+	if out.Errored {
+		t.Fatalf("got %+v", out)
+	}
+	var results []string
+	for _, e := range evs {
+		switch e.Type {
+		case core.EventToolError:
+			t.Errorf("rejection surfaced as tool_error: %+v", e.Data)
+		case core.EventToolResult:
+			results = append(results, e.Data.(string))
+		}
+	}
+	lastResult := results[len(results)-1]
+	if !strings.Contains(lastResult, "too obvious") || strings.Contains(lastResult, "REJECTED") || strings.Contains(lastResult, "TOO_OBVIOUS") {
+		t.Errorf("user sees %q", lastResult)
+	}
+	reqs := f.fake.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	if res := fmt.Sprint(msgs[len(msgs)-1].Content[0]["content"]); !strings.Contains(res, "TOO_OBVIOUS") {
+		t.Errorf("model's tool result %s", res)
 	}
 }

@@ -28,6 +28,8 @@ var guardrails = map[Code]string{
 	CodeInvalidIndex:           "The agent referred to a premise that is not in the round and is correcting it.",
 	CodeUnknownTool:            "The agent asked for a tool that does not exist and is choosing another.",
 	CodeFinalSpecNotAllowed:    "The agent tried to write the final spec before a premise was chosen; it is continuing the rounds.",
+	CodeTooObvious:             "Checked obviousness: the premise was too obvious and was dropped; the agent is generating a better one.",
+	CodeAxiomNotExtracted:      "The agent challenged an assumption it had not listed in its analysis; it continues.",
 }
 
 // ToolErrorView returns how a failed tool call is shown to people: its
