@@ -37,10 +37,7 @@ var guardrails = map[Code]string{
 // model still receives the precise error in its tool result.
 func ToolErrorView(tool string, code Code) (ToolErrorKind, string) {
 	if s, ok := guardrails[code]; ok {
-		if strings.Contains(s, "%s") {
-			s = strings.Replace(s, "%s", toolWords(tool), 1)
-		}
-		return KindGuardrail, s
+		return KindGuardrail, strings.Replace(s, "%s", toolWords(tool), 1)
 	}
 	switch code {
 	case CodeDatabase:
