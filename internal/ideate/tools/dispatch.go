@@ -166,18 +166,20 @@ func dbFail(e *Env, op string, err error) Result {
 }
 
 // decode parses input into T; a type mismatch is a VALIDATION_ERROR naming
-// the field.
+// the field and the JSON type it got.
 func decode[T any](input json.RawMessage) (T, *core.Error) {
 	var v T
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(input, &v); err != nil {
-		field := "input"
+		// The schema check runs first, so this is a last resort; it names
+		// the field and the JSON type, never Go's types.
+		field, msg := "input", "is not a valid JSON object"
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-			field = te.Field
+			field, msg = te.Field, "has the wrong type (got "+te.Value+")"
 		}
-		return v, core.Validation(core.FieldError{Field: field, Message: "invalid value: " + err.Error(), Type: "type_error"})
+		return v, core.Validation(core.FieldError{Field: field, Message: msg, Type: "type_error"})
 	}
 	return v, nil
 }

@@ -84,3 +84,15 @@ func TestRadicalNeedsViolatedAxiom(t *testing.T) {
 		t.Errorf("violated_axiom got %q", got)
 	}
 }
+
+// TestDecodeNeverLeaksGoTypes: the decoding fallback behind the schema
+// check names the field and JSON type only.
+func TestDecodeNeverLeaksGoTypes(t *testing.T) {
+	_, err := decode[premiseInput](json.RawMessage(`{"title":5}`))
+	if err == nil || err.Details[0].Field != "title" || strings.Contains(err.Message, "Go") || strings.Contains(err.Message, "premiseInput") {
+		t.Fatalf("got %+v", err)
+	}
+	if _, err := decode[premiseInput](json.RawMessage(`[`)); err == nil || err.Details[0].Field != "input" {
+		t.Fatalf("got %+v", err)
+	}
+}
