@@ -158,6 +158,11 @@ func wireIdeate(ctx context.Context, a *app, mux *routeMux) error {
 	api.Routes(mux)
 	a.onShutdown = append(a.onShutdown, api.Shutdown)
 	a.onClose("ghostpath runs", api.Close)
+	// Runs a restart interrupted continue by themselves; a failure to list
+	// them only means they wait for their page to be opened.
+	if _, err := api.ResumeInterrupted(ctx); err != nil {
+		log.Error("ghostpath: resume interrupted runs", "err", err)
+	}
 	log.Info("ghostpath ready", "engine", repo.Engine(), "model", s.model, "specs", s.specDir)
 	return nil
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -41,8 +42,14 @@ func (r *Runner) execute(rs *run, name string, input json.RawMessage) (tools.Res
 func (r *Runner) forwardResult(rs *run, name string, res tools.Result) {
 	switch {
 	case res.Failed():
-		r.o.Logger.Warn("ghostpath: tool error", "session_id", rs.sess.ID, "tool_name", name, "error_code", res.Err.Code)
-		rs.emit(core.Event{Type: core.EventToolError, Data: core.ToolErrorData{Tool: name, ErrorCode: res.Err.Code, Message: res.Message()}})
+		kind, msg := core.ToolErrorView(name, res.Err.Code)
+		lvl := slog.LevelWarn
+		if kind == core.KindGuardrail {
+			lvl = slog.LevelInfo
+		}
+		r.o.Logger.Log(rs.wctx, lvl, "ghostpath: tool error", "session_id", rs.sess.ID, "tool_name", name,
+			"error_code", res.Err.Code, "kind", kind, "detail", res.Message())
+		rs.emit(core.Event{Type: core.EventToolError, Data: core.ToolErrorData{Tool: name, ErrorCode: res.Err.Code, Message: msg, Kind: kind}})
 	case res.Pause != nil:
 		rs.paused = true
 		rs.emit(*res.Pause)
@@ -52,6 +59,9 @@ func (r *Runner) forwardResult(rs *run, name string, res tools.Result) {
 		case core.EventPremises:
 			r.activate(rs)
 		}
+	case res.Err != nil: // a rejection or warning (TOO_OBVIOUS...): a sentence for people
+		_, msg := core.ToolErrorView(name, res.Err.Code)
+		rs.emit(core.Event{Type: core.EventToolResult, Data: msg})
 	default:
 		rs.emit(core.Event{Type: core.EventToolResult, Data: res.Message()})
 	}

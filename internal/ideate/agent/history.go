@@ -86,11 +86,19 @@ func AppendUserText(data json.RawMessage, text string) (json.RawMessage, int, er
 
 // Due reports whether a run of s would call the model: nothing is pending
 // for the user and the history ends with a user message (a new session,
-// new user input, or a run interrupted by a restart or a cancel).
+// new user input, or a run interrupted by a restart or a cancel) or with a
+// saved pause_turn assistant turn to continue.
 func Due(s *core.Session) bool {
 	if s.State.Pending != nil {
 		return false
 	}
 	h, err := loadHistory(s.Messages)
-	return err == nil && h.lastRole() == string(anthropic.MessageParamRoleUser)
+	return err == nil && needsModel(s, h)
+}
+
+// needsModel reports whether the history waits for a model call: it ends
+// with the user's message, or with an assistant turn paused by pause_turn.
+func needsModel(s *core.Session, h *history) bool {
+	return h.lastRole() == string(anthropic.MessageParamRoleUser) ||
+		(s.State.TurnPaused && h.lastRole() == string(anthropic.MessageParamRoleAssistant))
 }

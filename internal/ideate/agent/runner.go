@@ -156,7 +156,7 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		}
 		return Outcome{Paused: true}
 	}
-	if hist.lastRole() != string(anthropic.MessageParamRoleUser) {
+	if !needsModel(sess, hist) {
 		emit(core.Done(false, false))
 		return Outcome{}
 	}
@@ -242,8 +242,12 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 	if err := rs.hist.append(resp.ToParam()); err != nil {
 		return r.fail(rs.emit, core.Internal(), Outcome{Iterations: rs.iter}), true
 	}
-	if resp.StopReason == anthropic.StopReasonPauseTurn {
-		return Outcome{}, false // server tool still working: let Claude continue its turn
+	rs.sess.State.TurnPaused = resp.StopReason == anthropic.StopReasonPauseTurn
+	if rs.sess.State.TurnPaused {
+		// A server tool is still working: save the turn (and its paid web
+		// searches) before letting Claude continue it.
+		r.persist(rs)
+		return Outcome{}, false
 	}
 	if !hasToolUse {
 		r.persist(rs)
@@ -337,3 +341,6 @@ func webSearchSummary(raw string) string {
 	}
 	return "Web search returned " + strconv.Itoa(n) + " result(s)"
 }
+
+// Offline reports whether the runner has no model (every run would fail).
+func (r *Runner) Offline() bool { return r.o.Offline }

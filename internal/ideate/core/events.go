@@ -49,11 +49,14 @@ type ToolCallData struct {
 	InputPreview string `json:"input_preview"`
 }
 
-// ToolErrorData is the data of a tool_error event.
+// ToolErrorData is the data of a tool_error event. Message is written for
+// people (see [ToolErrorView]); Kind says whether it is a guardrail bounce
+// (progress) or a real failure.
 type ToolErrorData struct {
-	Tool      string `json:"tool"`
-	ErrorCode Code   `json:"error_code"`
-	Message   string `json:"message"`
+	Tool      string        `json:"tool"`
+	ErrorCode Code          `json:"error_code"`
+	Message   string        `json:"message"`
+	Kind      ToolErrorKind `json:"kind"`
 }
 
 // DoneData is the data of the done event that ends every run.

@@ -24,6 +24,9 @@ type Session struct {
 	Messages json.RawMessage
 	// SpecPath is where the final spec was written; empty until then.
 	SpecPath string
+	// LastActivityAt is the time of the session's latest tool call, or its
+	// creation without one. Set by ListSessions only (zero elsewhere).
+	LastActivityAt time.Time
 }
 
 // Round is one presented round.
@@ -119,6 +122,9 @@ type ListOptions struct {
 	Limit  int
 	Offset int
 	Status SessionStatus // empty: every status
+	// Query keeps the sessions whose problem contains it, ignoring ASCII
+	// case (a plain substring: % and _ are not wildcards); empty: all.
+	Query string
 }
 
 // PremiseFilter is query_premises' filter.
@@ -159,7 +165,12 @@ type ScoreUpdate struct {
 type Repository interface {
 	CreateSession(ctx context.Context, s Session) error
 	GetSession(ctx context.Context, id string) (Session, error)
+	// ListSessions pages the sessions opts keeps by last activity, newest
+	// first, without their messages.
 	ListSessions(ctx context.Context, opts ListOptions) ([]Session, error)
+	// CountSessions counts the sessions opts' Status and Query keep
+	// (Limit and Offset are ignored).
+	CountSessions(ctx context.Context, opts ListOptions) (int, error)
 	DeleteSession(ctx context.Context, id string) error
 	// UpdateStatus sets the status; resolvedAt is stored when non-nil.
 	UpdateStatus(ctx context.Context, id string, status SessionStatus, resolvedAt *time.Time) error

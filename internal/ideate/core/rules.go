@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // CheckGates is rule 1: all three analysis gates before any generation.
 func CheckGates(s *State) *Error {
@@ -52,11 +55,19 @@ func ValidateGeneration(s *State, t PremiseType) *Error {
 	return nil
 }
 
-// AddPremise validates generation for p and appends it to the buffer,
-// returning its index. The state is unchanged on error.
+// AddPremise validates generation for p (the rules, then a radical premise's
+// violated_axiom) and appends it to the buffer, returning its index. The
+// state is unchanged on error.
 func (s *State) AddPremise(p BufferedPremise) (int, *Error) {
 	if err := ValidateGeneration(s, p.PremiseType); err != nil {
 		return 0, err
+	}
+	// The spec's schema says violated_axiom is "required for radical type",
+	// which its JSON Schema cannot express: checked here, after the rules so
+	// that a radical premise before challenge_axiom says so first.
+	if p.PremiseType == PremiseRadical && strings.TrimSpace(p.ViolatedAxiom) == "" {
+		return 0, Validation(FieldError{Field: "violated_axiom",
+			Message: "is required when premise_type is 'radical' (name the axiom it violates)", Type: "missing"})
 	}
 	p.Tested, p.ObviousnessScore = false, 0
 	s.Buffer = append(s.Buffer, p)

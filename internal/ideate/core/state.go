@@ -59,6 +59,11 @@ type State struct {
 	// Pending is the prompt the session is paused on (premises, ask_user or
 	// final_spec), re-sent when a client streams a paused session.
 	Pending *Event `json:"pending,omitempty"`
+	// TurnPaused: the model's last turn stopped with pause_turn (a server
+	// tool such as web_search still working). The history then ends with
+	// that assistant turn, saved, and the next model call continues it, so
+	// a crash never pays for the same web search twice.
+	TurnPaused bool `json:"turn_paused,omitempty"`
 }
 
 // HasGate reports whether gate has completed.

@@ -18,7 +18,8 @@
 // session paused for the user re-sends the pending prompt (premises,
 // ask_user or final_spec) instead of starting over; on a session whose run
 // was interrupted (restart, cancel of a created session) it continues the
-// run from the last persisted turn.
+// run from the last persisted turn. At start, [API.ResumeInterrupted]
+// continues every interrupted run without waiting for its page to open.
 package httpapi
 
 import (

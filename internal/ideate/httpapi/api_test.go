@@ -129,13 +129,19 @@ func TestGetAndNotFound(t *testing.T) {
 	}
 }
 
+// TestDelete: a session can be deleted in every state (issue 16): paused at
+// a round, created and idle, cancelled, and while its run is in progress
+// (the run is cancelled and awaited first, so it writes nothing after).
 func TestDelete(t *testing.T) {
 	e := newEnv(t)
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
-	active := e.create(problem)
-	e.stream(active)
-	if got := e.json("DELETE", "/api/v1/sessions/"+active, nil, 409); errCode(got) != "CONCURRENCY_CONFLICT" {
-		t.Errorf("active got %v", got)
+	paused := e.create(problem)
+	e.stream(paused)
+	if resp := e.do("DELETE", "/api/v1/sessions/"+paused, nil); resp.StatusCode != 204 {
+		t.Errorf("session paused at a round: got %d", resp.StatusCode)
+	}
+	if rounds, _ := e.repo.CountRounds(t.Context(), paused); rounds != 0 {
+		t.Errorf("rounds left after delete: %d", rounds)
 	}
 	created := e.create(problem)
 	resp := e.do("DELETE", "/api/v1/sessions/"+created, nil)
@@ -143,25 +149,46 @@ func TestDelete(t *testing.T) {
 		t.Fatalf("got %d", resp.StatusCode)
 	}
 	e.json("GET", "/api/v1/sessions/"+created, nil, 404)
-	e.json("POST", "/api/v1/sessions/"+active+"/cancel", nil, 200)
-	if resp := e.do("DELETE", "/api/v1/sessions/"+active, nil); resp.StatusCode != 204 {
-		t.Errorf("cancelled session: got %d", resp.StatusCode)
+
+	running := e.create(problem)
+	e.fake.Enqueue(ideatetest.Gates(), llmtest.Text("never").WithDelay(time.Minute))
+	stream := e.do("GET", "/api/v1/sessions/"+running+"/stream", nil)
+	n := len(e.fake.WaitRequests(t, 6, 30*time.Second)) // the hanging call is in flight
+	if resp := e.do("DELETE", "/api/v1/sessions/"+running, nil); resp.StatusCode != 204 {
+		t.Fatalf("running session: got %d", resp.StatusCode)
 	}
-	if rounds, _ := e.repo.CountRounds(t.Context(), active); rounds != 0 {
-		t.Errorf("rounds left after delete: %d", rounds)
+	if d := doneOf(t, readSSE(t, stream)); !d.Cancelled {
+		t.Errorf("running session's stream ended with %+v", d)
+	}
+	e.json("GET", "/api/v1/sessions/"+running, nil, 404)
+	if calls, _ := e.repo.ListToolCalls(t.Context(), running); len(calls) != 0 || len(e.fake.Requests()) != n {
+		t.Errorf("the deleted session's run went on: %d tool calls, %d requests", len(calls), len(e.fake.Requests()))
 	}
 }
 
+// TestCancel: created and active sessions can be cancelled whether a run is
+// in progress or not (issue 16); a cancelled one cannot be cancelled again.
 func TestCancel(t *testing.T) {
 	e := newEnv(t)
-	created := e.create(problem)
-	if got := e.json("POST", "/api/v1/sessions/"+created+"/cancel", nil, 400); errCode(got) != "INVALID_SESSION_STATE" {
+	idle := e.create(problem)
+	if got := e.json("POST", "/api/v1/sessions/"+idle+"/cancel", nil, 200); got["message"] != "Session cancelled" {
 		t.Errorf("idle created got %v", got)
 	}
+	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
+	paused := e.create(problem)
+	e.stream(paused)
+	if got := e.json("POST", "/api/v1/sessions/"+paused+"/cancel", nil, 200); got["message"] != "Session cancelled" {
+		t.Errorf("paused at a round got %v", got)
+	}
+	if got := e.json("GET", "/api/v1/sessions/"+paused, nil, 200); got["status"] != "cancelled" {
+		t.Errorf("paused after cancel got %v", got)
+	}
 	// A running loop stops when cancelled.
+	created := e.create(problem)
+	before := len(e.fake.Requests())
 	e.fake.Enqueue(ideatetest.Gates(), llmtest.Text("never").WithDelay(time.Minute))
 	resp := e.do("GET", "/api/v1/sessions/"+created+"/stream", nil)
-	e.fake.WaitRequests(t, 2, 5*time.Second)
+	e.fake.WaitRequests(t, before+2, 30*time.Second)
 	start := time.Now()
 	if got := e.json("POST", "/api/v1/sessions/"+created+"/cancel", nil, 200); got["message"] != "Session cancelled" {
 		t.Errorf("got %v", got)
@@ -178,7 +205,7 @@ func TestCancel(t *testing.T) {
 	}
 	// Streaming a cancelled session says so instead of running.
 	evs = e.stream(created)
-	if ev, ok := find(evs, core.EventError); !ok || !strings.Contains(string(ev.Data), "INVALID_SESSION_STATE") || len(e.fake.Requests()) != 2 {
+	if ev, ok := find(evs, core.EventError); !ok || !strings.Contains(string(ev.Data), "INVALID_SESSION_STATE") || len(e.fake.Requests()) != before+2 {
 		t.Errorf("stream of cancelled got %v", evTypes(evs))
 	}
 }

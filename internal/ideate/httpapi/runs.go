@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
 )
@@ -51,6 +53,26 @@ func (r *liveRun) finish() {
 		r.notify = make(chan struct{})
 	}
 	r.mu.Unlock()
+}
+
+// wait waits until the run has ended, ctx ends or d passes; it reports
+// whether the run ended.
+func (r *liveRun) wait(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		_, notify, done := r.since(math.MaxInt)
+		if done {
+			return true
+		}
+		select {
+		case <-notify:
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return false
+		}
+	}
 }
 
 // since returns the frames from index i on, a channel closed at the next

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -58,14 +59,17 @@ func (a *API) handleCreate() http.Handler {
 
 func (a *API) handleList() http.Handler {
 	type item struct {
-		ID        string             `json:"id"`
-		Problem   string             `json:"problem"`
-		Status    core.SessionStatus `json:"status"`
-		CreatedAt string             `json:"created_at"`
+		ID             string             `json:"id"`
+		Problem        string             `json:"problem"`
+		Status         core.SessionStatus `json:"status"`
+		CreatedAt      string             `json:"created_at"`
+		LastActivityAt string             `json:"last_activity_at"`
 	}
 	type response struct {
 		Sessions   []item         `json:"sessions"`
 		Pagination map[string]int `json:"pagination"`
+		Total      int            `json:"total"`
+		NextOffset *int           `json:"next_offset,omitempty"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		opts, verr := listOptions(r)
@@ -78,15 +82,30 @@ func (a *API) handleList() http.Handler {
 			a.writeError(w, r, a.repoError(err, "Session", "", "list sessions"))
 			return
 		}
-		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}}
+		total, err := a.repo.CountSessions(r.Context(), opts)
+		if err != nil {
+			a.writeError(w, r, a.repoError(err, "Session", "", "count sessions"))
+			return
+		}
+		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}, Total: total}
 		for _, s := range ss {
-			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt)})
+			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt), formatTime(s.LastActivityAt)})
+		}
+		if next := opts.Offset + len(ss); len(ss) > 0 && next < total {
+			out.NextOffset = &next
 		}
 		a.writeJSON(w, http.StatusOK, out)
 	})
 }
 
-// listOptions validates ?limit (1–100, default 10), ?offset (>= 0) and ?status.
+// deleteWait bounds how long DELETE waits for a cancelled run to stop.
+const deleteWait = 30 * time.Second
+
+// maxQueryLen bounds the ?q search text, in characters.
+const maxQueryLen = 200
+
+// listOptions validates ?limit (1–100, default 10), ?offset (>= 0),
+// ?status and ?q (a search text of at most maxQueryLen characters).
 func listOptions(r *http.Request) (core.ListOptions, *core.Error) {
 	o := core.ListOptions{Limit: 10}
 	var errs []core.FieldError
@@ -110,6 +129,12 @@ func listOptions(r *http.Request) (core.ListOptions, *core.Error) {
 		if !o.Status.Valid() {
 			errs = append(errs, core.FieldError{Field: "query.status", Message: "must be one of created, active, resolved, cancelled", Type: "enum"})
 		}
+	}
+	if v := strings.TrimSpace(q.Get("q")); v != "" {
+		if utf8.RuneCountInString(v) > maxQueryLen || !utf8.ValidString(v) {
+			errs = append(errs, core.FieldError{Field: "query.q", Message: "must be valid text of at most 200 characters", Type: "string_too_long"})
+		}
+		o.Query = v
 	}
 	if len(errs) > 0 {
 		return o, core.Validation(errs...)
@@ -167,9 +192,18 @@ func (a *API) handleDelete() http.Handler {
 			a.writeError(w, r, e)
 			return
 		}
-		if s.Status == core.StatusActive || a.runs.get(s.ID) != nil {
-			a.writeError(w, r, core.NewError(core.CodeConcurrency, "Cannot delete active session").WithSession(s.ID))
-			return
+		// Any state may be deleted: a running run is cancelled first and
+		// awaited, so it cannot write to the session after it is gone.
+		if run := a.runs.get(s.ID); run != nil {
+			if err := a.repo.UpdateStatus(r.Context(), s.ID, core.StatusCancelled, nil); err != nil {
+				a.writeError(w, r, a.repoError(err, "Session", s.ID, "cancel session"))
+				return
+			}
+			run.cancel()
+			if !run.wait(r.Context(), deleteWait) {
+				a.writeError(w, r, core.NewError(core.CodeConcurrency, "The session's run is still stopping; try again").WithSession(s.ID))
+				return
+			}
 		}
 		if err := a.repo.DeleteSession(r.Context(), s.ID); err != nil {
 			a.writeError(w, r, a.repoError(err, "Session", s.ID, "delete session"))
@@ -191,8 +225,11 @@ func (a *API) handleCancel() http.Handler {
 			a.writeError(w, r, e)
 			return
 		}
+		// Created and active sessions can be cancelled, whether a run is in
+		// progress or they are paused for the user; a resolved one only while
+		// its run (the final spec) is in progress.
 		running := a.runs.get(s.ID) != nil
-		if s.Status == core.StatusCancelled || (s.Status != core.StatusActive && !running) {
+		if s.Status == core.StatusCancelled || (s.Status == core.StatusResolved && !running) {
 			a.writeError(w, r, core.NewError(core.CodeInvalidSessionState,
 				"Cannot cancel session with status '%s'", s.Status).WithSession(s.ID))
 			return

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
@@ -53,14 +54,16 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanSession(row scanner) (core.Session, error) {
+// scanSession scans sessionCols, then extra destinations.
+func scanSession(row scanner, extra ...any) (core.Session, error) {
 	var (
 		sess   core.Session
 		status string
 		state  []byte
 	)
-	if err := row.Scan(&sess.ID, &sess.Problem, &status, dbTime{&sess.CreatedAt}, nullTime{&sess.ResolvedAt},
-		&sess.TotalTokensUsed, &state, &sess.SpecPath); err != nil {
+	dest := append([]any{&sess.ID, &sess.Problem, &status, dbTime{&sess.CreatedAt}, nullTime{&sess.ResolvedAt},
+		&sess.TotalTokensUsed, &state, &sess.SpecPath}, extra...)
+	if err := row.Scan(dest...); err != nil {
 		return sess, err
 	}
 	sess.Status = core.SessionStatus(status)
@@ -101,19 +104,19 @@ func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error)
 	return sess, rows.Err()
 }
 
-// ListSessions returns sessions newest first, paged and optionally filtered
-// by status. Messages are not loaded (nil) to keep listings light.
+// lastActivity is a session's latest tool call, or its creation.
+const lastActivity = `COALESCE((SELECT MAX(tc.created_at) FROM tool_calls tc WHERE tc.session_id = sessions.id), sessions.created_at)`
+
+// ListSessions returns sessions by last activity, newest first, paged and
+// optionally filtered by status and problem text. Messages are not loaded
+// (nil) to keep listings light.
 func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Session, error) {
 	if o.Limit <= 0 {
 		o.Limit = 10
 	}
-	query := `SELECT ` + sessionCols + ` FROM sessions`
-	args := []any{}
-	if o.Status != "" {
-		query += ` WHERE status = ?`
-		args = append(args, string(o.Status))
-	}
-	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+	where, args := listWhere(o)
+	query := `SELECT ` + sessionCols + `, ` + lastActivity + ` AS last_activity FROM sessions` + where +
+		` ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, o.Limit, max(o.Offset, 0))
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
@@ -122,13 +125,46 @@ func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Se
 	defer rows.Close()
 	out := []core.Session{}
 	for rows.Next() {
-		sess, err := scanSession(rows)
+		var last time.Time
+		sess, err := scanSession(rows, dbTime{&last})
 		if err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
+		sess.LastActivityAt = last
 		out = append(out, sess)
 	}
 	return out, rows.Err()
+}
+
+// CountSessions counts the sessions o's status and query keep.
+func (s *Store) CountSessions(ctx context.Context, o core.ListOptions) (int, error) {
+	where, args := listWhere(o)
+	var n int
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM sessions`+where), args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count sessions: %w", err)
+	}
+	return n, nil
+}
+
+// likeEscaper makes a search text a literal LIKE pattern (escape \).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// listWhere is the WHERE clause of o's status and query filters.
+func listWhere(o core.ListOptions) (string, []any) {
+	var conds []string
+	var args []any
+	if o.Status != "" {
+		conds = append(conds, `status = ?`)
+		args = append(args, string(o.Status))
+	}
+	if o.Query != "" {
+		conds = append(conds, `LOWER(problem) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(o.Query))+"%")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return ` WHERE ` + strings.Join(conds, ` AND `), args
 }
 
 // DeleteSession deletes the session with its rounds, premises and tool calls.

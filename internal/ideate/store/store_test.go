@@ -19,6 +19,7 @@ func TestRepository(t *testing.T) {
 	suite := map[string]func(*testing.T, *Store){
 		"session lifecycle":   testSessionLifecycle,
 		"list and paginate":   testListSessions,
+		"search and activity": testListSearchActivity,
 		"rounds and premises": testRoundsAndPremises,
 		"query filters":       testQueryFilters,
 		"upsert premise":      testUpsertPremise,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/google/uuid"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
@@ -78,6 +79,7 @@ type Handler func(ctx context.Context, e *Env, input json.RawMessage) Result
 // It is immutable after [NewDispatch] and safe for concurrent use.
 type Dispatch struct {
 	handlers map[string]Handler
+	schemas  map[string]*jsonschema.Resolved
 }
 
 // NewDispatch returns the dispatch table of the 17 tools. Adding a tool
@@ -106,7 +108,7 @@ func NewDispatch() *Dispatch {
 		"query_premises":       queryPremises,
 		"get_negative_context": getNegativeContext,
 		"get_context_usage":    getContextUsage,
-	}}
+	}, schemas: schemas()}
 }
 
 // Names lists the tools the table routes.
@@ -119,11 +121,18 @@ func (d *Dispatch) Names() []string {
 }
 
 // Execute runs the named tool. It never panics: an unknown tool answers
-// UNKNOWN_TOOL and a panicking handler TOOL_EXECUTION_ERROR (logged).
+// UNKNOWN_TOOL, an input that breaks the tool's JSON Schema (type, enum,
+// range, required field) VALIDATION_ERROR without running the handler, and
+// a panicking handler TOOL_EXECUTION_ERROR (logged).
 func (d *Dispatch) Execute(ctx context.Context, e *Env, name string, input json.RawMessage) (res Result) {
 	h, ok := d.handlers[name]
 	if !ok {
 		return fail(core.NewError(core.CodeUnknownTool, "Tool '%s' does not exist.", name))
+	}
+	if rs := d.schemas[name]; rs != nil {
+		if err := validateInput(rs, input); err != nil {
+			return fail(err)
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -157,18 +166,20 @@ func dbFail(e *Env, op string, err error) Result {
 }
 
 // decode parses input into T; a type mismatch is a VALIDATION_ERROR naming
-// the field.
+// the field and the JSON type it got.
 func decode[T any](input json.RawMessage) (T, *core.Error) {
 	var v T
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(input, &v); err != nil {
-		field := "input"
+		// The schema check runs first, so this is a last resort; it names
+		// the field and the JSON type, never Go's types.
+		field, msg := "input", "is not a valid JSON object"
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-			field = te.Field
+			field, msg = te.Field, "has the wrong type (got "+te.Value+")"
 		}
-		return v, core.Validation(core.FieldError{Field: field, Message: "invalid value: " + err.Error(), Type: "type_error"})
+		return v, core.Validation(core.FieldError{Field: field, Message: msg, Type: "type_error"})
 	}
 	return v, nil
 }

@@ -152,7 +152,7 @@ func TestRoundFlow(t *testing.T) {
 		t.Fatalf("unknown axiom got %v", r.Output)
 	}
 	h.must("challenge_axiom", map[string]any{"axiom": "churn is bad", "violation_strategy": "invert", "resulting_insight": "i"}, "ok")
-	h.must("mutate_premise", map[string]any{"source_title": "A", "title": "B", "body": "b", "premise_type": "radical", "mutation_strength": 1.0}, "ok")
+	h.must("mutate_premise", map[string]any{"source_title": "A", "title": "B", "body": "b", "premise_type": "radical", "violated_axiom": "churn is bad", "mutation_strength": 1.0}, "ok")
 	h.must("cross_pollinate", map[string]any{"primary_title": "A", "title": "C", "body": "b", "premise_type": "combination", "synthesis_strategy": "s"}, "ok")
 	if code(h.call("generate_premise", map[string]any{"title": "D", "body": "b", "premise_type": "initial"})) != core.CodeRoundBufferFull {
 		t.Fatal("fourth premise accepted")
