@@ -78,7 +78,7 @@ export type StreamEvent =
   | { type: "agent_text"; data: string }
   | { type: "tool_call"; data: { tool: string; input_preview?: string } }
   | { type: "tool_result"; data: unknown }
-  | { type: "tool_error"; data: { tool?: string; error_code?: string; message?: string } }
+  | { type: "tool_error"; data: { tool?: string; error_code?: string; message?: string; kind?: "guardrail" | "failure" } }
   | { type: "premises"; data: Premise[] }
   | { type: "ask_user"; data: AskUserData }
   | { type: "final_spec"; data: string }

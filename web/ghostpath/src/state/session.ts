@@ -9,6 +9,22 @@ export interface ActivityItem {
   tool: string;
   text: string;
   code?: string;
+  /** For errors: true when it is a guardrail bounce (the agent corrects itself), false for a failure. */
+  guardrail?: boolean;
+}
+
+/** GUARDRAIL_CODES are the tool error codes of the design working (GHOSTPATH-CONTRACT: kind "guardrail"). */
+export const GUARDRAIL_CODES = new Set([
+  "VALIDATION_ERROR", "GATES_NOT_SATISFIED", "ROUND_BUFFER_FULL", "AXIOM_NOT_CHALLENGED", "AXIOM_NOT_EXTRACTED",
+  "NEGATIVE_CONTEXT_MISSING", "INCOMPLETE_ROUND", "UNTESTED_PREMISES", "INVALID_INDEX", "UNKNOWN_TOOL",
+  "FINAL_SPEC_NOT_ALLOWED", "TOO_OBVIOUS",
+]);
+
+/** isGuardrail classifies a tool error: the server's kind wins; an old server's (no kind) known codes are guardrails. */
+export function isGuardrail(kind: unknown, code: string): boolean {
+  if (kind === "guardrail") return true;
+  if (kind === "failure") return false;
+  return GUARDRAIL_CODES.has(code);
 }
 
 /** Round is one presented round with what the user answered. */
@@ -28,7 +44,7 @@ export interface SessionView {
   agentText: string[];
   /** The most recent tool calls, results and errors, oldest first. */
   activity: ActivityItem[];
-  /** The most recent tool errors of the session, oldest first (kept apart so calls do not push them out). */
+  /** The most recent tool failures (not guardrail bounces) of the session, oldest first (kept apart so calls do not push them out). */
   toolErrors: ActivityItem[];
   rounds: Round[];
   /** What the agent waits for; null while it works or when nothing is pending. */
@@ -124,12 +140,10 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "tool_result":
       return pushActivity(v, { kind: "result", tool: "", text: str(ev.data) });
     case "tool_error": {
-      const next = pushActivity(v, {
-        kind: "error",
-        tool: str(ev.data?.tool, 80),
-        code: str(ev.data?.error_code, 80) || "TOOL_ERROR",
-        text: str(ev.data?.message, 1000),
-      });
+      const code = str(ev.data?.error_code, 80) || "TOOL_ERROR";
+      const guardrail = isGuardrail(ev.data?.kind, code);
+      const next = pushActivity(v, { kind: "error", tool: str(ev.data?.tool, 80), code, text: str(ev.data?.message, 1000), guardrail });
+      if (guardrail) return next;
       return { ...next, toolErrors: [...v.toolErrors, next.activity.at(-1)!].slice(-MAX_TOOL_ERRORS) };
     }
     case "premises":
