@@ -11,6 +11,8 @@ export interface Premise {
   is_winner?: boolean;
   violated_axiom?: string;
   cross_domain_source?: string;
+  /** The agent's obviousness_test score, 0 (bold) to 1 (obvious). */
+  obviousness_score?: number;
   round_number?: number;
   /** Set on mutated premises: the premise they evolved from. */
   source_title?: string;

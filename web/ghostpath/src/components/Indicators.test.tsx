@@ -51,6 +51,18 @@ describe("ContextMeter", () => {
     expect(screen.getByText("About 3 rounds left")).toBeInTheDocument();
   });
 
+  it("shows the smoothed rounds-left estimate, explained on hover", () => {
+    render(
+      <ContextMeter
+        usage={{ tokens_used: 10, tokens_limit: 1_000_000, tokens_remaining: 999_990, usage_percentage: 0, estimated_rounds_left: 832 }}
+        roundsLeft={81.6}
+      />,
+    );
+    const left = screen.getByText("About 80 rounds left");
+    expect(left).toHaveAttribute("title", expect.stringContaining("averaged over the last rounds"));
+    expect(left).toHaveAccessibleDescription(expect.stringContaining("tokens recent rounds used"));
+  });
+
   it("renders nothing before the first context_usage", () => {
     const { container } = render(<ContextMeter usage={null} />);
     expect(container).toBeEmptyDOMElement();

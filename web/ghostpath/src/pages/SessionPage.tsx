@@ -46,7 +46,7 @@ export function SessionPage({ id }: { id: string }) {
         </div>
         <h1 className="text-xl font-bold">Session</h1>
         {detail && <p className="line-clamp-4 whitespace-pre-line break-words text-gray-700">{detail.problem}</p>}
-        <ContextMeter usage={view.context} />
+        <ContextMeter usage={view.context} roundsLeft={view.roundsLeft} />
       </header>
 
       <AgentActivityIndicator

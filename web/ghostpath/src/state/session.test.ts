@@ -150,6 +150,13 @@ describe("reduce", () => {
     expect(v.toolErrors.map((e) => e.code)).toEqual(["VALIDATION_ERROR", "DATABASE_ERROR"]);
   });
 
+  it("smooths the rounds-left estimate across context_usage events", () => {
+    const cu = (n: number) => ev({ type: "context_usage", data: { tokens_used: 1, tokens_limit: 2, tokens_remaining: 1, usage_percentage: 50, estimated_rounds_left: n } });
+    const v = run(cu(832), cu(54));
+    expect(v.context?.estimated_rounds_left).toBe(54);
+    expect(v.roundsLeft).toBeCloseTo(81.6);
+  });
+
   it("ignores malformed event data instead of throwing", () => {
     const bad = [
       { type: "premises", data: "nope" },

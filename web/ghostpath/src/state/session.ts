@@ -1,5 +1,6 @@
 // The session page's state: a pure reducer over stream events and user actions.
 
+import { smoothRoundsLeft } from "../lib/roundsLeft";
 import type { AskUserData, ContextUsage, Premise, PremiseScore, RoundRecord, StreamEvent } from "../types";
 
 /** ActivityItem is one line of the activity indicator. */
@@ -53,6 +54,8 @@ export interface SessionView {
   spec: string | null;
   specUrl: string | null;
   context: ContextUsage | null;
+  /** The smoothed rounds-left estimate (lib/roundsLeft), null before the first context_usage. */
+  roundsLeft: number | null;
   error: { code: string; message: string } | null;
   seq: number;
 }
@@ -82,6 +85,7 @@ export const initialView: SessionView = {
   spec: null,
   specUrl: null,
   context: null,
+  roundsLeft: null,
   error: null,
   seq: 0,
 };
@@ -158,7 +162,8 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "final_spec":
       return { ...v, spec: str(ev.data, Number.MAX_SAFE_INTEGER), pending: null, askUser: null };
     case "context_usage":
-      return ev.data && typeof ev.data.tokens_used === "number" ? { ...v, context: ev.data } : v;
+      if (!ev.data || typeof ev.data.tokens_used !== "number") return v;
+      return { ...v, context: ev.data, roundsLeft: smoothRoundsLeft(v.roundsLeft, ev.data.estimated_rounds_left) };
     case "spec_file_ready":
       return typeof ev.data?.download_url === "string" ? { ...v, specUrl: ev.data.download_url } : v;
     case "error":
