@@ -61,6 +61,8 @@ export interface SessionSummary {
   problem: string;
   status: string;
   created_at: string;
+  /** RFC 3339: the latest tool call, else creation (servers before issue 16 omit it). */
+  last_activity_at?: string;
 }
 
 /** A stored round as GET /api/v1/sessions/{id} may return it (`rounds`). */
