@@ -68,8 +68,8 @@ export type Action =
   | { kind: "stream_failed"; message: string; code?: string }
   | { kind: "loaded"; rounds: RoundRecord[]; spec: string | null; specUrl: string | null };
 
-/** MAX_ACTIVITY bounds the activity list (the indicator shows recent calls only). */
-export const MAX_ACTIVITY = 12;
+/** MAX_ACTIVITY bounds the activity list: the steps of a turn (collapsed by default), recent ones only. */
+export const MAX_ACTIVITY = 100;
 /** MAX_TOOL_ERRORS bounds the tool errors kept for display. */
 export const MAX_TOOL_ERRORS = 5;
 const MAX_TEXT = 50;
