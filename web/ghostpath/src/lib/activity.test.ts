@@ -25,6 +25,16 @@ describe("narrate", () => {
     expect(narrate(a, toolLabel).map((s) => s.text)).toEqual(["Testing obviousness: premise too obvious, regenerating"]);
   });
 
+  it("shows a rejection the server words for people as the bounce, in its own words", () => {
+    const sentence = "Checked obviousness: the premise was too obvious and was dropped; the agent is generating a better one.";
+    const a: ActivityItem[] = [
+      { seq: 1, kind: "call", tool: "obviousness_test", text: "" },
+      { seq: 2, kind: "result", tool: "", text: sentence },
+      { seq: 3, kind: "result", tool: "", text: '{"note":"dropped"}' },
+    ];
+    expect(narrate(a, toolLabel)).toEqual([{ seq: 2, kind: "bounce", text: sentence, detail: "obviousness_test" }]);
+  });
+
   it("keeps an error for another tool as its own step", () => {
     const a: ActivityItem[] = [
       { seq: 1, kind: "call", tool: "decompose_problem", text: "" },

@@ -18,6 +18,9 @@ const BOUNCES: Record<string, string> = {
   UNKNOWN_TOOL: "called an unknown tool, correcting",
 };
 
+/** REJECTION recognises a tool result that says, in words, that the agent must redo something. */
+const REJECTION = /too obvious|rejected|dropped|generating a better/i;
+
 /** Step is one narrated line of agent activity. */
 export interface Step {
   seq: number;
@@ -43,7 +46,19 @@ export function bounceText(code: string | undefined, message: string): string {
 export function narrate(activity: ActivityItem[], label: (tool: string) => string): Step[] {
   const steps: Step[] = [];
   for (const a of activity) {
-    if (a.kind === "result" && !a.text.includes("TOO_OBVIOUS")) continue;
+    if (a.kind === "result") {
+      // Servers since issue 16 say a rejection as a sentence for people
+      // ("Checked obviousness: the premise was too obvious and was dropped; …").
+      const sentence = !a.text.includes("TOO_OBVIOUS") && REJECTION.test(a.text) && !/^[[{"]/.test(a.text);
+      if (sentence) {
+        const prev = steps.at(-1);
+        const step: Step = { seq: a.seq, kind: "bounce", text: a.text, detail: prev?.kind === "call" ? prev.detail : "" };
+        if (prev?.kind === "call") steps[steps.length - 1] = step;
+        else steps.push(step);
+        continue;
+      }
+      if (!a.text.includes("TOO_OBVIOUS")) continue;
+    }
     if (a.kind === "call") {
       steps.push({ seq: a.seq, kind: "call", text: label(a.tool), detail: a.tool });
       continue;
