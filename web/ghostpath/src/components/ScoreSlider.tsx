@@ -8,7 +8,7 @@ export function roundScore(v: number): number {
 
 /** UNSET hides the range thumb until the premise is scored, so no position looks like a score. */
 const UNSET =
-  "opacity-60 [&::-webkit-slider-thumb]:opacity-0 [&::-moz-range-thumb]:opacity-0";
+  "h-2 cursor-pointer appearance-none rounded-full bg-gray-200 [&::-webkit-slider-thumb]:opacity-0 [&::-moz-range-thumb]:opacity-0";
 
 interface Props {
   label: string;
@@ -55,7 +55,7 @@ export function ScoreSlider({ label, value, onChange, disabled }: Props) {
         onChange={(e) => onChange(roundScore(Number(e.target.value)))}
         // Unset has no thumb (no pretend 5); a click where the hidden thumb sits still scores.
         onClick={(e) => !scored && onChange(roundScore(Number(e.currentTarget.value)))}
-        className={`w-full accent-blue-600 ${scored ? "" : UNSET}`}
+        className={`w-full ${scored ? "accent-blue-600" : UNSET}`}
       />
       {!scored && <p className="text-xs text-gray-500">Not scored yet</p>}
     </div>
