@@ -11,6 +11,8 @@ export interface Premise {
   is_winner?: boolean;
   violated_axiom?: string;
   cross_domain_source?: string;
+  /** The agent's obviousness_test score, 0 (bold) to 1 (obvious). */
+  obviousness_score?: number;
   round_number?: number;
   /** Set on mutated premises: the premise they evolved from. */
   source_title?: string;
@@ -59,6 +61,8 @@ export interface SessionSummary {
   problem: string;
   status: string;
   created_at: string;
+  /** RFC 3339: the latest tool call, else creation (servers before issue 16 omit it). */
+  last_activity_at?: string;
 }
 
 /** A stored round as GET /api/v1/sessions/{id} may return it (`rounds`). */
@@ -78,7 +82,7 @@ export type StreamEvent =
   | { type: "agent_text"; data: string }
   | { type: "tool_call"; data: { tool: string; input_preview?: string } }
   | { type: "tool_result"; data: unknown }
-  | { type: "tool_error"; data: { tool?: string; error_code?: string; message?: string } }
+  | { type: "tool_error"; data: { tool?: string; error_code?: string; message?: string; kind?: "guardrail" | "failure" } }
   | { type: "premises"; data: Premise[] }
   | { type: "ask_user"; data: AskUserData }
   | { type: "final_spec"; data: string }

@@ -57,10 +57,47 @@ export async function createSession(problem: string): Promise<SessionSummary> {
   return json<SessionSummary>(res);
 }
 
-export async function listSessions(limit = 20): Promise<SessionSummary[]> {
-  const res = await fetch(`${API}/sessions?limit=${limit}`);
-  const body = await json<{ sessions?: SessionSummary[] }>(res);
-  return Array.isArray(body.sessions) ? body.sessions : [];
+/** SessionPage is one page of the session list. */
+export interface SessionListPage {
+  sessions: SessionSummary[];
+  /** The offset of the next page, or null when this is the last one. */
+  nextOffset: number | null;
+  /** How many sessions match (servers before issue 16 do not say). */
+  total: number | null;
+}
+
+/**
+ * listSessions fetches one page of sessions matching q (GET /sessions?limit&offset&q).
+ * It degrades on servers that ignore q or omit next_offset: it filters the page by the
+ * problem text itself and assumes more pages while a page comes back full.
+ */
+export async function listSessions(opts: { limit?: number; offset?: number; q?: string } = {}): Promise<SessionListPage> {
+  const limit = opts.limit ?? 20;
+  const offset = opts.offset ?? 0;
+  const q = (opts.q ?? "").trim().slice(0, 200);
+  const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
+  if (q) params.set("q", q);
+  const body = await json<{ sessions?: SessionSummary[]; next_offset?: number; total?: number }>(
+    await fetch(`${API}/sessions?${params}`),
+  );
+  const all = Array.isArray(body.sessions) ? body.sessions : [];
+  const needle = q.toLowerCase();
+  const sessions = needle ? all.filter((s) => String(s.problem ?? "").toLowerCase().includes(needle)) : all;
+  const nextOffset =
+    typeof body.next_offset === "number" ? body.next_offset : all.length >= limit && all.length > 0 ? offset + all.length : null;
+  return { sessions, nextOffset, total: typeof body.total === "number" ? body.total : null };
+}
+
+/** lastActivity is when a session last did something: last_activity_at, else created_at. */
+export function lastActivity(s: SessionSummary): string {
+  return s.last_activity_at || s.created_at || "";
+}
+
+/** mergeSessions appends a page to a list without duplicates, newest activity first. */
+export function mergeSessions(list: SessionSummary[], page: SessionSummary[]): SessionSummary[] {
+  const seen = new Set(list.map((s) => s.id));
+  const merged = [...list, ...page.filter((s) => !seen.has(s.id) && seen.add(s.id))];
+  return merged.sort((a, b) => lastActivity(b).localeCompare(lastActivity(a)));
 }
 
 export async function getSession(id: string): Promise<SessionDetail> {

@@ -1,8 +1,14 @@
+import { ROUNDS_LEFT_HELP, roundsLeftLabel, smoothRoundsLeft } from "../lib/roundsLeft";
 import type { ContextUsage } from "../types";
 
-/** ContextMeter shows how much of the model's context window the session has used. */
-export function ContextMeter({ usage }: { usage: ContextUsage | null }) {
+/**
+ * ContextMeter shows how much of the model's context window the session has used and
+ * the smoothed rounds-left estimate (roundsLeft; the raw server figure when not given),
+ * explained on hover.
+ */
+export function ContextMeter({ usage, roundsLeft }: { usage: ContextUsage | null; roundsLeft?: number | null }) {
   if (!usage) return null;
+  const left = roundsLeftLabel(roundsLeft ?? smoothRoundsLeft(null, usage.estimated_rounds_left));
   const pct = Math.min(100, Math.max(0, usage.usage_percentage));
   const color = pct > 80 ? "bg-red-500" : pct > 50 ? "bg-amber-500" : "bg-green-500";
   return (
@@ -19,12 +25,19 @@ export function ContextMeter({ usage }: { usage: ContextUsage | null }) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={pct}
-        aria-valuetext={`${pct.toFixed(2)}% of the context window used, about ${usage.estimated_rounds_left} rounds left`}
+        aria-valuetext={`${pct.toFixed(2)}% of the context window used, ${left.toLowerCase()}`}
         className="h-2 w-full overflow-hidden rounded-full bg-gray-200"
       >
         <div className={`h-full ${color}`} style={{ width: `${pct}%` }} />
       </div>
-      <p>About {usage.estimated_rounds_left.toLocaleString("en-US")} rounds left</p>
+      <p>
+        <span title={ROUNDS_LEFT_HELP} aria-describedby="rounds-left-help" tabIndex={0} className="cursor-help underline decoration-dotted">
+          {left}
+        </span>
+        <span id="rounds-left-help" hidden>
+          {ROUNDS_LEFT_HELP}
+        </span>
+      </p>
     </div>
   );
 }

@@ -4,25 +4,35 @@ import { AgentActivityIndicator, toolLabel } from "./AgentActivityIndicator";
 import { ContextMeter } from "./ContextMeter";
 
 describe("AgentActivityIndicator", () => {
-  it("streams agent text in a live region and lists tool calls and errors", () => {
+  it("streams agent text in a live region and narrates calls and guardrail bounces as collapsed steps", () => {
     render(
       <AgentActivityIndicator
         phase="streaming"
         agentText={["Decomposing your problem…"]}
         activity={[
           { seq: 1, kind: "call", tool: "extract_hidden_axioms", text: "" },
-          { seq: 2, kind: "error", tool: "generate_premise", code: "GATES_NOT_SATISFIED", text: "Missing gates" },
+          { seq: 2, kind: "call", tool: "generate_premise", text: "" },
+          { seq: 3, kind: "error", tool: "generate_premise", code: "GATES_NOT_SATISFIED", text: "Missing gates", guardrail: true },
         ]}
-        toolErrors={[{ seq: 2, kind: "error", tool: "generate_premise", code: "GATES_NOT_SATISFIED", text: "Missing gates" }]}
       />,
     );
     expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
     const live = screen.getByLabelText("Agent messages");
     expect(live).toHaveAttribute("aria-live", "polite");
     expect(live).toHaveTextContent("Decomposing your problem…");
-    expect(screen.getByText("Extracting hidden axioms")).toBeInTheDocument();
-    expect(screen.getAllByText("GATES_NOT_SATISFIED")).toHaveLength(2);
-    expect(screen.getByRole("list", { name: "Tool errors" })).toHaveTextContent("generate_premise GATES_NOT_SATISFIED: Missing gates");
+    const steps = screen.getByRole("list", { name: "Agent steps", hidden: true });
+    expect(steps.closest("details")).not.toHaveAttribute("open");
+    expect(steps).toHaveTextContent("Extracting hidden axioms");
+    expect(steps).toHaveTextContent("Generating a premise: analysis gates not done yet, doing them first");
+    expect(screen.getByText(/2 steps, 1 self-correction/)).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Tool failures" })).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("shows tool failures (not bounces) as errors", () => {
+    const failure = { seq: 2, kind: "error" as const, tool: "store_premise", code: "DATABASE_ERROR", text: "disk full", guardrail: false };
+    render(<AgentActivityIndicator phase="streaming" agentText={[]} activity={[failure]} toolErrors={[failure]} />);
+    expect(screen.getByRole("list", { name: "Tool failures" })).toHaveTextContent("store_premise DATABASE_ERROR: disk full");
   });
 
   it("labels unknown tools by name", () => expect(toolLabel("new_tool")).toBe("new_tool"));
@@ -39,6 +49,18 @@ describe("ContextMeter", () => {
     expect(meter).toHaveAttribute("aria-valuenow", "25");
     expect(screen.getByText("250,000 / 1,000,000 tokens (25.00%)")).toBeInTheDocument();
     expect(screen.getByText("About 3 rounds left")).toBeInTheDocument();
+  });
+
+  it("shows the smoothed rounds-left estimate, explained on hover", () => {
+    render(
+      <ContextMeter
+        usage={{ tokens_used: 10, tokens_limit: 1_000_000, tokens_remaining: 999_990, usage_percentage: 0, estimated_rounds_left: 832 }}
+        roundsLeft={81.6}
+      />,
+    );
+    const left = screen.getByText("About 80 rounds left");
+    expect(left).toHaveAttribute("title", expect.stringContaining("averaged over the last rounds"));
+    expect(left).toHaveAccessibleDescription(expect.stringContaining("tokens recent rounds used"));
   });
 
   it("renders nothing before the first context_usage", () => {

@@ -12,6 +12,35 @@ interface Props {
   disabled?: boolean;
 }
 
+/** lineageOf says where a premise comes from: "Evolved from …", "Combined from …", or null for a fresh one. */
+export function lineageOf(p: Premise): string | null {
+  if (p.source_title) return `Evolved from “${p.source_title}”`;
+  if (p.primary_title) return `Combined from “${p.primary_title}”`;
+  return null;
+}
+
+/** PremiseFacts lists what the agent knows about a premise: obviousness, source domain, violated axiom, lineage. */
+function PremiseFacts({ premise }: { premise: Premise }) {
+  const facts: [string, string][] = [];
+  if (typeof premise.obviousness_score === "number")
+    facts.push(["Obviousness", `${premise.obviousness_score.toFixed(2)} (0 = bold, 1 = obvious)`]);
+  if (premise.cross_domain_source) facts.push(["Source domain", premise.cross_domain_source]);
+  if (premise.violated_axiom) facts.push(["Violated axiom", premise.violated_axiom]);
+  const lineage = lineageOf(premise);
+  if (lineage) facts.push(["Lineage", lineage]);
+  if (facts.length === 0) return null;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-gray-600">
+      {facts.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="font-medium">{k}</dt>
+          <dd className="break-words">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** PremiseCard shows one premise with its score slider and comment box. */
 export function PremiseCard({ premise, index, score, comment, onScore, onComment, disabled }: Props) {
   const id = useId();
@@ -29,11 +58,7 @@ export function PremiseCard({ premise, index, score, comment, onScore, onComment
         )}
       </header>
       <p className="whitespace-pre-line text-gray-700">{premise.body}</p>
-      {premise.violated_axiom && (
-        <p className="text-sm text-gray-600">
-          <span className="font-medium">Violated axiom:</span> {premise.violated_axiom}
-        </p>
-      )}
+      <PremiseFacts premise={premise} />
       <ScoreSlider label={`Score for “${premise.title}”`} value={score} onChange={onScore} disabled={disabled} />
       <div>
         <label htmlFor={`${id}-comment`} className="text-sm font-medium text-gray-700">

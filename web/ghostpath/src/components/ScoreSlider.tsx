@@ -6,6 +6,10 @@ export function roundScore(v: number): number {
   return Math.round(Math.min(10, Math.max(0, v)) * 10) / 10;
 }
 
+/** UNSET hides the range thumb until the premise is scored, so no position looks like a score. */
+const UNSET =
+  "h-2 cursor-pointer appearance-none rounded-full bg-gray-200 [&::-webkit-slider-thumb]:opacity-0 [&::-moz-range-thumb]:opacity-0";
+
 interface Props {
   label: string;
   value: number | undefined;
@@ -13,7 +17,7 @@ interface Props {
   disabled?: boolean;
 }
 
-/** ScoreSlider scores a premise from 0 to 10 in steps of 0.1: a range input and a number box. */
+/** ScoreSlider scores a premise from 0 to 10 in steps of 0.1: a range input and a number box; it starts unset (no thumb, empty box). */
 export function ScoreSlider({ label, value, onChange, disabled }: Props) {
   const id = useId();
   const scored = value !== undefined;
@@ -46,9 +50,12 @@ export function ScoreSlider({ label, value, onChange, disabled }: Props) {
         step={0.1}
         value={scored ? value : 5}
         disabled={disabled}
+        data-unset={scored ? undefined : "true"}
         aria-valuetext={scored ? `${value.toFixed(1)} out of 10` : "not scored yet"}
         onChange={(e) => onChange(roundScore(Number(e.target.value)))}
-        className={`w-full accent-blue-600 ${scored ? "" : "opacity-50"}`}
+        // Unset has no thumb (no pretend 5); a click where the hidden thumb sits still scores.
+        onClick={(e) => !scored && onChange(roundScore(Number(e.currentTarget.value)))}
+        className={`w-full ${scored ? "accent-blue-600" : UNSET}`}
       />
       {!scored && <p className="text-xs text-gray-500">Not scored yet</p>}
     </div>

@@ -18,17 +18,18 @@ function json(body: unknown, status = 200) {
 }
 
 describe("HomePage", () => {
-  it("lists past sessions with status, report link and delete (not for active ones)", async () => {
+  it("lists past sessions with status, report link, delete in every state and cancel while running", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => json({ sessions, pagination: { limit: 50, offset: 0 } })));
     render(<HomePage />);
-    const list = await screen.findByRole("list");
-    const items = within(list).getAllByRole("listitem");
+    const items = (await screen.findAllByRole("listitem")).reverse(); // newest activity first: s-2, s-1
     expect(items).toHaveLength(2);
     expect(within(items[0]!).getByRole("link", { name: "First problem, resolved" })).toHaveAttribute("href", "/ghostpath/sessions/s-1");
     expect(within(items[0]!).getByText("resolved")).toBeInTheDocument();
     expect(within(items[0]!).getByRole("link", { name: "Report" })).toHaveAttribute("href", "/ghostpath/sessions/s-1/report");
     expect(within(items[0]!).getByRole("button", { name: /^Delete session/ })).toBeInTheDocument();
-    expect(within(items[1]!).queryByRole("button", { name: /^Delete session/ })).toBeNull();
+    expect(within(items[0]!).queryByRole("button", { name: /^Cancel session/ })).toBeNull();
+    expect(within(items[1]!).getByRole("button", { name: /^Delete session/ })).toBeInTheDocument();
+    expect(within(items[1]!).getByRole("button", { name: /^Cancel session/ })).toBeInTheDocument();
   });
 
   it("creates a session and opens it", async () => {
@@ -78,8 +79,60 @@ describe("HomePage", () => {
     vi.stubGlobal("fetch", fetchMock);
     vi.spyOn(window, "confirm").mockReturnValue(true);
     render(<HomePage />);
-    await user.click(await screen.findByRole("button", { name: /^Delete session/ }));
+    await user.click(await screen.findByRole("button", { name: /^Delete session: First/ }));
     await waitFor(() => expect(screen.queryByText("First problem, resolved")).toBeNull());
     expect(fetchMock).toHaveBeenCalledWith("/api/v1/sessions/s-1", { method: "DELETE" });
+  });
+
+  it("cancels a running session after confirmation, not without", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(async (_: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === "POST" ? json({ message: "Session cancelled" }) : json({ sessions }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
+    render(<HomePage />);
+    const cancel = await screen.findByRole("button", { name: /^Cancel session: Second/ });
+    await user.click(cancel);
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
+    await user.click(cancel);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/v1/sessions/s-2/cancel", { method: "POST" }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it("searches by problem text (q), filtering itself when the server ignores q", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(async (_: RequestInfo | URL) => json({ sessions })); // an old server: ignores q
+    vi.stubGlobal("fetch", fetchMock);
+    render(<HomePage />);
+    await screen.findByText("First problem, resolved");
+    await user.type(screen.getByRole("searchbox", { name: "Search sessions by problem" }), "RUNNING");
+    await waitFor(() => expect(screen.queryByText("First problem, resolved")).toBeNull());
+    expect(screen.getByText("Second problem, running")).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls.at(-1)![0])).toContain("q=RUNNING");
+    await user.clear(screen.getByRole("searchbox"));
+    await user.type(screen.getByRole("searchbox"), "nothing like it");
+    expect(await screen.findByText("No session matches your search.")).toBeInTheDocument();
+  });
+
+  it("pages with Load more (next_offset) and sorts by last activity", async () => {
+    const user = userEvent.setup();
+    const page1 = [{ id: "a", problem: "Old but busy", status: "active", created_at: "2026-01-01T00:00:00Z", last_activity_at: "2026-11-22T00:00:00Z" }];
+    const page2 = [{ id: "b", problem: "Newer, idle", status: "created", created_at: "2026-11-01T00:00:00Z" }];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) =>
+      String(input).includes("offset=0")
+        ? json({ sessions: page1, total: 2, next_offset: 1 })
+        : json({ sessions: [...page2, ...page1], total: 2 }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    render(<HomePage />);
+    await screen.findByText("Old but busy");
+    expect(screen.getByText("(2)")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    await screen.findByText("Newer, idle");
+    expect(String(fetchMock.mock.calls.at(-1)![0])).toContain("offset=1");
+    const items = within(screen.getByRole("list")).getAllByRole("listitem");
+    expect(items.map((i) => within(i).getAllByRole("link")[0]!.textContent)).toEqual(["Old but busy", "Newer, idle"]);
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
   });
 });

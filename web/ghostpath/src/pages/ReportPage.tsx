@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { getSession, specURL } from "../api/client";
 import { EvoTree } from "../components/EvoTree";
+import { LineageGraph } from "../components/LineageGraph";
 import { Link } from "../router";
 import { loadRounds } from "../state/history";
 import { type Round, roundsFromRecords } from "../state/session";
@@ -70,6 +71,7 @@ export function ReportPage({ id }: { id: string }) {
           </div>
         </dl>
       )}
+      <LineageGraph rounds={rounds} fileName={`ghostpath-${id}-lineage.svg`} />
       <EvoTree rounds={rounds} />
       {detail?.status === "resolved" && (
         <a href={specURL(id)} download className="inline-block rounded-lg bg-green-700 px-4 py-2 text-sm font-medium text-white">

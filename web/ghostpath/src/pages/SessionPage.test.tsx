@@ -199,10 +199,35 @@ describe("SessionPage", () => {
     render(<SessionPage id="s5" />);
     expect(await screen.findByText("thinking")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
-    await user.click(screen.getByRole("button", { name: "Cancel run" }));
+    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    expect(sent).not.toContain("POST /api/v1/sessions/s5/cancel");
+    await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    expect(confirm).toHaveBeenCalledTimes(2);
     expect(await screen.findByRole("alert")).toHaveTextContent("CANCELLED: Session cancelled.");
     expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
     expect(sent).toContain("POST /api/v1/sessions/s5/cancel");
+  });
+
+  it("deletes the session after confirmation and goes home", async () => {
+    const user = userEvent.setup();
+    const sent: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        sent.push(`${init?.method ?? "GET"} ${String(input)}`);
+        if (init?.method === "DELETE") return new Response(null, { status: 204 });
+        if (String(input).endsWith("/spec")) return new Response("# Done", { status: 200 });
+        return new Response(JSON.stringify({ id: "s6", problem: "p", status: "resolved", created_at: "" }));
+      }),
+    );
+    vi.spyOn(window, "confirm").mockReturnValue(true);
+    render(<SessionPage id="s6" />);
+    expect(await screen.findByRole("button", { name: "Delete session" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull(); // resolved: nothing to cancel
+    await user.click(screen.getByRole("button", { name: "Delete session" }));
+    await waitFor(() => expect(window.location.pathname).toBe("/ghostpath/"));
+    expect(sent).toContain("DELETE /api/v1/sessions/s6");
   });
 
   it("reports a missing session", async () => {

@@ -1,10 +1,12 @@
-import { specURL } from "../api/client";
+import { useState } from "react";
+import { deleteSession, specURL } from "../api/client";
 import { AgentActivityIndicator } from "../components/AgentActivityIndicator";
 import { AskUser } from "../components/AskUser";
 import { ContextMeter } from "../components/ContextMeter";
 import { RoundView } from "../components/RoundView";
 import { SpecView } from "../components/SpecView";
-import { Link } from "../router";
+import { Link, navigate } from "../router";
+import { canCancel } from "./HomePage";
 import { currentRound } from "../state/session";
 import { useSessionRun } from "../state/useSessionRun";
 
@@ -14,6 +16,17 @@ export function SessionPage({ id }: { id: string }) {
   const round = currentRound(view);
   const busy = view.phase === "streaming";
   const showPrompt = !busy && view.spec === null;
+  const [removeError, setRemoveError] = useState<string | null>(null);
+
+  const remove = async () => {
+    if (!window.confirm("Delete this session and its rounds? This cannot be undone.")) return;
+    try {
+      await deleteSession(id);
+      navigate("");
+    } catch (e) {
+      setRemoveError((e as Error).message);
+    }
+  };
 
   if (loadError) {
     return (
@@ -37,16 +50,28 @@ export function SessionPage({ id }: { id: string }) {
             <Link to={`sessions/${encodeURIComponent(id)}/report`} className="text-blue-700 underline">
               Evolution report
             </Link>
-            {busy && (
-              <button type="button" onClick={() => void cancel()} className="text-red-700 underline">
-                Cancel run
+            {(busy || (view.phase !== "failed" && canCancel(detail?.status ?? ""))) && (
+              <button
+                type="button"
+                onClick={() => window.confirm("Cancel this session? It stops and cannot resume.") && void cancel()}
+                className="text-amber-800 underline"
+              >
+                Cancel session
               </button>
             )}
+            <button type="button" onClick={() => void remove()} className="text-red-700 underline">
+              Delete session
+            </button>
           </div>
         </div>
         <h1 className="text-xl font-bold">Session</h1>
         {detail && <p className="line-clamp-4 whitespace-pre-line break-words text-gray-700">{detail.problem}</p>}
-        <ContextMeter usage={view.context} />
+        {removeError && (
+          <p role="alert" className="text-sm text-red-700">
+            Could not delete: {removeError}
+          </p>
+        )}
+        <ContextMeter usage={view.context} roundsLeft={view.roundsLeft} />
       </header>
 
       <AgentActivityIndicator

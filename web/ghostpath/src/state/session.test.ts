@@ -139,6 +139,24 @@ describe("reduce", () => {
     expect(many.toolErrors.map((e) => e.code)).toEqual(Array.from({ length: MAX_TOOL_ERRORS }, (_, i) => `E${i + 2}`));
   });
 
+  it("keeps guardrail bounces out of the tool failures (server kind wins, old servers by code)", () => {
+    const v = run(
+      ev({ type: "tool_error", data: { tool: "g", error_code: "GATES_NOT_SATISFIED", message: "m" } }),
+      ev({ type: "tool_error", data: { tool: "g", error_code: "SOMETHING", message: "m", kind: "guardrail" } }),
+      ev({ type: "tool_error", data: { tool: "g", error_code: "VALIDATION_ERROR", message: "m", kind: "failure" } }),
+      ev({ type: "tool_error", data: { tool: "s", error_code: "DATABASE_ERROR", message: "m" } }),
+    );
+    expect(v.activity.map((a) => a.guardrail)).toEqual([true, true, false, false]);
+    expect(v.toolErrors.map((e) => e.code)).toEqual(["VALIDATION_ERROR", "DATABASE_ERROR"]);
+  });
+
+  it("smooths the rounds-left estimate across context_usage events", () => {
+    const cu = (n: number) => ev({ type: "context_usage", data: { tokens_used: 1, tokens_limit: 2, tokens_remaining: 1, usage_percentage: 50, estimated_rounds_left: n } });
+    const v = run(cu(832), cu(54));
+    expect(v.context?.estimated_rounds_left).toBe(54);
+    expect(v.roundsLeft).toBeCloseTo(81.6);
+  });
+
   it("ignores malformed event data instead of throwing", () => {
     const bad = [
       { type: "premises", data: "nope" },

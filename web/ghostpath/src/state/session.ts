@@ -1,5 +1,6 @@
 // The session page's state: a pure reducer over stream events and user actions.
 
+import { smoothRoundsLeft } from "../lib/roundsLeft";
 import type { AskUserData, ContextUsage, Premise, PremiseScore, RoundRecord, StreamEvent } from "../types";
 
 /** ActivityItem is one line of the activity indicator. */
@@ -9,6 +10,22 @@ export interface ActivityItem {
   tool: string;
   text: string;
   code?: string;
+  /** For errors: true when it is a guardrail bounce (the agent corrects itself), false for a failure. */
+  guardrail?: boolean;
+}
+
+/** GUARDRAIL_CODES are the tool error codes of the design working (GHOSTPATH-CONTRACT: kind "guardrail"). */
+export const GUARDRAIL_CODES = new Set([
+  "VALIDATION_ERROR", "GATES_NOT_SATISFIED", "ROUND_BUFFER_FULL", "AXIOM_NOT_CHALLENGED", "AXIOM_NOT_EXTRACTED",
+  "NEGATIVE_CONTEXT_MISSING", "INCOMPLETE_ROUND", "UNTESTED_PREMISES", "INVALID_INDEX", "UNKNOWN_TOOL",
+  "FINAL_SPEC_NOT_ALLOWED", "TOO_OBVIOUS",
+]);
+
+/** isGuardrail classifies a tool error: the server's kind wins; an old server's (no kind) known codes are guardrails. */
+export function isGuardrail(kind: unknown, code: string): boolean {
+  if (kind === "guardrail") return true;
+  if (kind === "failure") return false;
+  return GUARDRAIL_CODES.has(code);
 }
 
 /** Round is one presented round with what the user answered. */
@@ -28,7 +45,7 @@ export interface SessionView {
   agentText: string[];
   /** The most recent tool calls, results and errors, oldest first. */
   activity: ActivityItem[];
-  /** The most recent tool errors of the session, oldest first (kept apart so calls do not push them out). */
+  /** The most recent tool failures (not guardrail bounces) of the session, oldest first (kept apart so calls do not push them out). */
   toolErrors: ActivityItem[];
   rounds: Round[];
   /** What the agent waits for; null while it works or when nothing is pending. */
@@ -37,6 +54,8 @@ export interface SessionView {
   spec: string | null;
   specUrl: string | null;
   context: ContextUsage | null;
+  /** The smoothed rounds-left estimate (lib/roundsLeft), null before the first context_usage. */
+  roundsLeft: number | null;
   error: { code: string; message: string } | null;
   seq: number;
 }
@@ -49,8 +68,8 @@ export type Action =
   | { kind: "stream_failed"; message: string; code?: string }
   | { kind: "loaded"; rounds: RoundRecord[]; spec: string | null; specUrl: string | null };
 
-/** MAX_ACTIVITY bounds the activity list (the indicator shows recent calls only). */
-export const MAX_ACTIVITY = 12;
+/** MAX_ACTIVITY bounds the activity list: the steps of a turn (collapsed by default), recent ones only. */
+export const MAX_ACTIVITY = 100;
 /** MAX_TOOL_ERRORS bounds the tool errors kept for display. */
 export const MAX_TOOL_ERRORS = 5;
 const MAX_TEXT = 50;
@@ -66,6 +85,7 @@ export const initialView: SessionView = {
   spec: null,
   specUrl: null,
   context: null,
+  roundsLeft: null,
   error: null,
   seq: 0,
 };
@@ -124,12 +144,10 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "tool_result":
       return pushActivity(v, { kind: "result", tool: "", text: str(ev.data) });
     case "tool_error": {
-      const next = pushActivity(v, {
-        kind: "error",
-        tool: str(ev.data?.tool, 80),
-        code: str(ev.data?.error_code, 80) || "TOOL_ERROR",
-        text: str(ev.data?.message, 1000),
-      });
+      const code = str(ev.data?.error_code, 80) || "TOOL_ERROR";
+      const guardrail = isGuardrail(ev.data?.kind, code);
+      const next = pushActivity(v, { kind: "error", tool: str(ev.data?.tool, 80), code, text: str(ev.data?.message, 1000), guardrail });
+      if (guardrail) return next;
       return { ...next, toolErrors: [...v.toolErrors, next.activity.at(-1)!].slice(-MAX_TOOL_ERRORS) };
     }
     case "premises":
@@ -144,7 +162,8 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "final_spec":
       return { ...v, spec: str(ev.data, Number.MAX_SAFE_INTEGER), pending: null, askUser: null };
     case "context_usage":
-      return ev.data && typeof ev.data.tokens_used === "number" ? { ...v, context: ev.data } : v;
+      if (!ev.data || typeof ev.data.tokens_used !== "number") return v;
+      return { ...v, context: ev.data, roundsLeft: smoothRoundsLeft(v.roundsLeft, ev.data.estimated_rounds_left) };
     case "spec_file_ready":
       return typeof ev.data?.download_url === "string" ? { ...v, specUrl: ev.data.download_url } : v;
     case "error":

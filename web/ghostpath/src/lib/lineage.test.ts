@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { Round } from "../state/session";
+import { COL_W, layoutLineage, NODE_H, NODE_W, PAD, ROW_H, shorten } from "./lineage";
+
+const p = (id: string, title: string, extra: object = {}) => ({ id, title, body: "", ...extra });
+
+const two: Round[] = [
+  { number: 1, premises: [p("a", "Alpha"), p("b", "Beta"), p("c", "Gamma")], scores: { a: { score: 8.5 }, b: { score: 3 } } },
+  {
+    number: 2,
+    premises: [p("d", "Alpha prime", { source_title: "Alpha" }), p("e", "Beta+Gamma", { primary_title: "Beta" }), p("f", "Fresh")],
+    scores: { d: { score: 9.9 } },
+    winnerId: "d",
+  },
+];
+
+describe("layoutLineage", () => {
+  it("puts rounds in columns and premises in rows, with scores and the winner", () => {
+    const l = layoutLineage(two);
+    expect(l.columns).toEqual([{ round: 1, x: PAD }, { round: 2, x: PAD + COL_W }]);
+    const d = l.nodes.find((n) => n.id === "d")!;
+    expect(d).toMatchObject({ round: 2, score: 9.9, winner: true, x: PAD + COL_W });
+    expect(l.nodes.find((n) => n.id === "c")).toMatchObject({ score: null, winner: false, y: l.nodes[0]!.y + 2 * ROW_H });
+    expect(l.nodes.filter((n) => n.winner)).toHaveLength(1);
+  });
+
+  it("links evolved and combined premises to their latest earlier namesake", () => {
+    const three = [...two, { number: 3, premises: [p("g", "Alpha again", { source_title: "Alpha prime" }), p("h", "Orphan", { source_title: "Nobody" })], scores: {} }];
+    expect(layoutLineage(three).edges).toEqual([
+      { from: "a", to: "d", kind: "evolved" },
+      { from: "b", to: "e", kind: "combined" },
+      { from: "d", to: "g", kind: "evolved" },
+    ]);
+  });
+
+  it("stays within its bounds at 2 and at 10 rounds", () => {
+    for (const n of [2, 10]) {
+      const rounds: Round[] = Array.from({ length: n }, (_, i) => ({
+        number: i + 1,
+        premises: [0, 1, 2].map((k) => p(`${i}-${k}`, `P${i}-${k}`, i > 0 ? { source_title: `P${i - 1}-${k}` } : {})),
+        scores: {},
+      }));
+      const l = layoutLineage(rounds);
+      expect(l.nodes).toHaveLength(3 * n);
+      expect(l.edges).toHaveLength(3 * (n - 1));
+      for (const node of l.nodes) {
+        expect(node.x + NODE_W).toBeLessThanOrEqual(l.width - PAD);
+        expect(node.y + NODE_H).toBeLessThanOrEqual(l.height - PAD);
+      }
+      expect(l.width).toBe(PAD * 2 + (n - 1) * COL_W + NODE_W);
+    }
+  });
+
+  it("sorts rounds by number and handles none", () => {
+    expect(layoutLineage([two[1]!, two[0]!]).columns.map((c) => c.round)).toEqual([1, 2]);
+    expect(layoutLineage([]).nodes).toEqual([]);
+    expect(shorten("x".repeat(40))).toHaveLength(30);
+  });
+});
