@@ -139,50 +139,58 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
-	existing, err := opts.Store.Entries()
-	if err != nil {
-		return res, err
-	}
-	idx := knowledge.NewIndex(existing)
-	var fresh []learn.Entry
-	for _, e := range extracted {
-		e = knowledge.RedactEntry(e)
-		if idx.IsDuplicate(e) {
-			res.Stats.DuplicatesSkipped++
-			continue
+	dedup := func(existing []learn.Entry) []learn.Entry {
+		idx := knowledge.NewIndex(existing)
+		var fresh []learn.Entry
+		res.Stats.DuplicatesSkipped = 0
+		for _, e := range extracted {
+			e = knowledge.RedactEntry(e)
+			if idx.IsDuplicate(e) {
+				res.Stats.DuplicatesSkipped++
+				continue
+			}
+			idx.Add(e)
+			fresh = append(fresh, e)
 		}
-		idx.Add(e)
-		fresh = append(fresh, e)
+		return fresh
 	}
+	if opts.DryRun {
+		existing, err := opts.Store.Entries()
+		if err != nil {
+			return res, err
+		}
+		res.Stats.EntriesForgotten = len(Forgettable(knowledge.ActiveOnly(existing), forgets))
+		res.Entries = append(res.Entries, dedup(existing)...)
+		return res, nil
+	}
+	err := store(opts.Store, &res, dedup, forgets)
+	return res, err
+}
+
+// store dedups and appends under the store's lock (see
+// [knowledge.Store.AppendNew]), then applies forgets and supersedes.
+func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
+	stored, existing, err := s.AppendNew(dedup)
+	if err != nil {
+		return err
+	}
+	res.Entries = append(res.Entries, stored...)
 	active := knowledge.ActiveOnly(existing)
 	forgotten := Forgettable(active, forgets)
 	res.Stats.EntriesForgotten = len(forgotten)
-	if opts.DryRun {
-		res.Entries = append(res.Entries, fresh...)
-		return res, nil
-	}
-	return store(opts.Store, res, fresh, active, forgotten)
-}
-
-func store(s *knowledge.Store, res Result, fresh, active []learn.Entry, forgotten []string) (Result, error) {
-	stored, err := s.Append(fresh...)
-	if err != nil {
-		return res, err
-	}
-	res.Entries = append(res.Entries, stored...)
 	for _, id := range forgotten {
 		if _, err := s.Forget(id); err != nil {
-			return res, err
+			return err
 		}
 	}
 	for _, pair := range Superseded(active, stored) {
 		if err := s.Supersede(pair[0], pair[1]); err != nil {
-			return res, err
+			return err
 		}
 		res.Stats.EntriesSuperseded++
 	}
 	_, err = s.WriteMarkdown()
-	return res, err
+	return err
 }
 
 // Superseded returns the {old id, new id} pairs where a new entry
