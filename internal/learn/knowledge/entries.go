@@ -72,10 +72,12 @@ func ActiveOnly(entries []learn.Entry) []learn.Entry {
 // IsDuplicate reports whether candidate repeats one of existing: the plan's
 // rule — same type, at least one shared entity (compared case-insensitively)
 // and word-set Jaccard similarity of the contents above 0.6. Inactive
-// entries count too, so forgotten knowledge is not re-learned as new.
+// entries count too, so forgotten knowledge is not re-learned as new; a
+// forgotten entry needs no shared entity (it never comes back, whether it
+// or the candidate has entities or not).
 func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
 	for _, e := range existing {
-		if e.Type == candidate.Type && sharesEntity(e.Entities, candidate.Entities) &&
+		if e.Type == candidate.Type && (e.Forgotten || sharesEntity(e.Entities, candidate.Entities)) &&
 			Jaccard(e.Content, candidate.Content) > 0.6 {
 			return true
 		}
@@ -172,9 +174,10 @@ type Index struct {
 }
 
 type indexed struct {
-	typ      learn.KnowledgeType
-	entities map[string]struct{}
-	words    map[string]struct{}
+	typ       learn.KnowledgeType
+	forgotten bool
+	entities  map[string]struct{}
+	words     map[string]struct{}
 }
 
 // NewIndex returns an index holding entries.
@@ -192,7 +195,7 @@ func (x *Index) Add(e learn.Entry) {
 	for _, s := range e.Entities {
 		ents[strings.ToLower(s)] = struct{}{}
 	}
-	x.items = append(x.items, indexed{typ: e.Type, entities: ents, words: words(e.Content)})
+	x.items = append(x.items, indexed{typ: e.Type, forgotten: e.Forgotten, entities: ents, words: words(e.Content)})
 }
 
 // IsDuplicate reports whether e duplicates an indexed entry, by the same
@@ -200,7 +203,7 @@ func (x *Index) Add(e learn.Entry) {
 func (x *Index) IsDuplicate(e learn.Entry) bool {
 	var cw map[string]struct{}
 	for _, it := range x.items {
-		if it.typ != e.Type || !anyIn(e.Entities, it.entities) {
+		if it.typ != e.Type || !it.forgotten && !anyIn(e.Entities, it.entities) {
 			continue
 		}
 		if cw == nil {

@@ -44,6 +44,9 @@ type Result struct {
 	Transcript string        `json:"transcript"`
 	Entries    []learn.Entry `json:"entries"`
 	Stats      learn.Stats   `json:"stats"`
+	// AmbiguousForgets are the "@forget" commands that named several
+	// entries and so forgot none.
+	AmbiguousForgets []ForgetRequest `json:"ambiguousForgets,omitempty"`
 }
 
 // Run extracts knowledge from the transcript at path into opts.Store.
@@ -159,7 +162,8 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		if err != nil {
 			return res, err
 		}
-		res.Stats.EntriesForgotten = len(Forgettable(knowledge.ActiveOnly(existing), forgets))
+		ids, ambiguous := Forgettable(knowledge.ActiveOnly(existing), forgets)
+		res.Stats.EntriesForgotten, res.AmbiguousForgets = len(ids), ambiguous
 		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
 	}
@@ -176,8 +180,8 @@ func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.En
 	}
 	res.Entries = append(res.Entries, stored...)
 	active := knowledge.ActiveOnly(existing)
-	forgotten := Forgettable(active, forgets)
-	res.Stats.EntriesForgotten = len(forgotten)
+	forgotten, ambiguous := Forgettable(active, forgets)
+	res.Stats.EntriesForgotten, res.AmbiguousForgets = len(forgotten), ambiguous
 	for _, id := range forgotten {
 		if _, err := s.Forget(id); err != nil {
 			return err
@@ -250,19 +254,29 @@ func WithContext(turns []learn.Turn, signal []int) []learn.Turn {
 	return out
 }
 
-// Forgettable returns the ids of the active entries an "@forget <text>"
-// command names: the text appears in the entry, or their word sets overlap
-// by at least half (Jaccard ≥ 0.5).
-func Forgettable(active []learn.Entry, forgets []string) []string {
-	var ids []string
-	for _, e := range active {
-		for _, f := range forgets {
-			if strings.Contains(strings.ToLower(e.Content), strings.ToLower(strings.TrimSpace(f))) ||
-				knowledge.Jaccard(e.Content, f) >= 0.5 {
-				ids = append(ids, e.ID)
-				break
-			}
+// ForgetRequest is an "@forget" command that named several entries: it
+// forgets nothing until the user picks (paige learn forget <id>, or the
+// text again with confirmation).
+type ForgetRequest struct {
+	Request    string        `json:"request"`
+	Candidates []learn.Entry `json:"candidates"`
+}
+
+// Forgettable returns the ids of the active entries that "@forget <text>"
+// commands name exactly ([knowledge.Named]: every named word is a whole word
+// of the entry; "@forget it" names nothing), and the commands that named
+// more than one entry, which forget nothing and list their candidates.
+func Forgettable(active []learn.Entry, forgets []string) (ids []string, ambiguous []ForgetRequest) {
+	seen := map[string]bool{}
+	for _, f := range forgets {
+		hits := knowledge.Named(active, f)
+		switch {
+		case len(hits) > 1:
+			ambiguous = append(ambiguous, ForgetRequest{Request: f, Candidates: hits})
+		case len(hits) == 1 && !seen[hits[0].ID]:
+			seen[hits[0].ID] = true
+			ids = append(ids, hits[0].ID)
 		}
 	}
-	return ids
+	return ids, ambiguous
 }
