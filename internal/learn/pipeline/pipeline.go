@@ -131,7 +131,8 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 			return res, err
 		}
 		chunk := WithContext(turns, signal[start:min(start+size, len(signal))])
-		for i := range chunk { // nothing private reaches an extractor
+		for i := range chunk { // a bounded prefix of huge turns; nothing private reaches an extractor
+			chunk[i].Content = classify.Bound(chunk[i].Content)
 			chunk[i] = knowledge.RedactTurn(chunk[i])
 		}
 		es, err := x.Extract(ctx, chunk, source)
