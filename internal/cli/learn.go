@@ -285,8 +285,16 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 				return enc.Encode(asm)
 			}
 			m := asm.Metadata
-			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d tokens%s)\n", asm.SystemPrompt,
-				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, map[bool]string{true: ", truncated"}[m.Truncated])
+			var left []string
+			for _, l := range m.LeftOut {
+				left = append(left, fmt.Sprintf("%d %s", l.Items, l.Section))
+			}
+			note := ""
+			if len(left) > 0 {
+				note = "; left out to fit the budget: " + strings.Join(left, ", ")
+			}
+			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d of %d tokens%s)\n", asm.SystemPrompt,
+				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, budget, note)
 			return nil
 		},
 	}

@@ -79,3 +79,35 @@ func TestLearnForgetYes(t *testing.T) {
 		t.Fatalf("--yes left %d active", len(a))
 	}
 }
+
+// TestLearnContextBudgetCap: "paige learn context --budget N" stays within
+// N tokens and says what it left out.
+func TestLearnContextBudgetCap(t *testing.T) {
+	dir := t.TempDir()
+	s, err := knowledge.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []learn.Entry
+	for i := range 300 {
+		rules = append(rules, learn.Entry{Type: learn.Rule, Content: "Always run linter number " + strings.Repeat("x", i%7) + " before committing"})
+	}
+	if _, err := s.Append(rules...); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	err = Run(context.Background(), []string{"learn", "context", "--budget", "100", "--store", dir},
+		mapEnv(map[string]string{"HOME": home, "DATA_DIR": home}), strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	o := out.String()
+	prompt := o[:strings.LastIndex(o, "\n\n(")]
+	if len(prompt) > 400 || !strings.Contains(prompt, "- Always run linter") {
+		t.Fatalf("over budget: %d chars\n%s", len(prompt), out.String())
+	}
+	if !strings.Contains(out.String(), "of 100 tokens; left out to fit the budget: ") || !strings.Contains(out.String(), " CONSTRAINTS)") {
+		t.Errorf("no left-out summary:\n%s", out.String())
+	}
+}
