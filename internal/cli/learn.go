@@ -187,6 +187,12 @@ func printLearnSummary(w io.Writer, sum pipeline.Summary, model, dir string, dry
 	if st.EntriesForgotten > 0 {
 		fmt.Fprintf(w, "Forgot %d entries (@forget)\n", st.EntriesForgotten)
 	}
+	for _, f := range sum.AmbiguousForgets {
+		fmt.Fprintf(w, "@forget %q names %d entries, forgot none; pick one with paige learn forget <id>:\n", f.Request, len(f.Candidates))
+		for _, en := range f.Candidates {
+			fmt.Fprintf(w, "  %s  [%s] %s\n", en.ID, en.Type, oneLine(en.Content))
+		}
+	}
 	if dryRun {
 		fmt.Fprintf(w, "%d new entries (dry run: nothing written)\n", len(sum.Entries))
 	} else {
@@ -251,29 +257,6 @@ func newLearnShowCmd(e *env, store *string) *cobra.Command {
 	return cmd
 }
 
-func newLearnForgetCmd(e *env, store *string) *cobra.Command {
-	return &cobra.Command{
-		Use:   "forget <id>",
-		Short: "Forget an entry (by id or a unique id prefix); it is never injected again",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := openLearnStore(e, *store)
-			if err != nil {
-				return err
-			}
-			en, err := s.Forget(args[0])
-			if err != nil {
-				return &ExitError{Code: 1, Err: fmt.Errorf("forget %s: %w", args[0], err)}
-			}
-			if _, err := s.WriteMarkdown(); err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			fmt.Fprintf(e.stdout, "Forgot %s: [%s] %s\n", en.ID, en.Type, oneLine(en.Content))
-			return nil
-		},
-	}
-}
-
 func newLearnContextCmd(e *env, store *string) *cobra.Command {
 	var asJSON bool
 	var budget int
@@ -302,8 +285,16 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 				return enc.Encode(asm)
 			}
 			m := asm.Metadata
-			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d tokens%s)\n", asm.SystemPrompt,
-				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, map[bool]string{true: ", truncated"}[m.Truncated])
+			var left []string
+			for _, l := range m.LeftOut {
+				left = append(left, fmt.Sprintf("%d %s", l.Items, l.Section))
+			}
+			note := ""
+			if len(left) > 0 {
+				note = "; left out to fit the budget: " + strings.Join(left, ", ")
+			}
+			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d of %d tokens%s)\n", asm.SystemPrompt,
+				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, budget, note)
 			return nil
 		},
 	}

@@ -98,7 +98,7 @@ func Classify(turn learn.Turn) learn.Classification {
 	if turn.Sidechain {
 		return learn.Classification{Type: learn.SignalNoise, Pattern: "sidechain", Confidence: 1}
 	}
-	text := normalize(turn.Content)
+	text := normalize(Bound(turn.Content))
 	if text == "" {
 		return learn.Classification{Type: learn.SignalNoise, Confidence: 1}
 	}
@@ -141,11 +141,11 @@ type Signal struct {
 	Sentence string
 }
 
-// Signals returns every sentence of text that matches a rule, in text order,
+// Signals returns every sentence of text (of its [Bound] prefix) that matches a rule, in text order,
 // each with the first rule it matches.
 func Signals(text string) []Signal {
 	var out []Signal
-	for _, s := range Sentences(normalize(text)) {
+	for _, s := range Sentences(normalize(Bound(text))) {
 		for _, r := range Rules {
 			if r.match(s) {
 				out = append(out, Signal{Rule: r, Sentence: s})

@@ -68,6 +68,7 @@ var (
 // Empty steps are dropped; a list of fewer than two steps is not a
 // procedure and stays in rest.
 func Procedures(text string) (procs []Procedure, rest string) {
+	text = Bound(text)
 	spans := numberedRuns(text)
 	for _, r := range bulletRuns(text) {
 		if !overlaps(r, spans) {

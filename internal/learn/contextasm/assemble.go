@@ -3,19 +3,24 @@
 //
 // # Sections
 //
-//   - CONSTRAINTS: hard_rule preprompts, then learned rules. Never
-//     truncated, whatever the budget.
-//   - IDENTITY: core and persona preprompts. Never truncated.
+//   - CONSTRAINTS: hard_rule preprompts, then learned rules.
+//   - IDENTITY: core and persona preprompts.
 //   - LEARNED KNOWLEDGE: domain preprompts, then learned preferences, facts,
-//     decisions and corrections by descending confidence. Truncatable.
-//   - PROCEDURES: learned procedures. Truncatable.
+//     decisions and corrections.
+//   - PROCEDURES: learned procedures.
 //
-// Truncatable sections fill what is left of the token budget (about four
-// characters a token) in that order, cut at whole lines, never mid-item.
+// # Budget
+//
+// The token budget (about four characters a token) is a hard cap on the
+// whole prompt. Items are taken whole, in priority order, until the next
+// one does not fit: hard_rule preprompts, core and persona preprompts,
+// learned rules, domain preprompts, other knowledge, procedures; learned
+// entries of one kind by descending confidence, then most recent first.
+// What is left out is counted per section in [Metadata.LeftOut] and named
+// in a last line of the prompt (room for it is kept within the budget).
 package contextasm
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -53,16 +58,25 @@ type Section struct {
 	Name        string `json:"name"`
 	Content     string `json:"content"`
 	Priority    int    `json:"priority"`
-	Truncatable bool   `json:"truncatable"`
+	Truncatable bool   `json:"truncatable"` // always true: every section yields to the budget
 }
 
 // Metadata describes what went into a prompt.
 type Metadata struct {
-	PrepromptsLoaded int  `json:"prepromptsLoaded"`
-	KnowledgeEntries int  `json:"knowledgeEntries"`
-	RulesCount       int  `json:"rulesCount"`
-	EstimatedTokens  int  `json:"estimatedTokens"`
-	Truncated        bool `json:"truncated"`
+	PrepromptsLoaded int `json:"prepromptsLoaded"`
+	KnowledgeEntries int `json:"knowledgeEntries"`
+	RulesCount       int `json:"rulesCount"`
+	EstimatedTokens  int `json:"estimatedTokens"`
+	// Truncated reports whether anything was left out to fit the budget.
+	Truncated bool `json:"truncated"`
+	// LeftOut counts, per section, the items left out to fit the budget.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
+}
+
+// LeftOut is how many items of a section did not fit the budget.
+type LeftOut struct {
+	Section string `json:"section"`
+	Items   int    `json:"items"`
 }
 
 // Assembled is the result of [Assemble].
@@ -87,30 +101,31 @@ func Assemble(prompts []Preprompt, entries []learn.Entry, tokenBudget int) Assem
 	}
 	sort.SliceStable(active, func(i, j int) bool { return active[i].Priority < active[j].Priority })
 	known := knowledge.ActiveOnly(entries)
-	sort.SliceStable(known, func(i, j int) bool { return known[i].Confidence > known[j].Confidence })
+	sort.SliceStable(known, func(i, j int) bool {
+		if known[i].Confidence != known[j].Confidence {
+			return known[i].Confidence > known[j].Confidence
+		}
+		return known[i].ExtractedAt > known[j].ExtractedAt // RFC 3339: most recent first
+	})
 
 	rules := ofType(known, func(t learn.KnowledgeType) bool { return t == learn.Rule })
 	procs := ofType(known, func(t learn.KnowledgeType) bool { return t == learn.Procedure })
 	facts := ofType(known, func(t learn.KnowledgeType) bool { return t != learn.Rule && t != learn.Procedure })
 
-	var sections []Section
-	add := func(name string, prio int, trunc bool, lines []string) {
-		if len(lines) > 0 {
-			sections = append(sections, Section{Name: name, Content: strings.Join(lines, "\n"), Priority: prio, Truncatable: trunc})
-		}
+	groups := []group{ // in priority order
+		{"CONSTRAINTS", contents(active, HardRule)},
+		{"IDENTITY", append(contents(active, Core), contents(active, Persona)...)},
+		{"CONSTRAINTS", items(rules)},
+		{"LEARNED KNOWLEDGE", append(contents(active, Domain), items(facts)...)},
+		{"PROCEDURES", items(procs)},
 	}
-	add("CONSTRAINTS", 0, false, append(contents(active, HardRule), items(rules)...))
-	add("IDENTITY", 1, false, append(contents(active, Core), contents(active, Persona)...))
-	add("LEARNED KNOWLEDGE", 2, true, append(contents(active, Domain), items(facts)...))
-	add("PROCEDURES", 3, true, items(procs))
-
-	prompt, truncated := Build(sections, tokenBudget)
+	sections, prompt, left := fill(groups, tokenBudget*CharsPerToken)
 	return Assembled{
 		SystemPrompt: prompt,
 		Sections:     sections,
 		Metadata: Metadata{
 			PrepromptsLoaded: len(active), KnowledgeEntries: len(known), RulesCount: len(rules),
-			EstimatedTokens: (len(prompt) + CharsPerToken - 1) / CharsPerToken, Truncated: truncated,
+			EstimatedTokens: (len(prompt) + CharsPerToken - 1) / CharsPerToken, Truncated: len(left) > 0, LeftOut: left,
 		},
 	}
 }
@@ -141,47 +156,4 @@ func items(es []learn.Entry) []string {
 		out = append(out, "- "+strings.ReplaceAll(strings.TrimSpace(e.Content), "\n", "\n  "))
 	}
 	return out
-}
-
-// Build joins sections into "## NAME\ncontent" blocks: untruncatable ones
-// first and whole, then truncatable ones by priority while the budget
-// lasts, the last cut at a line boundary and marked "...". It reports
-// whether anything was cut.
-func Build(sections []Section, tokenBudget int) (string, bool) {
-	remaining := tokenBudget * CharsPerToken
-	var b strings.Builder
-	ordered := append([]Section(nil), sections...)
-	sort.SliceStable(ordered, func(i, j int) bool {
-		if ordered[i].Truncatable != ordered[j].Truncatable {
-			return !ordered[i].Truncatable
-		}
-		return ordered[i].Priority < ordered[j].Priority
-	})
-	truncated := false
-	for _, s := range ordered {
-		block := fmt.Sprintf("## %s\n%s\n\n", s.Name, s.Content)
-		if !s.Truncatable || len(block) <= remaining {
-			b.WriteString(block)
-			remaining -= len(block)
-			continue
-		}
-		truncated = true
-		header := "## " + s.Name + "\n"
-		room := remaining - len(header) - len("...\n\n")
-		var kept []string
-		used := 0
-		for _, line := range strings.Split(s.Content, "\n") {
-			if used+len(line)+1 > room {
-				break
-			}
-			kept = append(kept, line)
-			used += len(line) + 1
-		}
-		if len(kept) > 0 {
-			b.WriteString(header + strings.Join(kept, "\n") + "\n...\n\n")
-			remaining -= len(header) + used + len("...\n\n")
-		}
-		remaining = min(remaining, 0)
-	}
-	return strings.TrimSpace(b.String()), truncated
 }

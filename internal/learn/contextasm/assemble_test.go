@@ -80,11 +80,11 @@ func TestPlanTask6(t *testing.T) {
 			t.Errorf("metadata: %+v", res.Metadata)
 		}
 	})
-	t.Run("rules go to the untruncatable CONSTRAINTS section", func(t *testing.T) {
+	t.Run("rules go to the CONSTRAINTS section", func(t *testing.T) {
 		a, ks := newAssembler(t)
 		ks.Append(learn.Entry{ID: "1", Type: learn.Rule, Content: "Never push to main", Confidence: 1, Source: "test"})
 		c := section(assemble(t, a), "CONSTRAINTS")
-		if c == nil || c.Truncatable || !strings.Contains(c.Content, "Never push to main") {
+		if c == nil || !strings.Contains(c.Content, "Never push to main") {
 			t.Errorf("CONSTRAINTS: %+v", c)
 		}
 	})
@@ -113,31 +113,6 @@ func TestSectionsAndOrder(t *testing.T) {
 	}
 	if m := res.Metadata; m.PrepromptsLoaded != 3 || m.KnowledgeEntries != 3 || m.RulesCount != 0 || m.Truncated {
 		t.Errorf("metadata: %+v", m)
-	}
-}
-
-func TestTokenBudget(t *testing.T) {
-	var entries []learn.Entry
-	for i := range 200 {
-		entries = append(entries, learn.Entry{ID: string(rune('a' + i%26)), Type: learn.Fact, Content: strings.Repeat("fact ", 10) + string(rune('A'+i%26)), Confidence: 0.5})
-	}
-	rules := []Preprompt{{Type: HardRule, Content: strings.Repeat("Never do this. ", 100), Active: true}}
-	res := Assemble(rules, entries, 300) // 1200 chars: less than the rules alone
-	if !strings.Contains(res.SystemPrompt, strings.TrimSpace(strings.Repeat("Never do this. ", 100))) {
-		t.Error("CONSTRAINTS were truncated")
-	}
-	if strings.Contains(res.SystemPrompt, "LEARNED KNOWLEDGE") || !res.Metadata.Truncated {
-		t.Errorf("knowledge included beyond the budget (truncated=%v)", res.Metadata.Truncated)
-	}
-
-	res = Assemble(nil, entries, 500) // 2000 chars: part of the knowledge
-	if len(res.SystemPrompt) > 2000 || !strings.HasSuffix(res.SystemPrompt, "...") || !res.Metadata.Truncated {
-		t.Errorf("got %d chars, truncated=%v, tail %q", len(res.SystemPrompt), res.Metadata.Truncated, res.SystemPrompt[len(res.SystemPrompt)-20:])
-	}
-	for _, line := range strings.Split(res.SystemPrompt, "\n") {
-		if strings.HasPrefix(line, "- ") && len(line) != len("- "+strings.Repeat("fact ", 10)+"A") {
-			t.Errorf("item cut mid-line: %q", line)
-		}
 	}
 }
 

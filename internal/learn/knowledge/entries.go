@@ -69,42 +69,38 @@ func ActiveOnly(entries []learn.Entry) []learn.Entry {
 	return out
 }
 
-// IsDuplicate reports whether candidate repeats one of existing: the plan's
-// rule — same type, at least one shared entity (compared case-insensitively)
-// and word-set Jaccard similarity of the contents above 0.6. Inactive
-// entries count too, so forgotten knowledge is not re-learned as new.
+// IsDuplicate reports whether candidate repeats one of existing, by
+// meaning rather than shared words: same type, an entity in common
+// (compared as stemmed tokens, case-insensitively), and the same thing
+// said — same polarity ("never" vs "always"), nothing named by each that
+// the other lacks ("eslint before committing" is not "go vet before
+// committing"), and word-set Jaccard similarity above 0.6 or, stemmed and
+// without filler words, above 0.6 (a paraphrase). Inactive entries
+// count too, so forgotten knowledge is not re-learned as new; a forgotten
+// entry needs no entity in common (it never comes back, whether it or the
+// candidate has entities or not).
 func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
-	for _, e := range existing {
-		if e.Type == candidate.Type && sharesEntity(e.Entities, candidate.Entities) &&
-			Jaccard(e.Content, candidate.Content) > 0.6 {
-			return true
-		}
-	}
-	return false
+	x := NewIndex(existing)
+	return x.IsDuplicate(candidate)
 }
 
 // Supersedes reports whether candidate, a new entry that is not a
-// duplicate, replaces old: same type, a shared entity, a word-set Jaccard
-// similarity of at least 0.4 (a restatement of the same point, like "User
-// prefers pnpm over npm" → "User strongly prefers pnpm"), and at least old's
-// confidence.
+// duplicate, replaces old: same type, an entity in common, a word-set
+// Jaccard similarity between 0.4 and 0.6 (a restatement of the same point,
+// like "User prefers pnpm over npm" → "User strongly prefers pnpm"), at
+// least old's confidence, and not about a different thing: "Never
+// force-push to release branches" does not replace "Never force-push to
+// main", since each names something the other does not.
 func Supersedes(candidate, old learn.Entry) bool {
-	if candidate.Type != old.Type || candidate.Confidence < old.Confidence || !sharesEntity(candidate.Entities, old.Entities) {
+	if candidate.Type != old.Type || candidate.Confidence < old.Confidence {
+		return false
+	}
+	c, o := meaningOf(candidate), meaningOf(old)
+	if !c.sharesEntity(o) || conflict(c, o) {
 		return false
 	}
 	j := Jaccard(candidate.Content, old.Content)
 	return j >= 0.4 && j <= 0.6
-}
-
-func sharesEntity(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if strings.EqualFold(x, y) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Jaccard is the similarity of the sets of words longer than two characters
@@ -172,9 +168,10 @@ type Index struct {
 }
 
 type indexed struct {
-	typ      learn.KnowledgeType
-	entities map[string]struct{}
-	words    map[string]struct{}
+	typ       learn.KnowledgeType
+	forgotten bool
+	words     map[string]struct{}
+	meaning   meaning
 }
 
 // NewIndex returns an index holding entries.
@@ -188,34 +185,25 @@ func NewIndex(entries []learn.Entry) *Index {
 
 // Add puts e into the index.
 func (x *Index) Add(e learn.Entry) {
-	ents := make(map[string]struct{}, len(e.Entities))
-	for _, s := range e.Entities {
-		ents[strings.ToLower(s)] = struct{}{}
-	}
-	x.items = append(x.items, indexed{typ: e.Type, entities: ents, words: words(e.Content)})
+	x.items = append(x.items, indexed{typ: e.Type, forgotten: e.Forgotten, words: words(e.Content), meaning: meaningOf(e)})
 }
 
-// IsDuplicate reports whether e duplicates an indexed entry, by the same
-// rule as the function [IsDuplicate].
+// IsDuplicate reports whether e duplicates an indexed entry, by the rule
+// of the function [IsDuplicate].
 func (x *Index) IsDuplicate(e learn.Entry) bool {
 	var cw map[string]struct{}
+	var cm meaning
 	for _, it := range x.items {
-		if it.typ != e.Type || !anyIn(e.Entities, it.entities) {
+		if it.typ != e.Type {
 			continue
 		}
 		if cw == nil {
-			cw = words(e.Content)
+			cw, cm = words(e.Content), meaningOf(e)
 		}
-		if jaccardSets(it.words, cw) > 0.6 {
-			return true
+		if !it.forgotten && !cm.sharesEntity(it.meaning) {
+			continue
 		}
-	}
-	return false
-}
-
-func anyIn(ents []string, set map[string]struct{}) bool {
-	for _, s := range ents {
-		if _, ok := set[strings.ToLower(s)]; ok {
+		if sameThing(cm, it.meaning, jaccardSets(it.words, cw)) {
 			return true
 		}
 	}

@@ -144,6 +144,39 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 	return out, nil
 }
 
+// AppendNew reads the stored entries (active or not) and appends those of
+// the entries pick returns for them, all under the store's lock, which is
+// held across processes on Unix: two writers (the SessionEnd worker, the
+// CLI, the HTTP API) can never both decide that the same entry is new and
+// store it twice. pick runs with the lock held and must not call the store.
+// AppendNew returns the entries stored (ids filled) and the entries pick
+// was given.
+func (s *Store) AppendNew(pick func(existing []learn.Entry) []learn.Entry) (stored, existing []learn.Entry, err error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	existing, err = s.Entries()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range pick(existing) {
+		p, err := s.Prepare(e)
+		if err != nil {
+			return nil, existing, err
+		}
+		stored = append(stored, p)
+	}
+	if len(stored) == 0 {
+		return nil, existing, nil
+	}
+	if err := appendLocked(s.EntriesPath(), stored); err != nil {
+		return nil, existing, err
+	}
+	return stored, existing, nil
+}
+
 // Forget marks the entry whose id is (or uniquely starts with) id as
 // forgotten and returns it. It returns ErrNotFound or ErrAmbiguous.
 func (s *Store) Forget(id string) (learn.Entry, error) {

@@ -73,6 +73,9 @@ type Summary struct {
 	Failed  []FileError   `json:"failed"`
 	Stats   learn.Stats   `json:"stats"`
 	Entries []learn.Entry `json:"entries"`
+	// AmbiguousForgets are "@forget" commands that named several entries
+	// and forgot none.
+	AmbiguousForgets []ForgetRequest `json:"ambiguousForgets,omitempty"`
 }
 
 // RunMany runs [Run] on every path in order. A transcript that fails is
@@ -97,6 +100,7 @@ func RunMany(ctx context.Context, paths []string, opts Options, after func(Resul
 		}
 		sum.Stats.Add(res.Stats)
 		sum.Entries = append(sum.Entries, res.Entries...)
+		sum.AmbiguousForgets = append(sum.AmbiguousForgets, res.AmbiguousForgets...)
 		if after != nil {
 			after(res, err)
 		}

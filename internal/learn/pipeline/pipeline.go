@@ -44,6 +44,9 @@ type Result struct {
 	Transcript string        `json:"transcript"`
 	Entries    []learn.Entry `json:"entries"`
 	Stats      learn.Stats   `json:"stats"`
+	// AmbiguousForgets are the "@forget" commands that named several
+	// entries and so forgot none.
+	AmbiguousForgets []ForgetRequest `json:"ambiguousForgets,omitempty"`
 }
 
 // Run extracts knowledge from the transcript at path into opts.Store.
@@ -128,7 +131,8 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 			return res, err
 		}
 		chunk := WithContext(turns, signal[start:min(start+size, len(signal))])
-		for i := range chunk { // nothing private reaches an extractor
+		for i := range chunk { // a bounded prefix of huge turns; nothing private reaches an extractor
+			chunk[i].Content = classify.Bound(chunk[i].Content)
 			chunk[i] = knowledge.RedactTurn(chunk[i])
 		}
 		es, err := x.Extract(ctx, chunk, source)
@@ -139,50 +143,59 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
-	existing, err := opts.Store.Entries()
-	if err != nil {
-		return res, err
-	}
-	idx := knowledge.NewIndex(existing)
-	var fresh []learn.Entry
-	for _, e := range extracted {
-		e = knowledge.RedactEntry(e)
-		if idx.IsDuplicate(e) {
-			res.Stats.DuplicatesSkipped++
-			continue
+	dedup := func(existing []learn.Entry) []learn.Entry {
+		idx := knowledge.NewIndex(existing)
+		var fresh []learn.Entry
+		res.Stats.DuplicatesSkipped = 0
+		for _, e := range extracted {
+			e = knowledge.RedactEntry(e)
+			if idx.IsDuplicate(e) {
+				res.Stats.DuplicatesSkipped++
+				continue
+			}
+			idx.Add(e)
+			fresh = append(fresh, e)
 		}
-		idx.Add(e)
-		fresh = append(fresh, e)
+		return fresh
 	}
-	active := knowledge.ActiveOnly(existing)
-	forgotten := Forgettable(active, forgets)
-	res.Stats.EntriesForgotten = len(forgotten)
 	if opts.DryRun {
-		res.Entries = append(res.Entries, fresh...)
+		existing, err := opts.Store.Entries()
+		if err != nil {
+			return res, err
+		}
+		ids, ambiguous := Forgettable(knowledge.ActiveOnly(existing), forgets)
+		res.Stats.EntriesForgotten, res.AmbiguousForgets = len(ids), ambiguous
+		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
 	}
-	return store(opts.Store, res, fresh, active, forgotten)
+	err := store(opts.Store, &res, dedup, forgets)
+	return res, err
 }
 
-func store(s *knowledge.Store, res Result, fresh, active []learn.Entry, forgotten []string) (Result, error) {
-	stored, err := s.Append(fresh...)
+// store dedups and appends under the store's lock (see
+// [knowledge.Store.AppendNew]), then applies forgets and supersedes.
+func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
+	stored, existing, err := s.AppendNew(dedup)
 	if err != nil {
-		return res, err
+		return err
 	}
 	res.Entries = append(res.Entries, stored...)
+	active := knowledge.ActiveOnly(existing)
+	forgotten, ambiguous := Forgettable(active, forgets)
+	res.Stats.EntriesForgotten, res.AmbiguousForgets = len(forgotten), ambiguous
 	for _, id := range forgotten {
 		if _, err := s.Forget(id); err != nil {
-			return res, err
+			return err
 		}
 	}
 	for _, pair := range Superseded(active, stored) {
 		if err := s.Supersede(pair[0], pair[1]); err != nil {
-			return res, err
+			return err
 		}
 		res.Stats.EntriesSuperseded++
 	}
 	_, err = s.WriteMarkdown()
-	return res, err
+	return err
 }
 
 // Superseded returns the {old id, new id} pairs where a new entry
@@ -242,19 +255,29 @@ func WithContext(turns []learn.Turn, signal []int) []learn.Turn {
 	return out
 }
 
-// Forgettable returns the ids of the active entries an "@forget <text>"
-// command names: the text appears in the entry, or their word sets overlap
-// by at least half (Jaccard ≥ 0.5).
-func Forgettable(active []learn.Entry, forgets []string) []string {
-	var ids []string
-	for _, e := range active {
-		for _, f := range forgets {
-			if strings.Contains(strings.ToLower(e.Content), strings.ToLower(strings.TrimSpace(f))) ||
-				knowledge.Jaccard(e.Content, f) >= 0.5 {
-				ids = append(ids, e.ID)
-				break
-			}
+// ForgetRequest is an "@forget" command that named several entries: it
+// forgets nothing until the user picks (paige learn forget <id>, or the
+// text again with confirmation).
+type ForgetRequest struct {
+	Request    string        `json:"request"`
+	Candidates []learn.Entry `json:"candidates"`
+}
+
+// Forgettable returns the ids of the active entries that "@forget <text>"
+// commands name exactly ([knowledge.Named]: every named word is a whole word
+// of the entry; "@forget it" names nothing), and the commands that named
+// more than one entry, which forget nothing and list their candidates.
+func Forgettable(active []learn.Entry, forgets []string) (ids []string, ambiguous []ForgetRequest) {
+	seen := map[string]bool{}
+	for _, f := range forgets {
+		hits := knowledge.Named(active, f)
+		switch {
+		case len(hits) > 1:
+			ambiguous = append(ambiguous, ForgetRequest{Request: f, Candidates: hits})
+		case len(hits) == 1 && !seen[hits[0].ID]:
+			seen[hits[0].ID] = true
+			ids = append(ids, hits[0].ID)
 		}
 	}
-	return ids
+	return ids, ambiguous
 }

@@ -83,8 +83,8 @@ func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
 
 // Scan streams the transcript r, calling emit with each turn once it is
 // complete, in transcript order (an assistant turn completes when the next
-// message begins). Memory use is bounded by the longest line and the turn
-// being assembled. Scan stops at the first error from r or emit; malformed
+// message begins). Memory use is bounded by [MaxLineBytes] (a longer line
+// is cut and closed, see [closeJSON]) and the turn being assembled. Scan stops at the first error from r or emit; malformed
 // lines are not errors.
 func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error) {
 	s := newScanner(opts, emit)
@@ -94,11 +94,17 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long[:0], line...)
+			cut := false
 			for errors.Is(err, bufio.ErrBufferFull) {
 				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
+				room := MaxLineBytes - len(long) // the rest of an over-long line is dropped
+				cut = cut || len(line) > room
+				long = append(long, line[:max(0, min(room, len(line)))]...)
 			}
 			line = long
+			if cut {
+				line = closeJSON(line)
+			}
 		}
 		if len(line) > 0 {
 			if perr := s.line(line); perr != nil {

@@ -1,0 +1,54 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+)
+
+// writeHugeLine writes a transcript whose one user message is a single
+// line of about size bytes (a pasted log without line breaks), followed by
+// an assistant answer.
+func writeHugeLine(tb testing.TB, size int) string {
+	tb.Helper()
+	unit := "2024-05-01T10:00:00Z INFO worker=7 step 1. ok, we always retry on 503 and I prefer the fast path; "
+	text := "Here is the log, I prefer pnpm. " + strings.Repeat(unit, size/len(unit))
+	content, err := json.Marshal(text)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	line := `{"type":"user","message":{"role":"user","content":` + string(content) + "}}\n" +
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Looking."}]}}` + "\n"
+	path := filepath.Join(tb.TempDir(), "huge.jsonl")
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkHugeLine60MB runs the whole pipeline on a transcript whose one
+// message is a 60 MB single line: classification and extraction look at a
+// bounded prefix, so the run is linear in the file (reading it) with a
+// small constant.
+func BenchmarkHugeLine60MB(b *testing.B) {
+	path := writeHugeLine(b, 60<<20)
+	fi, _ := os.Stat(path)
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		s, err := knowledge.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := Run(context.Background(), path, Options{Store: s}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
