@@ -48,7 +48,12 @@ type Options struct {
 	CORSOrigins []string
 	// Heartbeat is the interval of SSE keep-alive comments; zero means 15 s.
 	Heartbeat time.Duration
-	Now       func() time.Time
+	// DisconnectGrace is how long a run goes on once the last stream
+	// following it closed (the page was closed) before it is cancelled, so
+	// a reload that follows it again within the grace loses nothing; zero
+	// means [DefaultDisconnectGrace].
+	DisconnectGrace time.Duration
+	Now             func() time.Time
 }
 
 // DefaultCORSOrigins is the spec's default: the Vite dev server.
@@ -63,6 +68,9 @@ type API struct {
 	o      Options
 }
 
+// DefaultDisconnectGrace is [Options.DisconnectGrace] when zero.
+const DefaultDisconnectGrace = 15 * time.Second
+
 // New returns the API; call [API.Close] to stop its runs.
 func New(opts Options) *API {
 	o := opts
@@ -74,6 +82,9 @@ func New(opts Options) *API {
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = 15 * time.Second
+	}
+	if o.DisconnectGrace <= 0 {
+		o.DisconnectGrace = DefaultDisconnectGrace
 	}
 	if o.Now == nil {
 		o.Now = time.Now

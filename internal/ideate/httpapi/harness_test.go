@@ -35,6 +35,7 @@ type env struct {
 	logs    *syncBuffer   // error logs of the API and runner
 	pgURL   string        // non-empty: PostgreSQL instead of SQLite
 	timeout time.Duration // per model call; zero: the agent client's default
+	grace   time.Duration // Options.DisconnectGrace; zero: the default
 }
 
 // syncBuffer is a goroutine-safe log sink.
@@ -93,7 +94,7 @@ func (e *env) start() {
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelError}))
 	runner := agent.NewRunner(client, repo, &agent.Options{SpecDir: e.specDir, Logger: log})
 	e.repo = repo
-	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond, Logger: log})
+	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond, DisconnectGrace: e.grace, Logger: log})
 	e.srv = httptest.NewServer(e.api.Handler())
 }
 

@@ -19,10 +19,46 @@ type liveRun struct {
 	cancel context.CancelFunc
 	ctx    context.Context
 
-	mu     sync.Mutex
-	frames [][]byte      // guarded by mu
-	done   bool          // guarded by mu
-	notify chan struct{} // closed and replaced on every change; guarded by mu
+	mu        sync.Mutex
+	frames    [][]byte      // guarded by mu
+	done      bool          // guarded by mu
+	notify    chan struct{} // closed and replaced on every change; guarded by mu
+	followers int           // streams following the run; guarded by mu
+	abandon   *time.Timer   // cancels the run once nobody follows it; guarded by mu
+}
+
+// attach counts one more stream following the run and stops a pending
+// abandonment (a reload came back in time).
+func (r *liveRun) attach() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.followers++
+	if r.abandon != nil {
+		r.abandon.Stop()
+		r.abandon = nil
+	}
+}
+
+// detach counts one stream less. When the last one leaves a run that has
+// not ended (the page was closed), the run's model call is cancelled after
+// grace unless a stream attaches again. Its last turn is persisted, so
+// streaming the session again continues it. A run nobody ever followed (one
+// resumed at server start) is never abandoned this way.
+func (r *liveRun) detach(grace time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.followers--
+	if r.followers > 0 || r.done {
+		return
+	}
+	r.abandon = time.AfterFunc(grace, func() {
+		r.mu.Lock()
+		gone := r.followers == 0 && !r.done
+		r.mu.Unlock()
+		if gone {
+			r.cancel()
+		}
+	})
 }
 
 // emit encodes ev as one SSE frame and wakes the streams.

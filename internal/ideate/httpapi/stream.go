@@ -52,7 +52,9 @@ func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Eve
 const shutdownDrain = 3 * time.Second
 
 // follow streams run's events as SSE from its first event until it ends or
-// the client goes away, with keep-alive comments while idle. When the
+// the client goes away, with keep-alive comments while idle. A run whose
+// last follower went away is cancelled after [Options.DisconnectGrace]
+// (closing the page stops the model calls it was paying for). When the
 // request ends because the server shuts down, it cancels the runs itself
 // (the OnShutdown hook may not have run yet), forwards their final events
 // and, if the run does not end within shutdownDrain, writes the shutdown
@@ -64,6 +66,8 @@ func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 	h.Set("Connection", "keep-alive")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	run.attach()
+	defer run.detach(a.o.DisconnectGrace)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
 	tick := time.NewTicker(a.o.Heartbeat)
@@ -94,7 +98,7 @@ func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 			}
 		case <-reqDone:
 			if !errors.Is(context.Cause(r.Context()), server.ErrShuttingDown) {
-				return // the client went away; the run goes on
+				return // the client went away; detach abandons the run after the grace
 			}
 			a.runs.shutdown()
 			reqDone = nil
