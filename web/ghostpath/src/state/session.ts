@@ -14,7 +14,7 @@ export interface ActivityItem {
   guardrail?: boolean;
 }
 
-/** GUARDRAIL_CODES are the tool error codes of the design working (GHOSTPATH-CONTRACT: kind "guardrail"). */
+/** GUARDRAIL_CODES are the tool error codes of the design working (docs/ghostpath.md: tool_error kind "guardrail"). */
 export const GUARDRAIL_CODES = new Set([
   "VALIDATION_ERROR", "GATES_NOT_SATISFIED", "ROUND_BUFFER_FULL", "AXIOM_NOT_CHALLENGED", "AXIOM_NOT_EXTRACTED",
   "NEGATIVE_CONTEXT_MISSING", "INCOMPLETE_ROUND", "UNTESTED_PREMISES", "INVALID_INDEX", "UNKNOWN_TOOL",

@@ -5,7 +5,7 @@ import { initialPractice, type PracticeAction, type PracticeSlice, reducePractic
 import { initialSession, reduceSession, type SessionAction, type SessionSlice } from "./session";
 import { initialWorkspace, reduceWorkspace, type WorkspaceAction, type WorkspaceSlice } from "./workspace";
 
-/** TerminalInfo is connection:init's `terminal` (WORKBENCH-CONTRACT.md §2). */
+/** TerminalInfo is connection:init's `terminal` (docs/websocket.md). */
 export interface TerminalInfo {
   available: boolean;
   authorized: boolean;

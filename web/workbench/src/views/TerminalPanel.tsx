@@ -7,7 +7,7 @@ import type { TerminalInfo } from "../state/app";
 
 /**
  * TerminalPanel is xterm.js attached to a shell on the server over /pty
- * (WORKBENCH-CONTRACT.md §3): binary frames are output, JSON text frames
+ * (docs/workbench.md, "Terminal"): binary frames are output, JSON text frames
  * carry input, resize and exit. The PTY ends when the panel unmounts or the
  * page closes. Loaded lazily with the Work view.
  */
