@@ -12,6 +12,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/limits"
+	"github.com/paige-dev/paige/internal/coach/wsapi"
 )
 
 // countingCoacher counts the calls that reach the coaching flows.
@@ -25,6 +26,14 @@ func (c *countingCoacher) RunPipeline(context.Context, coaching.PipelineRequest)
 func (c *countingCoacher) EndSession(context.Context, string) (coaching.WrapUp, error) {
 	c.calls.Add(1)
 	return coaching.WrapUp{}, fmt.Errorf("not under test")
+}
+
+// countingStarter counts the session starts that reach the service.
+type countingStarter struct{ calls atomic.Int32 }
+
+func (c *countingStarter) StartSession(context.Context, wsapi.SessionStart, wsapi.StartOptions) (wsapi.StartResult, error) {
+	c.calls.Add(1)
+	return wsapi.StartResult{}, fmt.Errorf("not under test")
 }
 
 func paths(n int) []string {
@@ -41,7 +50,8 @@ func paths(n int) []string {
 // answering. Tools without arguments have nothing to cap.
 func TestToolLimits(t *testing.T) {
 	coacher := &countingCoacher{}
-	h := newHarness(t, func(o *Options) { o.Extra = CoachingTools(coacher) })
+	starter := &countingStarter{}
+	h := newHarness(t, func(o *Options) { o.Extra = CoachingTools(coacher); o.Starter = starter })
 	h.start(t)
 	long := strings.Repeat("x", limits.PathBytes+1)
 	deep := strings.Repeat("d/", limits.PathDepth) + "f.ts"
@@ -66,6 +76,8 @@ func TestToolLimits(t *testing.T) {
 		"paige_run_coaching_pipeline": {map[string]any{"planText": doc, "issueSummary": "s"},
 			"planText: 4194305 bytes, over the limit of 4194304"},
 		"paige_end_session": {map[string]any{"sessionTranscript": doc}, "sessionTranscript: 4194305 bytes, over the limit of 4194304"},
+		"paige_start_session": {map[string]any{"issueTitle": strings.Repeat("t", limits.TitleBytes+1)},
+			"issueTitle: 2049 bytes, over the limit of 2048"},
 	}
 	noArgs := map[string]bool{"paige_get_open_files": true, "paige_clear_hints": true}
 	res, err := h.cs.ListTools(context.Background(), nil)
@@ -97,7 +109,7 @@ func TestToolLimits(t *testing.T) {
 			}
 		})
 	}
-	if n := coacher.calls.Load(); n != 0 {
+	if n := coacher.calls.Load() + starter.calls.Load(); n != 0 {
 		t.Errorf("the coaching flows ran %d times on refused input", n)
 	}
 	// The server keeps working: a call at the limit succeeds.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/paige-dev/paige/internal/coach/limits"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach/wsapi"
@@ -34,6 +36,12 @@ type StartOut struct {
 // maxGoal bounds the goal logged with session_started.
 const maxGoal = 2000
 
+// CheckLimits checks the title and the goal.
+func (in StartIn) CheckLimits() error {
+	return limits.First(limits.Bytes("issueTitle", in.IssueTitle, limits.TitleBytes),
+		limits.Bytes("goal", in.Goal, maxGoal))
+}
+
 func addStartTool(s *mcp.Server, d *Deps, st Starter) {
 	AddTool(s, &mcp.Tool{Name: "paige_start_session",
 		Description: "Start the coaching session for an issue, as the editor's session:start does (Paige's " +
@@ -50,10 +58,7 @@ func startSession(ctx context.Context, st Starter, in StartIn) (*mcp.CallToolRes
 	if in.IssueNumber != nil && *in.IssueNumber <= 0 {
 		return nil, StartOut{}, errors.New("issueNumber must be a positive issue number")
 	}
-	goal := strings.TrimSpace(in.Goal)
-	if len(goal) > maxGoal {
-		return nil, StartOut{}, errors.New("goal is longer than 2000 bytes")
-	}
+	goal := strings.TrimSpace(in.Goal) // at most maxGoal bytes: CheckLimits ran
 	res, err := st.StartSession(ctx, wsapi.SessionStart{IssueNumber: in.IssueNumber, IssueTitle: strings.TrimSpace(in.IssueTitle)},
 		wsapi.StartOptions{KeepSame: true, Goal: goal})
 	if err != nil {
