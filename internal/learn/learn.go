@@ -52,6 +52,27 @@ type Entry struct {
 	ExtractedAt  string        `json:"extractedAt"` // ISO 8601 UTC
 	SupersededBy string        `json:"supersededBy,omitempty"`
 	Forgotten    bool          `json:"forgotten,omitempty"`
+	// Project is the identity of the project the entry belongs to
+	// (internal/project: a git common directory or an absolute path);
+	// empty means it holds everywhere.
+	Project string `json:"project,omitempty"`
+	// Observed is set on entries learned from behaviour (tool trails):
+	// what was seen, how often and where.
+	Observed *Observed `json:"observed,omitempty"`
+}
+
+// MaxObservedSessions bounds [Observed.Sessions]: the most recent ones are
+// kept, [Observed.SessionCount] keeps counting.
+const MaxObservedSessions = 20
+
+// Observed is the evidence of an entry learned from behaviour. Key
+// identifies the behaviour within its project (a repeated procedure updates
+// the entry with the same Project and Key instead of adding another).
+type Observed struct {
+	Key          string   `json:"key"`
+	Sessions     []string `json:"sessions"`     // sources, oldest first, at most MaxObservedSessions
+	SessionCount int      `json:"sessionCount"` // distinct sessions it was seen in
+	Runs         int      `json:"runs"`         // successful occurrences in all of them
 }
 
 // Active reports whether e is neither superseded nor forgotten.
@@ -91,6 +112,9 @@ type Turn struct {
 	ToolResults []ToolResult `json:"toolResults,omitempty"`
 	MessageID   string       `json:"messageId,omitempty"`
 	Sidechain   bool         `json:"sidechain,omitempty"`
+	// Cwd is the working directory recorded on the turn's (first) line;
+	// empty when the transcript has none.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // SignalType is what the classifier found in a turn.
