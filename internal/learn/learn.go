@@ -157,6 +157,10 @@ type Stats struct {
 	EntriesForgotten  int  `json:"entriesForgotten,omitempty"`
 	EntriesSuperseded int  `json:"entriesSuperseded,omitempty"`
 	AlreadyExtracted  bool `json:"alreadyExtracted,omitempty"`
+	// Learned from the tool trail: new entries (also counted in
+	// EntriesExtracted) and existing ones whose evidence grew.
+	BehaviourEntries int `json:"behaviourEntries,omitempty"`
+	EntriesUpdated   int `json:"entriesUpdated,omitempty"`
 }
 
 // Add accumulates o into s (AlreadyExtracted is left as is).
@@ -169,4 +173,6 @@ func (s *Stats) Add(o Stats) {
 	s.MalformedLines += o.MalformedLines
 	s.EntriesForgotten += o.EntriesForgotten
 	s.EntriesSuperseded += o.EntriesSuperseded
+	s.BehaviourEntries += o.BehaviourEntries
+	s.EntriesUpdated += o.EntriesUpdated
 }

@@ -181,6 +181,11 @@ func (m *miner) bash(c Call) {
 	segs := splitCommand(c.Command)
 	background := strings.HasPrefix(c.Output, "Command running in background")
 	for _, s := range segs {
+		if dir, ok := localDir(c.Cwd, s.Dir); ok {
+			s.Dir = dir
+		} else {
+			continue // run in another directory: maybe another project
+		}
 		if rel, ok := relative(c.Cwd, s.Args[0]); ok && strings.HasPrefix(s.Args[0], "/") {
 			s.Args = append([]string{"./" + rel}, s.Args[1:]...) // a script of the project, named absolutely
 		}
@@ -335,4 +340,17 @@ func (m *miner) manifest(c Call) {
 	for _, f := range manifests[rel] {
 		m.add(Candidate{Type: learn.Fact, Key: "fact:" + f, Content: f, Cwd: c.Cwd, Entities: []string{factValue(f)}})
 	}
+}
+
+// localDir returns the directory a command ran in relative to cwd ("" for
+// cwd itself); ok is false when it lies outside cwd or cannot be known.
+func localDir(cwd, dir string) (string, bool) {
+	if dir == "" || !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~") {
+		return dir, !strings.HasPrefix(dir, "..")
+	}
+	if c := strings.TrimSuffix(cwd, "/"); cwd != "" && strings.TrimSuffix(dir, "/") == c {
+		return "", true
+	}
+	rel, ok := relative(cwd, dir)
+	return strings.TrimSuffix(rel, "/"), ok
 }
