@@ -77,12 +77,22 @@ func classify(args []string) (command, bool) {
 	return otherCmd(args)
 }
 
+// Subcommands by category, per toolchain.
+var (
+	goCats    = map[string]Category{"test": Test, "build": Build, "vet": Lint, "run": Run, "fmt": Format, "generate": Build}
+	cargoCats = map[string]Category{"test": Test, "nextest": Test, "llvm-cov": Test, "build": Build, "check": Build,
+		"clippy": Lint, "fmt": Format, "run": Run}
+	mixCats = map[string]Category{"test": Test, "compile": Build, "phx.server": Run, "run": Run, "format": Format,
+		"credo": Lint, "dialyzer": Lint, "ecto.migrate": Migrate, "ecto.setup": Migrate, "ecto.reset": Migrate,
+		"deps.get": Deps, "setup": Deps, "precommit": Check, "quality": Check, "check": Check}
+	djangoCats = map[string]Category{"runserver": Run, "migrate": Migrate, "test": Test}
+)
+
 func goCmd(args []string) (command, bool) {
 	if len(args) < 2 {
 		return command{}, false
 	}
-	cats := map[string]Category{"test": Test, "build": Build, "vet": Lint, "run": Run, "fmt": Format, "generate": Build}
-	cat, ok := cats[args[1]]
+	cat, ok := goCats[args[1]]
 	if !ok {
 		return command{}, false
 	}
@@ -93,9 +103,7 @@ func cargoCmd(args []string) (command, bool) {
 	if len(args) < 2 {
 		return command{}, false
 	}
-	cats := map[string]Category{"test": Test, "nextest": Test, "llvm-cov": Test, "build": Build, "check": Build,
-		"clippy": Lint, "fmt": Format, "run": Run}
-	cat, ok := cats[args[1]]
+	cat, ok := cargoCats[args[1]]
 	if !ok {
 		return command{}, false
 	}
@@ -116,10 +124,7 @@ func mixCmd(args []string) (command, bool) {
 	if len(args) < 2 {
 		return command{Cat: Build, Canonical: "mix", Facts: []string{"language: Elixir"}}, true
 	}
-	cats := map[string]Category{"test": Test, "compile": Build, "phx.server": Run, "run": Run, "format": Format,
-		"credo": Lint, "dialyzer": Lint, "ecto.migrate": Migrate, "ecto.setup": Migrate, "ecto.reset": Migrate,
-		"deps.get": Deps, "setup": Deps, "precommit": Check, "quality": Check, "check": Check}
-	cat, ok := cats[args[1]]
+	cat, ok := mixCats[args[1]]
 	if !ok {
 		return command{}, false
 	}

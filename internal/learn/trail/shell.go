@@ -1,6 +1,9 @@
 package trail
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // maxCommandBytes bounds the commands read: a longer one (a heredoc, a
 // pasted script) is no reusable procedure and is not parsed.
@@ -70,9 +73,9 @@ func joinDir(cur, d string) string {
 	case strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~"):
 		return d
 	case cur == "":
-		return strings.TrimSuffix(d, "/")
+		return path.Clean(d)
 	}
-	return cur + "/" + strings.TrimSuffix(d, "/")
+	return path.Clean(cur + "/" + d)
 }
 
 // clean drops leading environment assignments (never kept: they may hold

@@ -32,7 +32,11 @@ func jsTool(args []string) (command, bool) {
 	default:
 		return command{}, false
 	}
-	return command{Cat: cat, Canonical: canonical(args, cat, 1)}, true
+	n := 1
+	if tool == "vitest" && (sub == "run" || sub == "watch") || tool == "playwright" {
+		n = 2
+	}
+	return command{Cat: cat, Canonical: canonical(args, cat, n)}, true
 }
 
 // pyTool recognises Python tools run directly or as "python -m tool".
@@ -46,8 +50,7 @@ func pyTool(args []string) (command, bool) {
 			return c, ok
 		}
 		if len(args) >= 3 && path.Base(args[1]) == "manage.py" {
-			cats := map[string]Category{"runserver": Run, "migrate": Migrate, "test": Test}
-			if cat, ok := cats[args[2]]; ok {
+			if cat, ok := djangoCats[args[2]]; ok {
 				return command{Cat: cat, Canonical: tool + " manage.py " + args[2], Facts: facts}, true
 			}
 		}
