@@ -18,11 +18,16 @@ const (
 	Migrate Category = "migrate"
 	Check   Category = "check"
 	Deps    Category = "deps"
+	// Services start what the project needs (docker compose up);
+	// Script is a script of the project run by path.
+	Services Category = "services"
+	Script   Category = "script"
 )
 
 // labels are the content prefixes of procedures, by category.
 var labels = map[Category]string{Test: "tests", Build: "build", Lint: "lint", Format: "format",
-	Run: "start the project", Migrate: "migrate the database", Check: "checks", Deps: "install dependencies"}
+	Run: "start the project", Migrate: "migrate the database", Check: "checks", Deps: "install dependencies",
+	Services: "start services", Script: "project script"}
 
 // command is a recognised command: its category, its canonical form (what
 // is learned and compared across sessions) and the facts it shows.
@@ -166,6 +171,13 @@ func nodeCmd(args []string) (command, bool) {
 		script = sub
 	}
 	cat, ok := scriptCategory(script)
+	if !ok && sub != "run" {
+		if c, ok := jsTool(args[1:]); ok { // pnpm vitest run: a binary of the project
+			c.Canonical = pm + " " + c.Canonical
+			c.Facts = append(c.Facts, facts...)
+			return c, true
+		}
+	}
 	if !ok {
 		return command{}, false
 	}

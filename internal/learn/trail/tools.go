@@ -181,13 +181,13 @@ func otherCmd(args []string) (command, bool) {
 	case tool == "gofmt" || tool == "goimports":
 		return command{Cat: Format, Canonical: canonical(args, Format, 1), Facts: []string{"language: Go"}}, true
 	case tool == "docker" && sub == "compose" && len(args) > 2 && args[2] == "up", tool == "docker-compose" && sub == "up":
-		return command{Cat: Run, Canonical: strings.Join(args[:min(len(args), 3)], " ")}, true
+		return command{Cat: Services, Canonical: strings.Join(args, " ")}, true
 	case tool == "gradlew" || tool == "gradle" || tool == "mvnw" || tool == "mvn":
 		if cat, ok := scriptCategory(sub); ok && (cat == Test || cat == Build || cat == Run || cat == Check) {
 			return command{Cat: cat, Canonical: args[0] + " " + sub}, true
 		}
 	case isProjectScript(args[0]):
-		return command{Cat: Run, Canonical: args[0]}, true
+		return command{Cat: Script, Canonical: args[0]}, true
 	}
 	return command{}, false
 }
@@ -215,10 +215,21 @@ var (
 		"--filter": true, "-t": true, "--testNamePattern": true, "--grep": true, "--tb": true}
 )
 
+// isFileArg reports whether a lint or format argument names particular
+// files ("src/cart", "main.py") rather than the project (".", "./...",
+// "src").
+func isFileArg(a string) bool {
+	if a == "." || strings.HasSuffix(a, "/...") {
+		return false
+	}
+	return strings.Contains(strings.TrimSuffix(a, "/"), "/") || path.Ext(a) != ""
+}
+
 // canonical joins the first n words of args with the rest normalised: noise
 // and selection flags dropped; for tests, positional arguments (files,
 // names, packages) dropped too, go's package patterns becoming "./...",
-// and everything after "--" dropped.
+// and everything after "--" dropped (also for run: the program's
+// arguments); for lint and format, arguments naming particular files.
 func canonical(args []string, cat Category, n int) string {
 	n = min(n, len(args))
 	out := append([]string(nil), args[:n]...)
@@ -228,7 +239,7 @@ func canonical(args []string, cat Category, n int) string {
 		a := args[i]
 		name, _, hasEq := strings.Cut(a, "=")
 		switch {
-		case a == "--" && cat == Test:
+		case a == "--" && (cat == Test || cat == Run): // what follows goes to the tests or the program
 			i = len(args)
 		case dropFlag[name] || dropFlag[a]:
 			if dropValue[name] && !hasEq && i+1 < len(args) {
@@ -246,6 +257,7 @@ func canonical(args []string, cat Category, n int) string {
 		case cat == Test && goTest:
 			pkgs = true
 		case cat == Test:
+		case (cat == Lint || cat == Format) && isFileArg(a):
 		default:
 			out = append(out, a)
 		}

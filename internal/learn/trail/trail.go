@@ -27,6 +27,7 @@ package trail
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -91,7 +92,8 @@ func result(rs []learn.ToolResult, id string) (Outcome, string) {
 		switch {
 		case strings.HasPrefix(r.Content, "The user doesn't want to proceed"),
 			strings.Contains(r.Content, "[Request interrupted by user"),
-			strings.HasPrefix(r.Content, "Permission to use") && strings.Contains(r.Content, "denied"):
+			strings.HasPrefix(r.Content, "Permission to use") && strings.Contains(r.Content, "denied"),
+			r.IsError && strings.TrimSpace(r.Content) == "": // the reader strips the interruption marker; a failure says "Exit code N"
 			return Rejected, r.Content
 		case r.IsError:
 			return Failed, r.Content
@@ -203,7 +205,7 @@ func (m *miner) bash(c Call) {
 		}
 		if f, ok := m.pending[pk]; ok {
 			delete(m.pending, pk)
-			if f.canonical != cmd.Canonical {
+			if isFix(f.canonical, cmd.Canonical) {
 				m.add(fixCandidate(c.Cwd, s.Dir, cmd, f))
 			}
 		}
@@ -354,3 +356,25 @@ func localDir(cwd, dir string) (string, bool) {
 	rel, ok := relative(cwd, dir)
 	return strings.TrimSuffix(rel, "/"), ok
 }
+
+// isFix reports whether fixed runs what failed another way: the two
+// differ in their tool (the first two words) and share a word naming what
+// runs. "uv run pytest" fixes "python -m pytest" and "pnpm test" fixes
+// "npm test"; "mix format" after "mix format --check-formatted" fixed the
+// code, not the command; "go vet" after a missing golangci-lint is another
+// tool, not a fix.
+func isFix(failed, fixed string) bool {
+	a, b := strings.Fields(failed), strings.Fields(fixed)
+	if strings.Join(a[:min(2, len(a))], " ") == strings.Join(b[:min(2, len(b))], " ") {
+		return false
+	}
+	for _, w := range a {
+		if !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "/.") && !runners[w] && slices.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// runners are words that say how, not what, a command runs.
+var runners = map[string]bool{"run": true, "exec": true, "x": true, "-m": true, "dlx": true}

@@ -40,9 +40,11 @@ func TestMineOutcomes(t *testing.T) {
 		Bash("mix phx.server", "Command running in background with ID: b1. Output is being written to: /tmp/x", 0).
 		Bash("mix test --cover", "Command running in background with ID: b2.", 0).
 		Tool("Bash", map[string]any{"command": "mix format"}, "", false)
-	s.Tool("Bash", map[string]any{"command": "mix deps.get"}, "[Request interrupted by user for tool use]", true)
+	s.Tool("Bash", map[string]any{"command": "pnpm test"}, "[Request interrupted by user for tool use]", true)
+	s.Bash("pnpm test:unit", "ok", 0) // after an interruption: no "failed, then fixed"
 	got := contents(mine(t, s))
-	want := []string{"procedure tests: mix test", "fact language: Elixir", "procedure start the project: mix phx.server", "procedure format: mix format"}
+	want := []string{"procedure tests: mix test", "fact language: Elixir", "procedure start the project: mix phx.server", "procedure format: mix format",
+		"procedure tests: pnpm test:unit", "fact package manager: pnpm", "fact runtime: Node.js"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -59,13 +61,19 @@ func TestMineFailedThenFixed(t *testing.T) {
 		Edit("/src/tidy/src/lib.rs").
 		Bash("cargo nextest run", "PASS", 0).
 		Bash("npm test", "npm ERR! missing script", 1).
-		Bash("npm test", "ok", 0)
+		Bash("npm test", "ok", 0).
+		Bash("mix format --check-formatted", "** (Mix) mix format failed due to --check-formatted.", 1).
+		Bash("mix format", "", 0).
+		Bash("golangci-lint run ./...", "golangci-lint: command not found", 127).
+		Bash("go vet ./...", "", 0)
 	got := contents(mine(t, s))
 	want := []string{
 		"procedure tests: use `uv run pytest`, not `python -m pytest`, which failed (/usr/bin/python: No module named pytest)",
 		"procedure tests: uv run pytest", "fact package manager: uv", "fact language: Python",
 		"procedure tests: cargo nextest run", "fact language: Rust",
 		"procedure tests: npm test", "fact package manager: npm", "fact runtime: Node.js",
+		"procedure format: mix format", "fact language: Elixir",
+		"procedure lint: go vet ./...", "fact language: Go",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
