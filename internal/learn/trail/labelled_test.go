@@ -23,6 +23,7 @@ type labelled struct {
 	Sessions []struct {
 		File         string   `json:"file"`
 		BuildTestRun bool     `json:"buildTestRun"`
+		HeldOut      bool     `json:"heldOut"`
 		Procedure    []string `json:"procedure"`
 		Fact         []string `json:"fact"`
 	} `json:"sessions"`
@@ -38,8 +39,8 @@ func loadLabels(t *testing.T) labelled {
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Sessions) < 19 {
-		t.Fatalf("labels name %d sessions, want the 10 fixtures and the 9 written ones", len(l.Sessions))
+	if len(l.Sessions) < 23 {
+		t.Fatalf("labels name %d sessions, want the 10 fixtures, 9 written ones and 4 held out", len(l.Sessions))
 	}
 	return l
 }
@@ -53,42 +54,54 @@ func mineFile(t *testing.T, file string) []Candidate {
 	return Mine(turns)
 }
 
+type score struct{ tp, fp, fn int }
+
+func (s score) precision() float64 { return float64(s.tp) / float64(max(s.tp+s.fp, 1)) }
+func (s score) recall() float64    { return float64(s.tp) / float64(max(s.tp+s.fn, 1)) }
+
 // TestLabelledPrecisionRecall mines every labelled session and prints
-// precision and recall per entry type over all of them; it fails below the
-// floors. Misses and false positives are listed.
+// precision and recall per entry type, over all sessions and over the
+// held-out ones apart; it fails when the figures over all sessions fall
+// below the floors. Misses and false positives are listed.
 func TestLabelledPrecisionRecall(t *testing.T) {
-	type score struct{ tp, fp, fn int }
-	scores := map[learn.KnowledgeType]*score{learn.Procedure: {}, learn.Fact: {}}
+	all := map[learn.KnowledgeType]*score{learn.Procedure: {}, learn.Fact: {}}
+	held := map[learn.KnowledgeType]*score{learn.Procedure: {}, learn.Fact: {}}
 	for _, s := range loadLabels(t).Sessions {
 		want := map[learn.KnowledgeType][]string{learn.Procedure: s.Procedure, learn.Fact: s.Fact}
 		got := map[learn.KnowledgeType][]string{}
 		for _, c := range mineFile(t, s.File) {
 			got[c.Type] = append(got[c.Type], c.Content)
 		}
-		for typ, sc := range scores {
+		for typ, sc := range all {
+			var d score
 			for _, g := range got[typ] {
 				if slices.Contains(want[typ], g) {
-					sc.tp++
+					d.tp++
 				} else {
-					sc.fp++
+					d.fp++
 					t.Logf("%s: unexpected %s %q", filepath.Base(s.File), typ, g)
 				}
 			}
 			for _, w := range want[typ] {
 				if !slices.Contains(got[typ], w) {
-					sc.fn++
+					d.fn++
 					t.Logf("%s: missed %s %q", filepath.Base(s.File), typ, w)
 				}
+			}
+			sc.tp, sc.fp, sc.fn = sc.tp+d.tp, sc.fp+d.fp, sc.fn+d.fn
+			if s.HeldOut {
+				h := held[typ]
+				h.tp, h.fp, h.fn = h.tp+d.tp, h.fp+d.fp, h.fn+d.fn
 			}
 		}
 	}
 	for _, typ := range []learn.KnowledgeType{learn.Procedure, learn.Fact} {
-		sc := scores[typ]
-		p := float64(sc.tp) / float64(max(sc.tp+sc.fp, 1))
-		r := float64(sc.tp) / float64(max(sc.tp+sc.fn, 1))
-		t.Logf("%-9s precision %.3f (%d/%d)  recall %.3f (%d/%d)", typ, p, sc.tp, sc.tp+sc.fp, r, sc.tp, sc.tp+sc.fn)
-		if p < precisionFloor || r < recallFloor {
-			t.Errorf("%s: precision %.3f, recall %.3f; floors %.2f and %.2f", typ, p, r, precisionFloor, recallFloor)
+		a, h := *all[typ], *held[typ]
+		t.Logf("%-9s all: precision %.3f (%d/%d) recall %.3f (%d/%d) | held out: precision %.3f (%d/%d) recall %.3f (%d/%d)",
+			typ, a.precision(), a.tp, a.tp+a.fp, a.recall(), a.tp, a.tp+a.fn,
+			h.precision(), h.tp, h.tp+h.fp, h.recall(), h.tp, h.tp+h.fn)
+		if a.precision() < precisionFloor || a.recall() < recallFloor {
+			t.Errorf("%s: precision %.3f, recall %.3f; floors %.2f and %.2f", typ, a.precision(), a.recall(), precisionFloor, recallFloor)
 		}
 	}
 }
