@@ -68,6 +68,9 @@ func classify(args []string) (command, bool) {
 	case pyRunners[tool] || tool == "pip" || tool == "pip3":
 		return pyPMCmd(args)
 	case tool == "bundle" || tool == "rails" || tool == "rake" || tool == "rspec" || tool == "rubocop":
+		if tool != args[0] && !isProjectScript("./"+strings.TrimPrefix(args[0], "./")) {
+			return command{}, false // some other rails than the project's bin/rails
+		}
 		return rubyCmd(args)
 	case tool == "make" || tool == "just" || tool == "task":
 		return targetCmd(args)
@@ -96,6 +99,9 @@ var (
 func goCmd(args []string) (command, bool) {
 	if len(args) < 2 {
 		return command{}, false
+	}
+	if args[1] == "mod" && len(args) > 2 && (args[2] == "tidy" || args[2] == "download") {
+		return command{Cat: Deps, Canonical: "go mod " + args[2], Facts: []string{"language: Go"}}, true
 	}
 	cat, ok := goCats[args[1]]
 	if !ok {

@@ -116,7 +116,7 @@ func pyPMCmd(args []string) (command, bool) {
 // rubyCmd handles bundler, rails, rake, rspec and rubocop.
 func rubyCmd(args []string) (command, bool) {
 	facts := []string{"language: Ruby"}
-	tool, sub := args[0], ""
+	tool, sub := path.Base(args[0]), ""
 	if len(args) > 1 {
 		sub = args[1]
 	}
@@ -133,11 +133,11 @@ func rubyCmd(args []string) (command, bool) {
 	case tool == "rubocop":
 		return command{Cat: Lint, Canonical: canonical(args, Lint, 1), Facts: facts}, true
 	case (tool == "rails" || tool == "rake") && (sub == "test" || sub == "spec"):
-		return command{Cat: Test, Canonical: tool + " " + sub, Facts: facts}, true
+		return command{Cat: Test, Canonical: args[0] + " " + sub, Facts: facts}, true
 	case tool == "rails" && (sub == "server" || sub == "s"):
-		return command{Cat: Run, Canonical: "rails server", Facts: facts}, true
+		return command{Cat: Run, Canonical: args[0] + " server", Facts: facts}, true
 	case (tool == "rails" || tool == "rake") && sub == "db:migrate":
-		return command{Cat: Migrate, Canonical: tool + " db:migrate", Facts: facts}, true
+		return command{Cat: Migrate, Canonical: args[0] + " db:migrate", Facts: facts}, true
 	}
 	return command{}, false
 }
@@ -147,8 +147,11 @@ func rubyCmd(args []string) (command, bool) {
 func targetCmd(args []string) (command, bool) {
 	tool := args[0]
 	var targets []string
-	for _, a := range args[1:] {
-		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "-f" || a == "--directory" || a == "--file" || a == "--justfile" || a == "--working-directory":
+			i++ // the flag's value
+		case !strings.HasPrefix(a, "-") && !strings.Contains(a, "="):
 			targets = append(targets, a)
 		}
 	}
@@ -165,7 +168,14 @@ func targetCmd(args []string) (command, bool) {
 	if !ok {
 		return command{}, false
 	}
-	return command{Cat: cat, Canonical: tool + " " + targets[0]}, true
+	words := []string{tool}
+	for i := 1; i < len(args); i++ { // keep where it runs (make -C ../.. lint)
+		if a := args[i]; (a == "-C" || a == "-f" || a == "--directory" || a == "--file" || a == "--justfile" || a == "--working-directory") && i+1 < len(args) {
+			words = append(words, a, args[i+1])
+			i++
+		}
+	}
+	return command{Cat: cat, Canonical: strings.Join(append(words, targets[0]), " ")}, true
 }
 
 // otherCmd handles linters and formatters with no toolchain of their own,
@@ -180,6 +190,10 @@ func otherCmd(args []string) (command, bool) {
 		return command{Cat: Lint, Canonical: canonical(args, Lint, 1), Facts: []string{"language: Go"}}, true
 	case tool == "gofmt" || tool == "goimports":
 		return command{Cat: Format, Canonical: canonical(args, Format, 1), Facts: []string{"language: Go"}}, true
+	case tool == "docker" && sub == "build":
+		return command{Cat: Build, Canonical: strings.Join(args, " ")}, true
+	case tool == "air" && len(args) == 1, tool == "nodemon":
+		return command{Cat: Run, Canonical: strings.Join(args, " ")}, true
 	case tool == "docker" && sub == "compose" && len(args) > 2 && args[2] == "up", tool == "docker-compose" && sub == "up":
 		return command{Cat: Services, Canonical: strings.Join(args, " ")}, true
 	case tool == "gradlew" || tool == "gradle" || tool == "mvnw" || tool == "mvn":
