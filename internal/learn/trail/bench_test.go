@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paige-dev/paige/internal/learn/trail/trailtest"
 	"github.com/paige-dev/paige/internal/learn/transcript"
@@ -40,6 +41,7 @@ func BenchmarkMine(b *testing.B) {
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				turns, _, err := transcript.Read(strings.NewReader(data), nil)
 				if err != nil {
@@ -49,7 +51,7 @@ func BenchmarkMine(b *testing.B) {
 					b.Fatal("nothing mined")
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/call")
+			reportCPU(b, cpu0, n)
 		})
 	}
 }
@@ -63,10 +65,20 @@ func BenchmarkMineOnly(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				Mine(turns)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/call")
+			reportCPU(b, cpu0, n)
 		})
+	}
+}
+
+// reportCPU reports the CPU time per tool call since cpu0 (flat across
+// sizes when mining is linear), and the wall time per call.
+func reportCPU(b *testing.B, cpu0 time.Duration, calls int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls), "ns/call")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(calls), "cpu-ns/call")
 	}
 }
