@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/paige-dev/paige/internal/learn"
@@ -40,5 +41,21 @@ func TestAppendNewUpdatesByID(t *testing.T) {
 	if e.Confidence != 0.7 || e.Evidence != "seen twice" || e.Project != "/src/app/.git" || e.Observed == nil ||
 		e.Observed.SessionCount != 2 || len(e.Observed.Sessions) != 2 {
 		t.Errorf("updated entry = %+v (observed %+v)", e, e.Observed)
+	}
+}
+
+// TestRenderSaysTheProject: knowledge.md says which project an entry
+// learned from behaviour holds for (a repository, not its .git), and
+// nothing for entries that hold everywhere.
+func TestRenderSaysTheProject(t *testing.T) {
+	md := RenderMarkdown([]learn.Entry{
+		{ID: "1", Type: learn.Procedure, Content: "tests: go test ./...", Project: "/src/ledger/.git"},
+		{ID: "2", Type: learn.Procedure, Content: "tests: mix test", Project: "/tmp/tmpabc"},
+		{ID: "3", Type: learn.Rule, Content: "Never force-push"},
+	})
+	for _, want := range []string{"- tests: go test ./... (project: /src/ledger)\n", "- tests: mix test (project: /tmp/tmpabc)\n", "- Never force-push\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("knowledge.md lacks %q:\n%s", want, md)
+		}
 	}
 }
