@@ -6,6 +6,7 @@
 //   - classify decides which user turns carry a learnable signal,
 //   - extract turns signal turns into [Entry]s (Claude, Ollama or heuristics),
 //   - knowledge keeps entries in an append-only JSONL store and renders knowledge.md,
+//   - trail mines the tool trail (commands, edits, MCP calls) for procedures and facts,
 //   - pipeline runs read → classify → extract → dedup → store over transcripts,
 //   - contextasm assembles a system prompt from preprompts and knowledge,
 //   - chat talks to a model with that prompt, httpapi serves it all over HTTP.

@@ -157,71 +157,79 @@ func redirectTakesNext(w string) bool {
 // of words with quotes removed. ok is false for unbalanced quotes and for
 // subshells or groups.
 func tokenize(line string) (pipelines [][][]string, ok bool) {
-	var (
-		words []string
-		cmds  [][]string
-		cur   strings.Builder
-		inTok bool
-	)
-	endWord := func() {
-		if inTok {
-			words = append(words, cur.String())
-			cur.Reset()
-			inTok = false
-		}
-	}
-	endCmd := func() {
-		endWord()
-		cmds = append(cmds, words)
-		words = nil
-	}
-	endPipeline := func() {
-		endCmd()
-		if len(cmds) > 0 && len(cmds[0]) > 0 {
-			pipelines = append(pipelines, cmds)
-		}
-		cmds = nil
-	}
+	var lx lexer
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
 		case c == '\\' && i+1 < len(line):
 			i++
 			if line[i] != '\n' {
-				cur.WriteByte(line[i])
-				inTok = true
+				lx.cur.WriteByte(line[i])
+				lx.inTok = true
 			}
 		case c == '\'' || c == '"':
 			end := strings.IndexByte(line[i+1:], c)
 			if end < 0 {
 				return nil, false
 			}
-			cur.WriteString(line[i+1 : i+1+end])
-			inTok = true
+			lx.cur.WriteString(line[i+1 : i+1+end])
+			lx.inTok = true
 			i += end + 1
 		case c == ' ' || c == '\t':
-			endWord()
-		case c == '(' || c == ')' || c == '{' && !inTok:
+			lx.endWord()
+		case c == '(' || c == ')' || c == '{' && !lx.inTok:
 			return nil, false
 		case c == '|' && i+1 < len(line) && line[i+1] == '|', c == '&' && i+1 < len(line) && line[i+1] == '&':
-			endPipeline()
+			lx.endPipeline()
 			i++
 		case c == '&' && (i+1 >= len(line) || line[i+1] != '>') && !(i > 0 && line[i-1] == '>'):
-			endPipeline()
+			lx.endPipeline()
 		case c == ';' || c == '\n':
-			endPipeline()
+			lx.endPipeline()
 		case c == '|':
-			endCmd()
-		case c == '#' && !inTok:
+			lx.endCmd()
+		case c == '#' && !lx.inTok:
 			for i < len(line) && line[i] != '\n' {
 				i++
 			}
 			i--
 		default:
-			cur.WriteByte(c)
-			inTok = true
+			lx.cur.WriteByte(c)
+			lx.inTok = true
 		}
 	}
-	endPipeline()
-	return pipelines, true
+	lx.endPipeline()
+	return lx.pipelines, true
+}
+
+// lexer is tokenize's state: the word being read, the words of the
+// command, the commands of the pipeline, the pipelines done.
+type lexer struct {
+	words     []string
+	cmds      [][]string
+	pipelines [][][]string
+	cur       strings.Builder
+	inTok     bool
+}
+
+func (l *lexer) endWord() {
+	if l.inTok {
+		l.words = append(l.words, l.cur.String())
+		l.cur.Reset()
+		l.inTok = false
+	}
+}
+
+func (l *lexer) endCmd() {
+	l.endWord()
+	l.cmds = append(l.cmds, l.words)
+	l.words = nil
+}
+
+func (l *lexer) endPipeline() {
+	l.endCmd()
+	if len(l.cmds) > 0 && len(l.cmds[0]) > 0 {
+		l.pipelines = append(l.pipelines, l.cmds)
+	}
+	l.cmds = nil
 }
