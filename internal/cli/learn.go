@@ -196,6 +196,9 @@ func printLearnSummary(w io.Writer, sum pipeline.Summary, model, dir string, dry
 	fmt.Fprintf(w, "Transcripts: %d (%d already extracted, %d failed)  model: %s  store: %s\n", sum.Files, sum.Skipped, len(sum.Failed), model, dir)
 	fmt.Fprintf(w, "Processed %d turns (%d signal, %d noise)\n", st.TurnsProcessed, st.SignalTurns, st.NoiseTurns)
 	fmt.Fprintf(w, "Extracted %d items, %d duplicates skipped\n", st.EntriesExtracted, st.DuplicatesSkipped)
+	if st.BehaviourEntries > 0 || st.EntriesUpdated > 0 {
+		fmt.Fprintf(w, "From the tool trail: %d new, %d seen again (evidence and confidence grew)\n", st.BehaviourEntries, st.EntriesUpdated)
+	}
 	if st.EntriesForgotten > 0 {
 		fmt.Fprintf(w, "Forgot %d entries (@forget)\n", st.EntriesForgotten)
 	}
