@@ -61,7 +61,7 @@ func storeTrail(s *knowledge.Store, res *Result, merge func([]learn.Entry) []lea
 // have no id yet.
 func addTrail(res *Result, merged []learn.Entry) {
 	for _, e := range merged {
-		record(res, e, e.ID != "")
+		record(res, knowledge.RedactEntry(e), e.ID != "") // as the store would keep it
 	}
 }
 

@@ -132,7 +132,8 @@ func TestTrailControls(t *testing.T) {
 	dir := t.TempDir()
 	cwd := filepath.Join(t.TempDir(), "svc")
 	p := writeSession(t, dir, "a", trailtest.New("a", cwd).
-		Bash("API_TOKEN=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 pnpm test", "ok", 0))
+		Bash("API_TOKEN=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 pnpm test", "ok", 0).
+		Bash(`go build -ldflags "-X main.key=sk-ant-api03-zyxwvutsrqponmlkjihgfedcba9876543210" ./cmd/svc`, "", 0))
 
 	s := newStore(t)
 	if res := run(t, p, Options{Store: s, Now: fixedNow, NoTrail: true}); len(res.Entries) != 0 {
@@ -140,8 +141,13 @@ func TestTrailControls(t *testing.T) {
 	}
 	s = newStore(t)
 	res := run(t, p, Options{Store: s, Now: fixedNow, DryRun: true})
-	if len(res.Entries) != 3 || res.Stats.BehaviourEntries != 3 {
-		t.Errorf("dry run reports %+v, want tests: pnpm test, package manager: pnpm, runtime: Node.js", res.Entries)
+	if len(res.Entries) != 5 || res.Stats.BehaviourEntries != 5 {
+		t.Errorf("dry run reports %+v, want tests: pnpm test, package manager: pnpm, runtime: Node.js, the build, language: Go", res.Entries)
+	}
+	for _, e := range res.Entries {
+		if strings.Contains(e.Content+e.Observed.Key, "sk-ant") {
+			t.Errorf("dry run shows a secret: %+v", e)
+		}
 	}
 	if all, _ := s.Entries(); len(all) != 0 {
 		t.Errorf("dry run wrote %+v", all)
@@ -160,6 +166,6 @@ func TestTrailControls(t *testing.T) {
 	p2 := writeSession(t, dir, "b", trailtest.New("b", cwd).Bash("pnpm test", "ok", 0))
 	res = run(t, p2, Options{Store: s, Now: fixedNow})
 	if props := Proposable(res); len(props) != 3 || len(res.Updated) != 3 {
-		t.Errorf("after a second session, proposable %+v (updated %d), want the 3 habits", props, len(res.Updated))
+		t.Errorf("after a second session, proposable %+v (updated %d), want the 3 pnpm habits", props, len(res.Updated))
 	}
 }
