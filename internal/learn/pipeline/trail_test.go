@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,5 +169,37 @@ func TestTrailControls(t *testing.T) {
 	res = run(t, p2, Options{Store: s, Now: fixedNow})
 	if props := Proposable(res); len(props) != 3 || len(res.Updated) != 3 {
 		t.Errorf("after a second session, proposable %+v (updated %d), want the 3 pnpm habits", props, len(res.Updated))
+	}
+}
+
+// TestTrailConcurrentRuns: eight sessions of one project stored at once
+// (the SessionEnd worker, the CLI and the API share a store) make one
+// entry that counts all eight, never two entries or a lost session.
+func TestTrailConcurrentRuns(t *testing.T) {
+	dir, cwd := t.TempDir(), filepath.Join(t.TempDir(), "svc")
+	s := newStore(t)
+	var paths []string
+	for i := range 8 {
+		name := fmt.Sprintf("c%d", i)
+		paths = append(paths, writeSession(t, dir, name, trailtest.New(name, cwd).Bash("cargo test", "ok", 0)))
+	}
+	errs := make(chan error, len(paths))
+	for _, p := range paths {
+		go func() {
+			_, err := Run(context.Background(), p, Options{Store: s, Now: fixedNow})
+			errs <- err
+		}()
+	}
+	for range paths {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := s.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := byKey(t, all, "tests: cargo test"); e.Observed.SessionCount != 8 || e.Observed.Runs != 8 || e.Confidence != 0.95 {
+		t.Errorf("after 8 concurrent sessions: %+v, confidence %v", e.Observed, e.Confidence)
 	}
 }
