@@ -31,8 +31,13 @@ func TestLearnExtractTrailAcrossSessions(t *testing.T) {
 	if !strings.Contains(out, "From the tool trail: 0 new, 2 seen again") {
 		t.Errorf("second session:\n%s", out)
 	}
+	os.WriteFile(filepath.Join(dir, "three.jsonl"), raw, 0o644)
+	out, _, _ = runLearnBin(t, env, "learn", "extract", "-i", filepath.Join(dir, "three.jsonl"), "--store", store, "--json")
+	if sum := decodeSummary(t, out); len(sum.Updated) != 2 || sum.Updated[0].Observed.SessionCount != 3 || sum.Stats.EntriesUpdated != 2 {
+		t.Errorf("--json summary of a third session: %+v", sum)
+	}
 	out, _, _ = runLearnBin(t, env, "learn", "show", "--store", store)
-	if !strings.Contains(out, "[procedure] start the project: mix phx.server (0.65, session:one)") || strings.Count(out, "mix phx.server") != 1 {
+	if !strings.Contains(out, "[procedure] start the project: mix phx.server (0.8, session:one)") || strings.Count(out, "mix phx.server") != 1 {
 		t.Errorf("show:\n%s", out)
 	}
 	md, _ := os.ReadFile(filepath.Join(store, "knowledge.md"))
