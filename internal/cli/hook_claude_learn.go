@@ -29,11 +29,11 @@ func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPat
 	if err != nil {
 		return "", err
 	}
-	res, err := pipeline.Run(ctx, it.TranscriptPath, pipeline.Options{Store: store, Extractor: ex})
+	res, err := pipeline.Run(ctx, it.TranscriptPath, pipeline.Options{Store: store, Extractor: ex, NoTrail: trailOff(e.getenv)})
 	if err != nil {
 		return "", fmt.Errorf("extract with %s: %w", ex.Name(), err)
 	}
-	lr, err := loop.Run(res.Entries, loop.Options{
+	lr, err := loop.Run(pipeline.Proposable(res), loop.Options{ // behaviour once it is a habit
 		SeedPath: seedPath, Seed: seedOptions(e), StoreDir: store.Dir(),
 		SessionID: it.SessionID, Method: loop.Method(ex.Name()),
 	})

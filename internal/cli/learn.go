@@ -82,7 +82,18 @@ type learnExtractOpts struct {
 	inputs                           []string
 	model                            string
 	dryRun, asJSON, force, sidechain bool
+	noTrail                          bool
 	chunk                            int
+}
+
+// trailOff reports whether PAIGE_LEARN_TRAIL turns learning from the tool
+// trail off ("off", "0", "false", "no"); it is on by default.
+func trailOff(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv("PAIGE_LEARN_TRAIL"))) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
 }
 
 func newLearnExtractCmd(e *env, store *string) *cobra.Command {
@@ -111,6 +122,7 @@ Default: PAIGE_LEARN_MODEL, else haiku when ANTHROPIC_API_KEY is set, else heuri
 	f.BoolVar(&o.force, "force", false, "extract transcripts already extracted")
 	f.BoolVar(&o.sidechain, "include-sidechain", false, "also read subagent (sidechain) turns")
 	f.IntVar(&o.chunk, "chunk-size", pipeline.DefaultChunkSize, "signal turns per extractor call")
+	f.BoolVar(&o.noTrail, "no-trail", false, "learn from what was said only, not from the tool trail (also PAIGE_LEARN_TRAIL=off)")
 	return cmd
 }
 
@@ -132,7 +144,7 @@ func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractO
 	}
 	bar := learnProgress(e.stderr, len(paths), o.asJSON)
 	opts := pipeline.Options{Store: store, Extractor: x, ChunkSize: o.chunk, Force: o.force, DryRun: o.dryRun,
-		Reader: &transcript.Options{IncludeSidechain: o.sidechain}}
+		Reader: &transcript.Options{IncludeSidechain: o.sidechain}, NoTrail: o.noTrail || trailOff(e.getenv)}
 	sum, err := pipeline.RunMany(ctx, paths, opts, func(pipeline.Result, error) {
 		if bar != nil {
 			_ = bar.Add(1)
@@ -184,6 +196,9 @@ func printLearnSummary(w io.Writer, sum pipeline.Summary, model, dir string, dry
 	fmt.Fprintf(w, "Transcripts: %d (%d already extracted, %d failed)  model: %s  store: %s\n", sum.Files, sum.Skipped, len(sum.Failed), model, dir)
 	fmt.Fprintf(w, "Processed %d turns (%d signal, %d noise)\n", st.TurnsProcessed, st.SignalTurns, st.NoiseTurns)
 	fmt.Fprintf(w, "Extracted %d items, %d duplicates skipped\n", st.EntriesExtracted, st.DuplicatesSkipped)
+	if st.BehaviourEntries > 0 || st.EntriesUpdated > 0 {
+		fmt.Fprintf(w, "From the tool trail: %d new, %d seen again (evidence and confidence grew)\n", st.BehaviourEntries, st.EntriesUpdated)
+	}
 	if st.EntriesForgotten > 0 {
 		fmt.Fprintf(w, "Forgot %d entries (@forget)\n", st.EntriesForgotten)
 	}

@@ -154,7 +154,7 @@ func TestLearnExtractWithClaude(t *testing.T) {
 			Confidence: 0.9, Evidence: "user said so", Entities: []string{"mix"}}}})
 	})
 	env := learnEnv(t, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL())
-	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--store", t.TempDir(), "--json")
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--store", t.TempDir(), "--json", "--no-trail")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -183,7 +183,16 @@ func TestLearnExtractWithOllama(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if sum := decodeSummary(t, out); len(sum.Entries) != 1 || fmt.Sprint(models) != "[qwen3]" {
+	sum := decodeSummary(t, out)
+	if n := len(sum.Entries); n != 3 || sum.Stats.BehaviourEntries != 2 { // start the project: mix phx.server; language: Elixir
+		t.Errorf("entries %+v, want the model's and the trail's two", sum.Entries)
+	}
+	env = learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL, "PAIGE_LEARN_TRAIL=off")
+	out, stderr, code = runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--model", "ollama:qwen3", "--store", t.TempDir(), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if sum := decodeSummary(t, out); len(sum.Entries) != 1 || fmt.Sprint(models) != "[qwen3 qwen3]" {
 		t.Errorf("entries %+v, models %v", sum.Entries, models)
 	}
 }

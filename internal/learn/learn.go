@@ -6,6 +6,7 @@
 //   - classify decides which user turns carry a learnable signal,
 //   - extract turns signal turns into [Entry]s (Claude, Ollama or heuristics),
 //   - knowledge keeps entries in an append-only JSONL store and renders knowledge.md,
+//   - trail mines the tool trail (commands, edits, MCP calls) for procedures and facts,
 //   - pipeline runs read → classify → extract → dedup → store over transcripts,
 //   - contextasm assembles a system prompt from preprompts and knowledge,
 //   - chat talks to a model with that prompt, httpapi serves it all over HTTP.
@@ -52,6 +53,27 @@ type Entry struct {
 	ExtractedAt  string        `json:"extractedAt"` // ISO 8601 UTC
 	SupersededBy string        `json:"supersededBy,omitempty"`
 	Forgotten    bool          `json:"forgotten,omitempty"`
+	// Project is the identity of the project the entry belongs to
+	// (internal/project: a git common directory or an absolute path);
+	// empty means it holds everywhere.
+	Project string `json:"project,omitempty"`
+	// Observed is set on entries learned from behaviour (tool trails):
+	// what was seen, how often and where.
+	Observed *Observed `json:"observed,omitempty"`
+}
+
+// MaxObservedSessions bounds [Observed.Sessions]: the most recent ones are
+// kept, [Observed.SessionCount] keeps counting.
+const MaxObservedSessions = 20
+
+// Observed is the evidence of an entry learned from behaviour. Key
+// identifies the behaviour within its project (a repeated procedure updates
+// the entry with the same Project and Key instead of adding another).
+type Observed struct {
+	Key          string   `json:"key"`
+	Sessions     []string `json:"sessions"`     // sources, oldest first, at most MaxObservedSessions
+	SessionCount int      `json:"sessionCount"` // distinct sessions it was seen in
+	Runs         int      `json:"runs"`         // successful occurrences in all of them
 }
 
 // Active reports whether e is neither superseded nor forgotten.
@@ -91,6 +113,9 @@ type Turn struct {
 	ToolResults []ToolResult `json:"toolResults,omitempty"`
 	MessageID   string       `json:"messageId,omitempty"`
 	Sidechain   bool         `json:"sidechain,omitempty"`
+	// Cwd is the working directory recorded on the turn's (first) line;
+	// empty when the transcript has none.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // SignalType is what the classifier found in a turn.
@@ -133,6 +158,10 @@ type Stats struct {
 	EntriesForgotten  int  `json:"entriesForgotten,omitempty"`
 	EntriesSuperseded int  `json:"entriesSuperseded,omitempty"`
 	AlreadyExtracted  bool `json:"alreadyExtracted,omitempty"`
+	// Learned from the tool trail: new entries (also counted in
+	// EntriesExtracted) and existing ones whose evidence grew.
+	BehaviourEntries int `json:"behaviourEntries,omitempty"`
+	EntriesUpdated   int `json:"entriesUpdated,omitempty"`
 }
 
 // Add accumulates o into s (AlreadyExtracted is left as is).
@@ -145,4 +174,6 @@ func (s *Stats) Add(o Stats) {
 	s.MalformedLines += o.MalformedLines
 	s.EntriesForgotten += o.EntriesForgotten
 	s.EntriesSuperseded += o.EntriesSuperseded
+	s.BehaviourEntries += o.BehaviourEntries
+	s.EntriesUpdated += o.EntriesUpdated
 }

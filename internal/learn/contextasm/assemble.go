@@ -153,7 +153,7 @@ func contents(ps []Preprompt, typ string) []string {
 func items(es []learn.Entry) []string {
 	out := make([]string, 0, len(es))
 	for _, e := range es {
-		out = append(out, "- "+strings.ReplaceAll(strings.TrimSpace(e.Content), "\n", "\n  "))
+		out = append(out, "- "+strings.ReplaceAll(strings.TrimSpace(e.Content), "\n", "\n  ")+knowledge.ProjectSuffix(e))
 	}
 	return out
 }

@@ -41,7 +41,7 @@ func handleExtract(d Deps) http.Handler {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		res, err := pipeline.Run(r.Context(), path, pipeline.Options{Store: d.Store, Extractor: d.Extractor, Force: req.Force, DryRun: req.DryRun})
+		res, err := pipeline.Run(r.Context(), path, pipeline.Options{Store: d.Store, Extractor: d.Extractor, Force: req.Force, DryRun: req.DryRun, NoTrail: d.NoTrail})
 		if err != nil {
 			fail(w, d.Log, err)
 			return

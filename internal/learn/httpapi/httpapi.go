@@ -37,6 +37,7 @@ type Deps struct {
 	Roots     Roots
 	Chat      *chat.Service
 	Log       *slog.Logger
+	NoTrail   bool // learn nothing from the tool trail (PAIGE_LEARN_TRAIL=off)
 }
 
 // Mux is where [AddRoutes] registers the routes; *http.ServeMux satisfies it.

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -148,11 +149,25 @@ func RenderMarkdown(entries []learn.Entry) string {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Confidence > items[j].Confidence })
 		fmt.Fprintf(&b, "## %s\n\n", SectionTitles[t])
 		for _, e := range items {
-			fmt.Fprintf(&b, "- %s\n", oneLine(e.Content))
+			fmt.Fprintf(&b, "- %s%s\n", oneLine(e.Content), ProjectSuffix(e))
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// ProjectSuffix says which project an entry holds for, " (project:
+// <repository or directory>)", or "" for an entry that holds everywhere.
+// A git common directory is shown as the repository it belongs to.
+func ProjectSuffix(e learn.Entry) string {
+	if e.Project == "" {
+		return ""
+	}
+	p := e.Project
+	if filepath.Base(p) == ".git" {
+		p = filepath.Dir(p)
+	}
+	return " (project: " + p + ")"
 }
 
 // oneLine keeps a multi-line entry (a procedure) inside its list item.

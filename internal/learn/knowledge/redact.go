@@ -5,11 +5,17 @@ import (
 	"github.com/paige-dev/paige/internal/redact"
 )
 
-// RedactEntry returns e with Content, Evidence and Entities passed through
-// [redact.String]; entities that redact to nothing are dropped.
+// RedactEntry returns e with Content, Evidence, Entities and the observed
+// behaviour's key passed through [redact.String]; entities that redact to
+// nothing are dropped.
 func RedactEntry(e learn.Entry) learn.Entry {
 	e.Content = redact.String(e.Content)
 	e.Evidence = redact.String(e.Evidence)
+	if e.Observed != nil {
+		o := *e.Observed
+		o.Key = redact.String(o.Key)
+		e.Observed = &o
+	}
 	if len(e.Entities) > 0 {
 		ents := make([]string, 0, len(e.Entities))
 		for _, x := range e.Entities {

@@ -35,3 +35,17 @@ func TestRedactEntry(t *testing.T) {
 		t.Errorf("entities %q, want both kept, the URL redacted", e.Entities)
 	}
 }
+
+// TestRedactEntryObservedKey: the key of a behaviour learned from a tool
+// trail holds the command, so it is redacted too, without touching the
+// caller's Observed.
+func TestRedactEntryObservedKey(t *testing.T) {
+	o := &learn.Observed{Key: "procedure:run::./deploy.sh --password=hunter22", SessionCount: 1}
+	e := RedactEntry(learn.Entry{Content: "x", Observed: o})
+	if strings.Contains(e.Observed.Key, "hunter22") {
+		t.Errorf("observed key keeps the secret: %q", e.Observed.Key)
+	}
+	if !strings.Contains(o.Key, "hunter22") {
+		t.Errorf("the caller's Observed was modified")
+	}
+}

@@ -150,7 +150,9 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 // CLI, the HTTP API) can never both decide that the same entry is new and
 // store it twice. pick runs with the lock held and must not call the store.
 // AppendNew returns the entries stored (ids filled) and the entries pick
-// was given.
+// was given. An entry pick returns with the ID of a stored one is a new
+// version of it (the latest version of an id is the entry), which is how
+// evidence is updated: a repeated procedure is one entry, not two.
 func (s *Store) AppendNew(pick func(existing []learn.Entry) []learn.Entry) (stored, existing []learn.Entry, err error) {
 	unlock, err := s.lock()
 	if err != nil {

@@ -76,6 +76,9 @@ type Summary struct {
 	// AmbiguousForgets are "@forget" commands that named several entries
 	// and forgot none.
 	AmbiguousForgets []ForgetRequest `json:"ambiguousForgets,omitempty"`
+	// Updated are the new versions of entries learned from the tool trail
+	// whose evidence grew (see [Result.Updated]).
+	Updated []learn.Entry `json:"updated,omitempty"`
 }
 
 // RunMany runs [Run] on every path in order. A transcript that fails is
@@ -100,6 +103,7 @@ func RunMany(ctx context.Context, paths []string, opts Options, after func(Resul
 		}
 		sum.Stats.Add(res.Stats)
 		sum.Entries = append(sum.Entries, res.Entries...)
+		sum.Updated = append(sum.Updated, res.Updated...)
 		sum.AmbiguousForgets = append(sum.AmbiguousForgets, res.AmbiguousForgets...)
 		if after != nil {
 			after(res, err)

@@ -1,5 +1,10 @@
 // Package pipeline runs shadow learning over transcripts: read → redact →
-// classify → extract (in chunks) → dedup → store → render knowledge.md.
+// classify → extract (in chunks) → dedup → store → render knowledge.md;
+// and, beside it, the tool trail: commands, edits and MCP calls mined by
+// [trail.Mine] into procedures and facts of the transcript's project
+// (internal/project.Resolve of each turn's cwd), merged into the store by
+// [trail.Merge] (a repeated behaviour updates its entry's evidence and
+// confidence; a forgotten one is not learned again).
 //
 // A transcript already extracted in the same state (path, size and
 // modification time, see [knowledge.TranscriptKey]) is skipped unless
@@ -20,6 +25,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/classify"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/trail"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 )
 
@@ -36,6 +42,12 @@ type Options struct {
 	DryRun    bool                // extract and dedup, but write nothing
 	Reader    *transcript.Options // nil means reader defaults
 	Now       func() time.Time    // nil means time.Now
+	// NoTrail turns off learning from the tool trail (commands, edits,
+	// MCP calls); sentences are still learned.
+	NoTrail bool
+	// Project resolves a turn's cwd to its project identity; nil means
+	// [project.Resolve].
+	Project func(cwd string) string
 }
 
 // Result is what one transcript yielded: the new entries (after dedup) and
@@ -44,6 +56,9 @@ type Result struct {
 	Transcript string        `json:"transcript"`
 	Entries    []learn.Entry `json:"entries"`
 	Stats      learn.Stats   `json:"stats"`
+	// Updated are the entries learned from the tool trail before whose
+	// evidence this transcript added to (their new versions).
+	Updated []learn.Entry `json:"updated,omitempty"`
 	// AmbiguousForgets are the "@forget" commands that named several
 	// entries and so forgot none.
 	AmbiguousForgets []ForgetRequest `json:"ambiguousForgets,omitempty"`
@@ -158,6 +173,11 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		}
 		return fresh
 	}
+	var mined []trail.Candidate
+	if !opts.NoTrail {
+		mined = trail.Mine(turns)
+	}
+	merge := trailMerger(mined, source, opts)
 	if opts.DryRun {
 		existing, err := opts.Store.Entries()
 		if err != nil {
@@ -165,8 +185,12 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		}
 		ids, ambiguous := Forgettable(knowledge.ActiveOnly(existing), forgets)
 		res.Stats.EntriesForgotten, res.AmbiguousForgets = len(ids), ambiguous
+		addTrail(&res, merge(existing))
 		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
+	}
+	if err := storeTrail(opts.Store, &res, merge); err != nil {
+		return res, err
 	}
 	err := store(opts.Store, &res, dedup, forgets)
 	return res, err

@@ -41,7 +41,7 @@ func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain}
+		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain, Cwd: strings.Clone(s.cwd)}
 	}
 	t := c.open
 	if content.Type == gjson.String {
@@ -118,7 +118,7 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 	if err := s.flush(c); err != nil {
 		return err
 	}
-	return s.emit(learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain})
+	return s.emit(learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd)})
 }
 
 // toolResult attaches a shortened tool result to the open assistant turn.

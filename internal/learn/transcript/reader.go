@@ -159,6 +159,7 @@ type scanner struct {
 	emit      func(learn.Turn) error
 	chains    map[string]*chain
 	stats     Stats
+	cwd       string // the cwd of the line being read, kept on the turns it starts
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -184,6 +185,7 @@ func (s *scanner) chain(key string) *chain {
 // record is the part of a transcript line the reader looks at.
 type record struct {
 	typ, parentToolUse, agentID string
+	cwd                         string
 	isMeta, isSidechain         bool
 	message, data               gjson.Result
 }
@@ -218,6 +220,8 @@ func (s *scanner) line(b []byte) error {
 			rec.parentToolUse = v.Str
 		case "agentId":
 			rec.agentID = v.Str
+		case "cwd":
+			rec.cwd = v.Str
 		}
 		return true
 	})
@@ -235,6 +239,7 @@ func (s *scanner) line(b []byte) error {
 			}
 			key = "sidechain:" + rec.agentID
 		}
+		s.cwd = rec.cwd
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
 		if s.include && rec.data.Get("type").Str == "agent_progress" {
