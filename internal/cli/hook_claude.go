@@ -14,7 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/learn/queue"
 )
 
 // addClaudeHookCmds adds the Claude Code hooks Paige answers besides
@@ -91,7 +93,7 @@ func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	return claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), cwd)
+	return store.CoachingActive(ctx, cfg.DataDir, cwd)
 }
 
 // readClaudeHookInput reads the hook JSON from stdin, giving up when stdin is
@@ -162,7 +164,7 @@ func runSessionEnd(cmd *cobra.Command, e *env) {
 		return
 	}
 	q := learnQueue(cfg)
-	queued, err := q.Enqueue(claudecode.QueueItem{
+	queued, err := q.Enqueue(queue.Item{
 		TranscriptPath: in.TranscriptPath, SessionID: in.SessionID, Cwd: in.Cwd, Reason: in.Reason,
 	}, time.Now())
 	if err != nil {
@@ -213,8 +215,8 @@ func newHookLearnQueueCmd(e *env) *cobra.Command {
 	}
 }
 
-func learnQueue(cfg config.Config) claudecode.Queue {
-	return claudecode.Queue{Dir: filepath.Join(cfg.DataDir, "learn-queue")}
+func learnQueue(cfg config.Config) queue.Queue {
+	return queue.Queue{Dir: filepath.Join(cfg.DataDir, "learn-queue")}
 }
 
 // learnLogPath is where the worker and session-end write what went wrong.
@@ -274,7 +276,7 @@ func drainLearnQueue(ctx context.Context, e *env, cfg config.Config, seedPath st
 
 // drainLocked processes items until the queue is empty. The worker lock
 // must be held.
-func drainLocked(ctx context.Context, e *env, cfg config.Config, q claudecode.Queue, seedPath string) {
+func drainLocked(ctx context.Context, e *env, cfg config.Config, q queue.Queue, seedPath string) {
 	for ctx.Err() == nil {
 		c, ok, err := q.Claim(time.Now())
 		if err != nil {

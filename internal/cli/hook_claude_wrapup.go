@@ -17,6 +17,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/coach/coaching"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/transcript"
@@ -70,7 +71,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	active, err := claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), in.Cwd)
+	active, err := store.CoachingActive(ctx, cfg.DataDir, in.Cwd)
 	if err != nil {
 		hookError(e, "session-end", fmt.Errorf("coaching session: %w", err))
 		return

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package claudecode
+package queue
 
 // TryLock always succeeds where flock is not available: workers then rely
 // on the per-item claims alone.

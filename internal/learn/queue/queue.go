@@ -1,4 +1,7 @@
-package claudecode
+// Package queue is the learn queue: transcripts the Claude Code SessionEnd hook
+// hands to learn, one file each in a directory shared by processes, claimed by
+// exactly one worker and kept as done or failed. See [Queue] for the layout.
+package queue
 
 import (
 	"crypto/sha256"
@@ -14,8 +17,8 @@ import (
 	"time"
 )
 
-// QueueItem is one transcript waiting to be learned from.
-type QueueItem struct {
+// Item is one transcript waiting to be learned from.
+type Item struct {
 	TranscriptPath string    `json:"transcript_path"`
 	SessionID      string    `json:"session_id"`
 	Cwd            string    `json:"cwd,omitempty"`
@@ -28,7 +31,7 @@ type QueueItem struct {
 // Key identifies the transcript version: its absolute path and size. A
 // session resumed and ended again has grown and is learned from again (the
 // learn store drops the entries it already has); the same content never is.
-func (it QueueItem) Key() string {
+func (it Item) Key() string {
 	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", it.TranscriptPath, it.Size)))
 	return hex.EncodeToString(h[:12])
 }
@@ -56,7 +59,7 @@ const StaleClaim = 15 * time.Minute
 // Enqueue queues the transcript at it.TranscriptPath, filling Size and
 // QueuedAt. It returns false, without error, when that transcript version is
 // already queued, being processed, or done.
-func (q Queue) Enqueue(it QueueItem, now time.Time) (bool, error) {
+func (q Queue) Enqueue(it Item, now time.Time) (bool, error) {
 	abs, err := filepath.Abs(it.TranscriptPath)
 	if err != nil {
 		return false, fmt.Errorf("queue transcript: %w", err)
@@ -101,7 +104,7 @@ func (q Queue) Enqueue(it QueueItem, now time.Time) (bool, error) {
 
 // Claimed is an item a worker owns until it calls [Queue.Finish].
 type Claimed struct {
-	Item QueueItem
+	Item Item
 	key  string
 }
 
@@ -123,7 +126,7 @@ func (q Queue) Claim(now time.Time) (Claimed, bool, error) {
 			continue // another worker won it
 		}
 		data, err := os.ReadFile(working)
-		var it QueueItem
+		var it Item
 		if err == nil {
 			err = json.Unmarshal(data, &it)
 		}
@@ -155,15 +158,15 @@ func (q Queue) Finish(c Claimed, err error) error {
 }
 
 // Pending returns the items still queued or being processed.
-func (q Queue) Pending() ([]QueueItem, error) {
-	var out []QueueItem
+func (q Queue) Pending() ([]Item, error) {
+	var out []Item
 	for _, pat := range []string{"*.json", "*.working"} {
 		names, err := filepath.Glob(q.path(pat))
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range names {
-			var it QueueItem
+			var it Item
 			if data, err := os.ReadFile(n); err == nil && json.Unmarshal(data, &it) == nil {
 				out = append(out, it)
 			}
@@ -179,14 +182,14 @@ func (q Queue) HasQueued() bool {
 }
 
 // Failed returns the items that failed, with their errors.
-func (q Queue) Failed() ([]QueueItem, error) {
+func (q Queue) Failed() ([]Item, error) {
 	names, err := filepath.Glob(q.path("failed", "*.json"))
 	if err != nil {
 		return nil, err
 	}
-	var out []QueueItem
+	var out []Item
 	for _, n := range names {
-		var it QueueItem
+		var it Item
 		if data, err := os.ReadFile(n); err == nil && json.Unmarshal(data, &it) == nil {
 			out = append(out, it)
 		}
@@ -204,7 +207,7 @@ func (q Queue) requeueStale(now time.Time) {
 }
 
 // write stores it as <Dir>/<sub>/<key>.json atomically.
-func (q Queue) write(sub, key string, it QueueItem) error {
+func (q Queue) write(sub, key string, it Item) error {
 	dir := q.path(sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package claudecode
+package queue
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ func transcript(tb testing.TB, dir, name, content string) string {
 
 func mustEnqueue(tb testing.TB, q Queue, path string, want bool) {
 	tb.Helper()
-	got, err := q.Enqueue(QueueItem{TranscriptPath: path, SessionID: "s1"}, t0)
+	got, err := q.Enqueue(Item{TranscriptPath: path, SessionID: "s1"}, t0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestQueueEnqueueErrors(t *testing.T) {
 	dir := t.TempDir()
 	q := Queue{Dir: filepath.Join(dir, "queue")}
 	for _, p := range []string{filepath.Join(dir, "missing.jsonl"), dir} {
-		if ok, err := q.Enqueue(QueueItem{TranscriptPath: p}, t0); err == nil || ok {
+		if ok, err := q.Enqueue(Item{TranscriptPath: p}, t0); err == nil || ok {
 			t.Errorf("Enqueue(%s) = %v, %v; want an error", p, ok, err)
 		}
 	}
