@@ -188,9 +188,9 @@ func sqliteHealthy(ctx context.Context, path string) error {
 }
 
 // checkProgram finds name on PATH and prints its version.
-func checkProgram(ctx context.Context, e *env, name string, required bool, fix string) check {
+func checkProgram(ctx context.Context, cfg config.Config, name string, required bool, fix string) check {
 	c := check{name: name, required: required}
-	p := lookPath(name, e.getenv("PATH"))
+	p := lookPath(name, cfg.Process.Path)
 	if p == "" {
 		c.detail, c.fix = name+" is not on PATH", fix
 		return c

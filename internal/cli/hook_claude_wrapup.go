@@ -79,7 +79,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 	if !active {
 		return
 	}
-	if strings.EqualFold(e.getenv("PAIGE_WRAPUP"), "inline") || !serverListening(cfg.Port) {
+	if cfg.Learn.WrapUp == config.Inline || !serverListening(cfg.Port) {
 		fmt.Fprintf(e.stderr, "paige hook session-end: %s\n", wrapUp(ctx, cfg, condenseTranscript(in.TranscriptPath)))
 		return
 	}
@@ -91,7 +91,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 
 // startWrapUp runs `paige hook wrap-up` detached, logging to wrapup.log.
 func startWrapUp(e *env, cfg config.Config, transcriptPath string) error {
-	bin, err := paigeBinary(e)
+	bin, err := paigeBinary(cfg)
 	if err != nil {
 		return err
 	}

@@ -23,19 +23,17 @@ func seedPath(cmd *cobra.Command, e *env) (string, error) {
 	if f := cmd.Flag("seed"); f != nil && f.Value.String() != "" {
 		return f.Value.String(), nil
 	}
-	if p := e.getenv("PAI_SEED_PATH"); p != "" {
-		return p, nil
-	}
-	home := e.getenv("HOME")
-	if home == "" {
+	cfg, _ := e.config() // a malformed variable elsewhere must not hide the seed
+	if cfg.Learn.SeedPath == "" {
 		return "", errNoHome
 	}
-	return seed.DefaultPath(home), nil
+	return cfg.Learn.SeedPath, nil
 }
 
 // seedOptions finds git on the environment's PATH.
 func seedOptions(e *env) *seed.Options {
-	return &seed.Options{GitPath: e.getenv("PATH")}
+	cfg, _ := e.config()
+	return &seed.Options{GitPath: cfg.Process.Path}
 }
 
 func warn(e *env, warnings []string) {

@@ -106,10 +106,10 @@ func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupRe
 	return SetupResult{Configured: true, Config: s, Warnings: append(warnings, saved...)}, nil
 }
 
-// DetectTimezone returns the IANA zone from $TZ, /etc/timezone or the
-// /etc/localtime link, or "" when none is found.
-func DetectTimezone(getenv func(string) string) string {
-	if tz := strings.TrimPrefix(getenv("TZ"), ":"); tz != "" && !strings.HasPrefix(tz, "/") {
+// DetectTimezone returns the IANA zone from tzVar (the TZ variable),
+// /etc/timezone or the /etc/localtime link, or "" when none is found.
+func DetectTimezone(tzVar string) string {
+	if tz := strings.TrimPrefix(tzVar, ":"); tz != "" && !strings.HasPrefix(tz, "/") {
 		return tz
 	}
 	if b, err := os.ReadFile("/etc/timezone"); err == nil {
