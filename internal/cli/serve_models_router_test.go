@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 )
 
 // claude scripts the fake Messages API for the coaching features: scripted

@@ -19,8 +19,8 @@ import (
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/embed"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/learningmaterials"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

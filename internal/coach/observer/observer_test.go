@@ -13,7 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 )
 
 // Scenario 10.1: starting broadcasts observer:status active, unmuted, never evaluated.
