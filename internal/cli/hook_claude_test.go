@@ -185,12 +185,12 @@ func TestHookSessionEndInlineWorker(t *testing.T) {
 	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(abs), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
 	}
-	res := seed.Peek(seedFile)
-	if !res.OK || len(res.Config.State.Proposals) != 1 {
+	res, err := seed.Peek(seedFile)
+	if err != nil || len(res.Seed.State.Proposals) != 1 {
 		learnLog, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log"))
-		t.Fatalf("seed proposals = %+v (%+v), want one; learn.log:\n%s", res.Config, res.Error, learnLog)
+		t.Fatalf("seed proposals = %+v (%+v), want one; learn.log:\n%s", res.Seed, err, learnLog)
 	}
-	p := res.Config.State.Proposals[0]
+	p := res.Seed.State.Proposals[0]
 	if p.Content != rustPortRule || p.Type != seed.TypePattern || p.Source != "session:sess-1" || p.Method != seed.MethodRegex || p.Status != seed.StatusPending {
 		t.Errorf("proposal = %+v", p)
 	}

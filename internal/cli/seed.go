@@ -115,15 +115,17 @@ func newSeedStatusCmd(e *env) *cobra.Command {
 				fmt.Fprintln(w, "Exists: no (it is created by `paige seed setup` or the first change)")
 				return nil
 			}
-			res := seed.Peek(path)
-			if !res.OK {
-				fmt.Fprintf(w, "Valid: no (%s: %s)\n", res.Error.Code, res.Error.Message)
-				for _, d := range res.Error.Details {
+			res, err := seed.Peek(path)
+			if le := (*seed.LoadError)(nil); errors.As(err, &le) {
+				fmt.Fprintf(w, "Valid: no (%s: %s)\n", le.Code, le.Message)
+				for _, d := range le.Details {
 					fmt.Fprintf(w, "  %s: %s [%s]\n", d.Path, d.Message, d.Code)
 				}
 				return nil
+			} else if err != nil {
+				return err
 			}
-			s := res.Config
+			s := res.Seed
 			fmt.Fprintf(w, "Valid: yes\nVersion: %s\n", s.Version)
 			fmt.Fprintf(w, "Git: %s\n", gitState(filepath.Dir(path)))
 			fmt.Fprintf(w, "Setup: %s\n", map[bool]string{true: "needed (run paige seed setup)", false: "done"}[s.Identity.PrincipalName == seed.DefaultPrincipalName])
