@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
+	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/seed"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/coach/prompts"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 // CallType is recorded in api_call_log; Tier is the model class.

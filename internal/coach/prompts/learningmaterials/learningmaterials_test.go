@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
 	pt "github.com/paige-dev/paige/internal/coach/prompts/promptstest"
+	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
 func validReply() map[string]any {

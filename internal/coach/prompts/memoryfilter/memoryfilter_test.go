@@ -5,9 +5,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	pt "github.com/paige-dev/paige/internal/coach/prompts/promptstest"
+	"github.com/paige-dev/paige/internal/llm"
 )
 
 func TestSchema(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
 	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"
@@ -14,6 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
 // model is the scripted Claude of the journey: each request is answered by
