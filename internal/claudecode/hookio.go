@@ -1,10 +1,12 @@
 // Package claudecode is Paige's side of Claude Code: the hook input and
 // output JSON, the PreToolUse read-only decision table, the merge of Paige's
 // MCP server and hooks into Claude Code's settings files (and their exact
-// removal), and the queue of transcripts waiting to be learned from.
+// removal), and PAIGE_MODE.
 //
-// The decision table and the settings merge are pure functions over plain
-// data; the queue is the only part that touches the file system.
+// It owns no data: whether a coaching session is active comes from the coach
+// ([store.CoachingActive] in internal/coach/store), and the transcripts
+// waiting to be learned from are learn's (internal/learn/queue). The decision
+// table and the settings merge are pure functions over plain data.
 package claudecode
 
 import (

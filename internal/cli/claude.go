@@ -91,7 +91,8 @@ func claudeTargets(e *env, project bool, dir string) (claudeFiles, error) {
 			mcp:      filepath.Join(dir, ".mcp.json"),
 		}, nil
 	}
-	home := e.getenv("HOME")
+	cfg, _ := e.config() // HOME only: malformed values elsewhere are claudeApply's to report
+	home := cfg.Process.Home
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
@@ -120,7 +121,7 @@ func claudeApply(e *env, f claudeFlags, install bool) error {
 	}
 	bin := f.bin
 	if bin == "" {
-		if bin, err = paigeBinary(e); err != nil {
+		if bin, err = paigeBinary(cfg); err != nil {
 			return err
 		}
 	}

@@ -96,7 +96,7 @@ func TestClaudeCodeEndToEndModel(t *testing.T) {
 	if !strings.Contains(next, accepted.Content) || !strings.Contains(next, "Pending proposals (3):") {
 		t.Errorf("next session-start lacks the accepted learning %q (or still lists it as pending):\n%s", accepted.Content, next)
 	}
-	if got := seed.Peek(seedPath).Config.Learned.Patterns; !slices.ContainsFunc(got, func(l seed.Learning) bool { return l.Content == accepted.Content }) {
+	if got := mustSeed(t)(seed.Peek(seedPath)).Learned.Patterns; !slices.ContainsFunc(got, func(l seed.Learning) bool { return l.Content == accepted.Content }) {
 		t.Errorf("seed patterns after accept = %+v, want one with %q", got, accepted.Content)
 	}
 
@@ -159,11 +159,11 @@ func checkExtractRequest(tb testing.TB, r llmtest.Request) {
 // and the model's confidence, and returns them.
 func checkModelProposals(tb testing.TB, c *claudeCode, seedPath string) []seed.Proposal {
 	tb.Helper()
-	res := seed.Peek(seedPath)
-	if !res.OK {
-		tb.Fatalf("seed %s: %+v; learn.log:\n%s", seedPath, res.Error, c.log())
+	res, err := seed.Peek(seedPath)
+	if err != nil {
+		tb.Fatalf("seed %s: %+v; learn.log:\n%s", seedPath, err, c.log())
 	}
-	got := res.Config.State.Proposals
+	got := res.Seed.State.Proposals
 	var want []seed.Proposal
 	for i, w := range rustPortWant {
 		conf := rustPortKnowledge.Items[i].Confidence

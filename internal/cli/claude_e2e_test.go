@@ -86,11 +86,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	t.Logf("session-end returned in %v (detached worker running)", time.Since(start))
 	c.waitQueue()
 
-	res := seed.Peek(filepath.Join(c.home, ".pai", "seed.json"))
-	if !res.OK || len(res.Config.State.Proposals) != 1 {
-		t.Fatalf("proposals after the worker: %+v; learn.log:\n%s", res.Config.State.Proposals, c.log())
+	res, err := seed.Peek(filepath.Join(c.home, ".pai", "seed.json"))
+	if err != nil || len(res.Seed.State.Proposals) != 1 {
+		t.Fatalf("proposals after the worker: %+v; learn.log:\n%s", res.Seed.State.Proposals, c.log())
 	}
-	p := res.Config.State.Proposals[0]
+	p := res.Seed.State.Proposals[0]
 	if p.Content != rustPortRule || p.Source != "session:e2e-1" {
 		t.Fatalf("proposal %+v", p)
 	}
@@ -107,7 +107,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	// Ending the same session again queues nothing and proposes nothing.
 	c.hook("session-end", end)
 	c.waitQueue()
-	if n := len(seed.Peek(filepath.Join(c.home, ".pai", "seed.json")).Config.State.Proposals); n != 1 {
+	if n := len(mustSeed(t)(seed.Peek(filepath.Join(c.home, ".pai", "seed.json"))).State.Proposals); n != 1 {
 		t.Errorf("got %d proposals after a repeated session-end, want 1", n)
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
-	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/seed"
 )
 
@@ -265,7 +265,7 @@ func TestRealClaudeCodeSessionEndWrapsUp(t *testing.T) {
 	if n := len(serverModel.Requests()); n != 3 {
 		t.Errorf("%d wrap-up model calls, want 3", n)
 	}
-	st := seed.Peek(filepath.Join(c.home, ".pai", "seed.json")).Config.State
+	st := mustSeed(t)(seed.Peek(filepath.Join(c.home, ".pai", "seed.json"))).State
 	if st.LastSessionID == "" || !strings.Contains(out, `"session_id":"`+st.LastSessionID+`"`) {
 		t.Errorf("the seed's last session %q is not Claude Code's session", st.LastSessionID)
 	}

@@ -44,6 +44,11 @@ type env struct {
 	stderr io.Writer
 }
 
+// config loads the configuration from the command's environment. Like
+// [config.Load], it returns a complete Config (defaults in place of
+// malformed values) even with an error.
+func (e *env) config() (config.Config, error) { return config.Load(e.getenv) }
+
 // Run executes the command line args (without the program name) and returns
 // the error main should report. A nil error means exit 0.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -46,8 +46,8 @@ memory backend) is broken; the rest are advice.`,
 func runDoctor(ctx context.Context, e *env) []check {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cfg, cfgErr := config.Load(e.getenv)
-	checks := []check{checkBinary(e), checkConfig(cfg, cfgErr)}
+	cfg, cfgErr := e.config()
+	checks := []check{checkBinary(cfg), checkConfig(cfg, cfgErr)}
 	if cfgErr != nil {
 		return checks // nothing else can be located without a configuration
 	}
@@ -57,8 +57,8 @@ func runDoctor(ctx context.Context, e *env) []check {
 		checkDataDir(cfg),
 		checkDatabase(ctx, cfg),
 		checkMemory(ctx, cfg),
-		checkProgram(ctx, e, "git", false, "install git (the seed keeps its history in git; without it, plain files)"),
-		checkProgram(ctx, e, "gh", false, "install the GitHub CLI and run 'gh auth login' (issue context for coaching)"),
+		checkProgram(ctx, cfg, "git", false, "install git (the seed keeps its history in git; without it, plain files)"),
+		checkProgram(ctx, cfg, "gh", false, "install the GitHub CLI and run 'gh auth login' (issue context for coaching)"),
 		checkKey(cfg),
 		checkLearnQueue(cfg),
 	)
@@ -99,14 +99,14 @@ func printChecks(e *env, checks []check) int {
 	return broken
 }
 
-func checkBinary(e *env) check {
+func checkBinary(cfg config.Config) check {
 	c := check{name: "binary", ok: true}
 	exe, err := os.Executable()
 	if err != nil {
 		exe = "unknown path"
 	}
 	c.detail = fmt.Sprintf("paige %s at %s", Version, exe)
-	if p := lookPath("paige", e.getenv("PATH")); p == "" {
+	if p := lookPath("paige", cfg.Process.Path); p == "" {
 		c.ok = false
 		c.detail += "; no paige on PATH"
 		c.fix = "put paige on PATH (make build, then copy bin/paige to ~/.local/bin or /usr/local/bin); the plugin's hooks run 'paige'"

@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // checkPort passes when HOST:PORT is free or a Paige server answers /health there.
@@ -98,7 +100,7 @@ func writable(dir string) error {
 // checkDatabase opens DATA_DIR/paige.db read-only and runs quick_check.
 func checkDatabase(ctx context.Context, cfg config.Config) check {
 	c := check{name: "database", required: true}
-	path := filepath.Join(cfg.DataDir, claudecode.DBFile)
+	path := filepath.Join(cfg.DataDir, store.FileName)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		c.ok, c.detail = true, path+" does not exist yet; paige serve creates it"
 		return c
@@ -170,7 +172,7 @@ func checkEmbeddedMemory(ctx context.Context, c check, cfg config.Config) check 
 
 // sqliteHealthy opens path read-only and runs PRAGMA quick_check.
 func sqliteHealthy(ctx context.Context, path string) error {
-	db, err := claudecode.OpenReadOnly(path)
+	db, err := sqlite.OpenReadOnly(path)
 	if err != nil {
 		return err
 	}
@@ -186,9 +188,9 @@ func sqliteHealthy(ctx context.Context, path string) error {
 }
 
 // checkProgram finds name on PATH and prints its version.
-func checkProgram(ctx context.Context, e *env, name string, required bool, fix string) check {
+func checkProgram(ctx context.Context, cfg config.Config, name string, required bool, fix string) check {
 	c := check{name: name, required: required}
-	p := lookPath(name, e.getenv("PATH"))
+	p := lookPath(name, cfg.Process.Path)
 	if p == "" {
 		c.detail, c.fix = name+" is not on PATH", fix
 		return c

@@ -31,7 +31,26 @@ func newHookCmd(e *env) *cobra.Command {
 	hook.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH or ~/.pai/seed.json)")
 	hook.AddCommand(newHookSessionStartCmd(e))
 	addClaudeHookCmds(hook, e)
+	for _, c := range hook.Commands() {
+		c.RunE = neverPanic(e, c.Name(), c.RunE)
+	}
 	return hook
+}
+
+// neverPanic is the one recover of Paige's hooks, at the command's edge: a
+// panic anywhere below (seed, learn, coach store) becomes one stderr line
+// and exit 0, so a hook never fails Claude Code. Library code returns
+// errors and does not recover.
+func neverPanic(e *env, name string, run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(e.stderr, "paige hook %s: internal error: %v\n", name, r)
+				err = nil
+			}
+		}()
+		return run(cmd, args)
+	}
 }
 
 type sessionStartFlags struct {
@@ -77,15 +96,11 @@ type sessionStartOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
-// runSessionStart never fails: every problem ends up as one line of text.
+// runSessionStart never fails: every problem ends up as one line of text
+// (after a panic too, which [neverPanic] then recovers).
 func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 	text := seed.ErrorPrefix + "internal error"
-	defer func() {
-		if r := recover(); r != nil {
-			text = seed.ErrorPrefix + fmt.Sprint(r)
-		}
-		writeHookText(e, text, f.asJSON)
-	}()
+	defer func() { writeHookText(e, text, f.asJSON) }()
 	in := readHookStdin(e)
 	path, err := seedPath(cmd, e)
 	if err != nil {
@@ -97,14 +112,14 @@ func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 	if strings.EqualFold(f.format, seed.LayoutCompact) {
 		layout = seed.LayoutCompact
 	}
-	sc := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout})
+	sc, scErr := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout})
 	for _, w := range sc.Warnings {
 		fmt.Fprintf(e.stderr, "paige hook session-start: warning: %s\n", w)
 	}
 	for _, p := range sc.Problems {
 		fmt.Fprintf(e.stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
 	}
-	text = seed.HookText(sc)
+	text = seed.HookText(sc, scErr)
 	if w := claudeSessionStartChecks(cmd.Context(), e); w != "" {
 		fmt.Fprintf(e.stderr, "paige hook session-start: warning: %s\n", w)
 		text += "\n\nPaige warning: " + w
@@ -112,7 +127,7 @@ func runSessionStart(cmd *cobra.Command, e *env, f sessionStartFlags) {
 	if f.recordSession && len(sc.Problems) > 0 {
 		fmt.Fprintln(e.stderr, "paige hook session-start: session not recorded: the seed has invalid values and is left untouched")
 	}
-	if f.recordSession && sc.OK && !sc.NeedsSetup && len(sc.Problems) == 0 {
+	if f.recordSession && scErr == nil && !sc.NeedsSetup && len(sc.Problems) == 0 {
 		id := in.SessionID
 		if id == "" {
 			id = f.sessionID

@@ -7,14 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/learn/queue"
 )
 
 // addClaudeHookCmds adds the Claude Code hooks Paige answers besides
@@ -75,23 +76,19 @@ func runPreToolUse(ctx context.Context, e *env) {
 
 // coachingActive applies PAIGE_MODE, then looks for an active session.
 func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
-	mode, err := claudecode.ParseMode(e.getenv("PAIGE_MODE"))
+	cfg, err := e.config()
 	if err != nil {
 		return false, err
 	}
-	switch mode {
-	case claudecode.ModeCoach:
+	switch cfg.Learn.Mode {
+	case config.ModeCoach:
 		return true, nil
-	case claudecode.ModeOff:
+	case config.ModeOff:
 		return false, nil
-	}
-	cfg, err := config.Load(e.getenv)
-	if err != nil {
-		return false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	return claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), cwd)
+	return store.CoachingActive(ctx, cfg.DataDir, cwd)
 }
 
 // readClaudeHookInput reads the hook JSON from stdin, giving up when stdin is
@@ -120,13 +117,6 @@ func readClaudeHookInput(e *env) (claudecode.HookInput, error) {
 func hookError(e *env, hook string, err error) {
 	fmt.Fprintf(e.stderr, "paige hook %s: %v\n", hook, err)
 }
-
-// Learn-queue worker modes (PAIGE_LEARN_QUEUE).
-const (
-	learnDetached = "detached" // default: session-end starts a detached worker
-	learnInline   = "inline"   // session-end drains the queue itself (tests, debugging)
-	learnOff      = "off"      // session-end only queues
-)
 
 func newHookSessionEndCmd(e *env) *cobra.Command {
 	return &cobra.Command{
@@ -162,7 +152,7 @@ func runSessionEnd(cmd *cobra.Command, e *env) {
 		return
 	}
 	q := learnQueue(cfg)
-	queued, err := q.Enqueue(claudecode.QueueItem{
+	queued, err := q.Enqueue(queue.Item{
 		TranscriptPath: in.TranscriptPath, SessionID: in.SessionID, Cwd: in.Cwd, Reason: in.Reason,
 	}, time.Now())
 	if err != nil {
@@ -172,9 +162,9 @@ func runSessionEnd(cmd *cobra.Command, e *env) {
 	if !queued {
 		return
 	}
-	switch strings.ToLower(e.getenv("PAIGE_LEARN_QUEUE")) {
-	case learnOff:
-	case learnInline:
+	switch cfg.Learn.LearnQueue {
+	case config.Off:
+	case config.Inline:
 		path, err := seedPath(cmd, e)
 		if err != nil {
 			logLearn(cfg, "no seed", "err", err)
@@ -213,8 +203,8 @@ func newHookLearnQueueCmd(e *env) *cobra.Command {
 	}
 }
 
-func learnQueue(cfg config.Config) claudecode.Queue {
-	return claudecode.Queue{Dir: filepath.Join(cfg.DataDir, "learn-queue")}
+func learnQueue(cfg config.Config) queue.Queue {
+	return queue.Queue{Dir: filepath.Join(cfg.DataDir, "learn-queue")}
 }
 
 // learnLogPath is where the worker and session-end write what went wrong.
@@ -274,7 +264,7 @@ func drainLearnQueue(ctx context.Context, e *env, cfg config.Config, seedPath st
 
 // drainLocked processes items until the queue is empty. The worker lock
 // must be held.
-func drainLocked(ctx context.Context, e *env, cfg config.Config, q claudecode.Queue, seedPath string) {
+func drainLocked(ctx context.Context, e *env, cfg config.Config, q queue.Queue, seedPath string) {
 	for ctx.Err() == nil {
 		c, ok, err := q.Claim(time.Now())
 		if err != nil {
@@ -301,7 +291,7 @@ func drainLocked(ctx context.Context, e *env, cfg config.Config, q claudecode.Qu
 // startLearnWorker starts `paige hook learn-queue [extra…]` in its own
 // session, its output appended to the learn log, and does not wait for it.
 func startLearnWorker(e *env, cfg config.Config, extra []string) error {
-	bin, err := paigeBinary(e)
+	bin, err := paigeBinary(cfg)
 	if err != nil {
 		return err
 	}
@@ -315,8 +305,8 @@ func startLearnWorker(e *env, cfg config.Config, extra []string) error {
 
 // paigeBinary is the paige executable hooks start: PAIGE_BIN when set, else
 // the running one.
-func paigeBinary(e *env) (string, error) {
-	if b := e.getenv("PAIGE_BIN"); b != "" {
+func paigeBinary(cfg config.Config) (string, error) {
+	if b := cfg.Process.Bin; b != "" {
 		return b, nil
 	}
 	return os.Executable()

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/learn/queue"
 	"github.com/paige-dev/paige/internal/loop"
 )
 
@@ -18,14 +18,14 @@ const learnTimeout = 10 * time.Minute
 // learnFromTranscript extracts knowledge from one queued transcript into
 // the knowledge store and proposes what is new to the seed at seedPath. It
 // returns a one-line summary.
-func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPath string, it claudecode.QueueItem) (string, error) {
+func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPath string, it queue.Item) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
 	defer cancel()
 	store, err := knowledge.Open(knowledgeStoreDir(cfg))
 	if err != nil {
 		return "", fmt.Errorf("open knowledge store: %w", err)
 	}
-	ex, err := learnExtractorFor(e.getenv, cfg, "") // the same choice as paige learn extract
+	ex, err := learnExtractorFor(cfg, "") // the same choice as paige learn extract
 	if err != nil {
 		return "", err
 	}

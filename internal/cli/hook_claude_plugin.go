@@ -32,11 +32,11 @@ func claudeSessionStartChecks(ctx context.Context, e *env) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cfg, err := config.Load(e.getenv)
+	cfg, err := e.config()
 	if err != nil {
 		return ""
 	}
-	if root := e.getenv("CLAUDE_PLUGIN_ROOT"); root != "" {
+	if root := cfg.Process.PluginRoot; root != "" {
 		if err := writePluginSeen(cfg, pluginSeen{Root: root, At: time.Now().UTC()}); err != nil {
 			fmt.Fprintf(e.stderr, "paige hook session-start: record the plugin: %v\n", err)
 		}

@@ -12,9 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/learn/queue"
 	"github.com/paige-dev/paige/internal/seed"
-	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // runClaudeHook runs `hook <args>` with only the Claude hooks registered.
@@ -39,18 +40,16 @@ func runClaudeHook(tb testing.TB, vars map[string]string, stdin string, args ...
 	return out.String(), errb.String()
 }
 
-// activeSessionDB writes DATA_DIR/paige.db with one active coaching session for projectDir.
+// activeSessionDB writes DATA_DIR/paige.db (the real coach schema) with one
+// active coaching session for projectDir.
 func activeSessionDB(tb testing.TB, dataDir, projectDir string) {
 	tb.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(dataDir, claudecode.DBFile))
+	st, err := store.Open(context.Background(), dataDir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL)`); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := db.Exec(`INSERT INTO sessions VALUES ('s', ?, 'active', '2026-01-01T00:00:00Z')`, projectDir); err != nil {
+	defer st.Close()
+	if _, err := st.CreateSession(context.Background(), store.NewSession{ProjectDir: projectDir}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -140,7 +139,7 @@ func TestHookSessionEndQueuesOnce(t *testing.T) {
 			t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
 		}
 	}
-	pending, err := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}.Pending()
+	pending, err := queue.Queue{Dir: filepath.Join(data, "learn-queue")}.Pending()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,12 +185,12 @@ func TestHookSessionEndInlineWorker(t *testing.T) {
 	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(abs), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("session-end printed stdout %q stderr %q, want nothing", out, errOut)
 	}
-	res := seed.Peek(seedFile)
-	if !res.OK || len(res.Config.State.Proposals) != 1 {
+	res, err := seed.Peek(seedFile)
+	if err != nil || len(res.Seed.State.Proposals) != 1 {
 		learnLog, _ := os.ReadFile(filepath.Join(data, "logs", "learn.log"))
-		t.Fatalf("seed proposals = %+v (%+v), want one; learn.log:\n%s", res.Config, res.Error, learnLog)
+		t.Fatalf("seed proposals = %+v (%+v), want one; learn.log:\n%s", res.Seed, err, learnLog)
 	}
-	p := res.Config.State.Proposals[0]
+	p := res.Seed.State.Proposals[0]
 	if p.Content != rustPortRule || p.Type != seed.TypePattern || p.Source != "session:sess-1" || p.Method != seed.MethodRegex || p.Status != seed.StatusPending {
 		t.Errorf("proposal = %+v", p)
 	}
@@ -215,7 +214,7 @@ func TestHookSessionEndWorkerFailureIsLogged(t *testing.T) {
 	if out, errOut := runClaudeHook(t, vars, sessionEndJSON(tr), "session-end"); out != "" || errOut != "" {
 		t.Fatalf("failing worker leaked stdout %q stderr %q", out, errOut)
 	}
-	failed, _ := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}.Failed()
+	failed, _ := queue.Queue{Dir: filepath.Join(data, "learn-queue")}.Failed()
 	if len(failed) != 1 || !strings.Contains(failed[0].Error, "knowledge store") {
 		t.Errorf("failed = %+v, want the one failed transcript", failed)
 	}
@@ -271,7 +270,7 @@ func FuzzHookStdin(f *testing.F) {
 func TestLearnWorkerLeavesWorkToLockHolder(t *testing.T) {
 	data := t.TempDir()
 	vars := map[string]string{"DATA_DIR": data, "PAIGE_LEARN_QUEUE": "inline", "PAI_SEED_PATH": filepath.Join(t.TempDir(), "seed.json")}
-	q := claudecode.Queue{Dir: filepath.Join(data, "learn-queue")}
+	q := queue.Queue{Dir: filepath.Join(data, "learn-queue")}
 	unlock, ok, err := q.TryLock() // another worker is draining
 	if err != nil || !ok {
 		t.Fatal(ok, err)

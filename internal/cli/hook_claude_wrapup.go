@@ -17,6 +17,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/coach/coaching"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/transcript"
@@ -70,7 +71,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	active, err := claudecode.CoachingActive(ctx, filepath.Join(cfg.DataDir, claudecode.DBFile), in.Cwd)
+	active, err := store.CoachingActive(ctx, cfg.DataDir, in.Cwd)
 	if err != nil {
 		hookError(e, "session-end", fmt.Errorf("coaching session: %w", err))
 		return
@@ -78,7 +79,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 	if !active {
 		return
 	}
-	if strings.EqualFold(e.getenv("PAIGE_WRAPUP"), "inline") || !serverListening(cfg.Port) {
+	if cfg.Learn.WrapUp == config.Inline || !serverListening(cfg.Port) {
 		fmt.Fprintf(e.stderr, "paige hook session-end: %s\n", wrapUp(ctx, cfg, condenseTranscript(in.TranscriptPath)))
 		return
 	}
@@ -90,7 +91,7 @@ func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claud
 
 // startWrapUp runs `paige hook wrap-up` detached, logging to wrapup.log.
 func startWrapUp(e *env, cfg config.Config, transcriptPath string) error {
-	bin, err := paigeBinary(e)
+	bin, err := paigeBinary(cfg)
 	if err != nil {
 		return err
 	}

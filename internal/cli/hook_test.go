@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/seed"
+	"github.com/spf13/cobra"
 )
 
 // binDir holds the paige binary built for subprocess tests; removed by TestMain.
@@ -246,9 +247,9 @@ func TestHookRecordSession(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Last session: 2026-01-30T18:45:00Z") {
 		t.Fatalf("hook = %v:\n%s", err, out)
 	}
-	res := seed.Load(path)
-	if !res.OK || res.Config.State.LastSessionID != "sess-42" || !seed.IsDatetime(res.Config.State.LastSessionAt) || res.Config.State.LastSessionAt == "2026-01-30T18:45:00Z" {
-		t.Fatalf("state after record = %+v", res.Config.State)
+	res, err := seed.Load(path)
+	if err != nil || res.Seed.State.LastSessionID != "sess-42" || !seed.IsDatetime(res.Seed.State.LastSessionAt) || res.Seed.State.LastSessionAt == "2026-01-30T18:45:00Z" {
+		t.Fatalf("state after record = %+v", res.Seed.State)
 	}
 	log, _ := exec.Command("git", "-C", filepath.Dir(path), "log", "-1", "--format=%B").Output()
 	if !strings.HasPrefix(string(log), "Update: session sess-42 started\n\n"+seed.CommitTrailer) {
@@ -382,5 +383,24 @@ func TestHookSessionStartSilentStdin(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "no hook input within 50ms") {
 		t.Errorf("stderr = %q", errb.String())
+	}
+}
+
+// TestHookNeverPanics: a panic below a hook (the one recover is at the
+// command's edge) is one stderr line and exit 0, for every hook.
+func TestHookNeverPanics(t *testing.T) {
+	var stderr bytes.Buffer
+	e := &env{getenv: func(string) string { return "" }, stdout: io.Discard, stderr: &stderr}
+	run := neverPanic(e, "pre-tool-use", func(*cobra.Command, []string) error { panic("boom") })
+	if err := run(&cobra.Command{}, nil); err != nil {
+		t.Fatalf("a panicking hook returned %v, want nil (exit 0)", err)
+	}
+	if got := stderr.String(); got != "paige hook pre-tool-use: internal error: boom\n" {
+		t.Errorf("stderr = %q", got)
+	}
+	for _, c := range newHookCmd(e).Commands() {
+		if c.RunE == nil || c.Run != nil {
+			t.Errorf("hook %s does not run through RunE, which neverPanic guards", c.Name())
+		}
 	}
 }

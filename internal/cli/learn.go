@@ -68,9 +68,9 @@ func knowledgeStoreDir(cfg config.Config) string {
 // learnExtractorFor returns the extractor --model names; an empty spec
 // means PAIGE_LEARN_MODEL, else haiku when a Claude key is configured, else
 // the heuristics.
-func learnExtractorFor(getenv func(string) string, cfg config.Config, spec string) (extract.Extractor, error) {
+func learnExtractorFor(cfg config.Config, spec string) (extract.Extractor, error) {
 	if strings.TrimSpace(spec) == "" {
-		spec = strings.TrimSpace(getenv("PAIGE_LEARN_MODEL"))
+		spec = cfg.Learn.LearnModel
 	}
 	if spec == "" && cfg.HasModel() {
 		spec = "haiku"
@@ -138,7 +138,7 @@ func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractO
 	if err != nil {
 		return err
 	}
-	x, err := learnExtractorFor(e.getenv, cfg, o.model)
+	x, err := learnExtractorFor(cfg, o.model)
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}

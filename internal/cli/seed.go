@@ -23,19 +23,17 @@ func seedPath(cmd *cobra.Command, e *env) (string, error) {
 	if f := cmd.Flag("seed"); f != nil && f.Value.String() != "" {
 		return f.Value.String(), nil
 	}
-	if p := e.getenv("PAI_SEED_PATH"); p != "" {
-		return p, nil
-	}
-	home := e.getenv("HOME")
-	if home == "" {
+	cfg, _ := e.config() // a malformed variable elsewhere must not hide the seed
+	if cfg.Learn.SeedPath == "" {
 		return "", errNoHome
 	}
-	return seed.DefaultPath(home), nil
+	return cfg.Learn.SeedPath, nil
 }
 
 // seedOptions finds git on the environment's PATH.
 func seedOptions(e *env) *seed.Options {
-	return &seed.Options{GitPath: e.getenv("PATH")}
+	cfg, _ := e.config()
+	return &seed.Options{GitPath: cfg.Process.Path}
 }
 
 func warn(e *env, warnings []string) {
@@ -117,15 +115,17 @@ func newSeedStatusCmd(e *env) *cobra.Command {
 				fmt.Fprintln(w, "Exists: no (it is created by `paige seed setup` or the first change)")
 				return nil
 			}
-			res := seed.Peek(path)
-			if !res.OK {
-				fmt.Fprintf(w, "Valid: no (%s: %s)\n", res.Error.Code, res.Error.Message)
-				for _, d := range res.Error.Details {
+			res, err := seed.Peek(path)
+			if le := (*seed.LoadError)(nil); errors.As(err, &le) {
+				fmt.Fprintf(w, "Valid: no (%s: %s)\n", le.Code, le.Message)
+				for _, d := range le.Details {
 					fmt.Fprintf(w, "  %s: %s [%s]\n", d.Path, d.Message, d.Code)
 				}
 				return nil
+			} else if err != nil {
+				return err
 			}
-			s := res.Config
+			s := res.Seed
 			fmt.Fprintf(w, "Valid: yes\nVersion: %s\n", s.Version)
 			fmt.Fprintf(w, "Git: %s\n", gitState(filepath.Dir(path)))
 			fmt.Fprintf(w, "Setup: %s\n", map[bool]string{true: "needed (run paige seed setup)", false: "done"}[s.Identity.PrincipalName == seed.DefaultPrincipalName])

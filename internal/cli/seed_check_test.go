@@ -62,8 +62,8 @@ func assertPaiUnchanged(tb testing.TB, dir string, before map[string]string) {
 func invalidSeedHome(tb testing.TB) (home, path string) {
 	tb.Helper()
 	home, path = testSeed(tb, "valid-seed.json")
-	if res := seed.LoadWithGit(path, nil); !res.OK {
-		tb.Fatal(res.Error)
+	if _, err := seed.LoadWithGit(path, nil); err != nil {
+		tb.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join("..", "seed", "testdata", "invalid-values-seed.json"))
 	if err != nil {
@@ -256,7 +256,7 @@ func TestSeedRepairKeepsValidValues(t *testing.T) {
 	if err != nil || !strings.Contains(out, "fixed 8 invalid values, kept every valid value (the previous file is kept at "+path+".corrupted)") || !strings.Contains(out, "$.state.proposals.1.type") {
 		t.Fatalf("repair = %v:\n%s", err, out)
 	}
-	s := seed.Load(path).Config
+	s := mustSeed(t)(seed.Load(path))
 	if s.Identity.PrincipalName != "Jens-Christian" || len(s.Learned.Patterns) != 3 || len(s.State.Proposals) != 2 {
 		t.Errorf("repaired seed = %+v", s)
 	}

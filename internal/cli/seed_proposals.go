@@ -29,7 +29,8 @@ func newSeedSetupCmd(e *env) *cobra.Command {
 				return err
 			}
 			if a.Timezone == "" {
-				a.Timezone = seed.DetectTimezone(e.getenv)
+				cfg, _ := e.config()
+				a.Timezone = seed.DetectTimezone(cfg.Process.TZ)
 			}
 			if interactive || stdinIsTerminal(e) {
 				var err error

@@ -63,8 +63,8 @@ func TestSeedShowAndStatus(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".git")); err == nil {
 		t.Error("seed show created a git repository; it must never write")
 	}
-	if res := seed.LoadWithGit(path, nil); !res.OK { // version the seed as a write would
-		t.Fatal(res.Error)
+	if _, err := seed.LoadWithGit(path, nil); err != nil { // version the seed as a write would
+		t.Fatal(err)
 	}
 	out, _, err = runCLI(t, env, "", "seed", "status")
 	for _, w := range []string{"Path: " + path, "Valid: yes", "Version: 1.0.0", "Git: repository", "Setup: done", "Pending proposals: 1"} {
@@ -97,7 +97,7 @@ func TestSeedSetup(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Seed set up: Ivy working with Ada") {
 		t.Fatalf("setup = %v: %s", err, out)
 	}
-	s := seed.Load(path).Config
+	s := mustSeed(t)(seed.Load(path))
 	if s.Identity.Preferences.Timezone != "Europe/Zurich" || s.Identity.Preferences.ResponseStyle != "concise" || s.Identity.Catchphrase != "Ivy here, ready to go." {
 		t.Errorf("identity = %+v", s.Identity)
 	}
@@ -111,7 +111,7 @@ func TestSeedSetup(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Your name: ") {
 		t.Fatalf("interactive setup = %v: %s", err, out)
 	}
-	id := seed.Load(path2).Config.Identity
+	id := mustSeed(t)(seed.Load(path2)).Identity
 	if id.PrincipalName != "Grace" || id.AIName != "Hopper-AI" || id.Preferences.Locale != "en-GB" || id.Preferences.ResponseStyle != "detailed" {
 		t.Errorf("identity = %+v", id)
 	}
@@ -124,7 +124,7 @@ func TestSeedLearnForget(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Learned self_knowledge") {
 		t.Fatalf("learn = %v: %s", err, out)
 	}
-	sk := seed.Load(path).Config.Learned.SelfKnowledge
+	sk := mustSeed(t)(seed.Load(path)).Learned.SelfKnowledge
 	last := sk[len(sk)-1]
 	if last.Content != "Prefers short answers" || !last.Confirmed {
 		t.Errorf("learning = %+v", last)
@@ -142,7 +142,7 @@ func TestSeedLearnForget(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Forgot "+last.ID) {
 		t.Fatalf("forget = %v: %s", err, out)
 	}
-	if n := len(seed.Load(path).Config.Learned.SelfKnowledge); n != len(sk)-1 {
+	if n := len(mustSeed(t)(seed.Load(path)).Learned.SelfKnowledge); n != len(sk)-1 {
 		t.Errorf("self-knowledge = %d, want %d", n, len(sk)-1)
 	}
 	log, _ := exec.Command("git", "-C", filepath.Dir(path), "log", "--format=%s").Output()
@@ -186,7 +186,7 @@ func TestSeedProposalsCommands(t *testing.T) {
 		}
 	}
 	status := map[string]string{}
-	for _, p := range seed.Load(path).Config.State.Proposals {
+	for _, p := range mustSeed(t)(seed.Load(path)).State.Proposals {
 		status[p.ID] = p.Status
 	}
 	want := map[string]string{"prop_001": "accepted", "prop_002": "accepted", "q2aaaa": "accepted"}
@@ -202,8 +202,8 @@ func TestSeedRepairAndSchema(t *testing.T) {
 	if err != nil || !strings.Contains(out, "nothing to repair") {
 		t.Fatalf("repair of valid seed = %v: %s", err, out)
 	}
-	if res := seed.LoadWithGit(path, nil); !res.OK { // version the existing seed (show never writes)
-		t.Fatal(res.Error)
+	if _, err := seed.LoadWithGit(path, nil); err != nil { // version the existing seed (show never writes)
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte("{oops"), 0o600); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestSeedRepairAndSchema(t *testing.T) {
 	if err != nil || !strings.Contains(out, "restored the last valid version") {
 		t.Fatalf("repair = %v: %s", err, out)
 	}
-	if got := seed.Load(path).Config.Identity.AIName; got != "Ivy" {
+	if got := mustSeed(t)(seed.Load(path)).Identity.AIName; got != "Ivy" {
 		t.Errorf("aiName after repair = %q", got)
 	}
 	out, _, err = runCLI(t, env, "", "seed", "schema")
@@ -236,5 +236,17 @@ func TestSeedWithoutGitWarns(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".git")); err == nil {
 		t.Error("repository created without git")
+	}
+}
+
+// mustSeed returns the seed of a seed.Load, Peek or LoadWithGit, failing tb
+// on its error: mustSeed(t)(seed.Load(path)).
+func mustSeed(tb testing.TB) func(seed.Loaded, error) *seed.Seed {
+	return func(l seed.Loaded, err error) *seed.Seed {
+		tb.Helper()
+		if err != nil {
+			tb.Fatalf("load seed: %v", err)
+		}
+		return l.Seed
 	}
 }

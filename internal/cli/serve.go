@@ -57,10 +57,7 @@ func (a *app) onClose(name string, f func(context.Context) error) {
 // is left out of the policy with a warning.
 func originPolicy(cfg config.Config, log *slog.Logger) *server.Policy {
 	p := &server.Policy{AllowedHosts: cfg.AllowedHosts, AllowedOrigins: append([]string(nil), cfg.AllowedOrigins...)}
-	if cfg.Env == nil {
-		return p
-	}
-	for _, o := range corsOrigins(cfg.Env("CORS_ORIGINS")) {
+	for _, o := range cfg.Ideate.CORSOrigins {
 		n, err := config.ParseOrigin(o)
 		if err != nil {
 			log.Warn("CORS_ORIGINS entry not trusted by the origin policy", "origin", o, "err", err)
@@ -86,6 +83,7 @@ func serve(ctx context.Context, e *env) error {
 		return &ExitError{Code: 1, Err: err}
 	}
 	log := newLogger(e.stdout, cfg.LogFormat, cfg.LogLevel)
+	tuneGC(log, cfg.Process.GOGC)                           // process-wide, so the app sets it, not a capability's wiring
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil { // FR-007
 		return &ExitError{Code: 1, Err: fmt.Errorf("create DATA_DIR %s: %w", cfg.DataDir, err)}
 	}

@@ -9,13 +9,13 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
+	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
-	"github.com/paige-dev/paige/internal/llm/prompts/memoryfilter"
-	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

@@ -8,12 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/explainthis"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
 )
 
 func explainPayload(selected string) map[string]any {

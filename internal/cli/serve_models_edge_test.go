@@ -9,11 +9,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/explainthis"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
 )
 
 // EC-57: zero phases is an empty plan, not an error; EC-61: two concurrent

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
 
 // claude scripts the fake Messages API for the coaching features: scripted

@@ -24,11 +24,11 @@ import (
 // connections, and closing them after the MCP sessions keeps that order.
 func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "coach")
-	tuneGC(log, a.cfg.Env("GOGC"))
-	st, ws, al, sess, err := openCoachState(ctx, a)
+	cs, err := openCoachState(ctx, a)
 	if err != nil {
 		return err
 	}
+	st, ws, al, sess := cs.store, cs.files, cs.actions, cs.session
 	watcher, err := ws.Watch(&workspace.WatchOptions{Logger: log})
 	if err != nil {
 		return fmt.Errorf("watch PROJECT_DIR: %w", err)
@@ -64,33 +64,42 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	return nil
 }
 
+// coachState is what the coach's capabilities share: the database, the
+// project's files, the action log and the live session.
+type coachState struct {
+	store   *store.Store
+	files   *workspace.Workspace
+	actions *actionlog.Logger
+	session *session.Service
+}
+
 // openCoachState opens the database (EC-06: a corrupt file is an error),
 // the workspace, the action log and the live session state, restoring the
 // buffer summaries of a session left active by a previous run.
-func openCoachState(ctx context.Context, a *app) (*store.Store, *workspace.Workspace, *actionlog.Logger, *session.Service, error) {
+func openCoachState(ctx context.Context, a *app) (coachState, error) {
 	log := a.log.With("component", "coach")
 	st, err := store.Open(ctx, a.cfg.DataDir)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("open the coaching database in %s: %w", a.cfg.DataDir, err)
+		return coachState{}, fmt.Errorf("open the coaching database in %s: %w", a.cfg.DataDir, err)
 	}
 	a.onClose("database", func(context.Context) error { return st.Close() })
 	ws, err := workspace.New(a.cfg.ProjectDir, nil)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("PROJECT_DIR: %w", err)
+		return coachState{}, fmt.Errorf("PROJECT_DIR: %w", err)
 	}
 	al := actionlog.New(st, &actionlog.Options{Logger: log})
 	a.onClose("timers", al.Close)
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: a.cfg.ProjectDir, Normalize: ws.Guard().Normalize,
 		Log: log, Batch: st, Bus: al.Bus()})
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return coachState{}, err
 	}
 	a.onClose("action queue", sess.Close)
 	if active, ok := sess.Active(); ok {
 		al.StartSession(ctx, active.ID)
 		log.Info("active coaching session restored", "session", active.ID)
 	}
-	return st, ws, al, sess, nil
+	return coachState{store: st, files: ws, actions: al, session: sess}, nil
 }
 
 // issueLookupTimeout bounds the gh run that looks an issue up when a

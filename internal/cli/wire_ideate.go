@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/ideate/agent"
@@ -28,52 +25,25 @@ type ideateSettings struct {
 	specDir       string   // DATA_DIR/ghostpath/specs
 }
 
-// loadIdeateSettings reads the settings; a malformed number is an error
-// naming the variable.
-func loadIdeateSettings(cfg config.Config, getenv func(string) string) (ideateSettings, error) {
+// ideateSettingsFrom derives GhostPath's settings from cfg (parsed and
+// validated by config.Load).
+func ideateSettingsFrom(cfg config.Config) ideateSettings {
+	ic := cfg.Ideate
 	s := ideateSettings{
-		model:       firstNonEmpty(getenv("AGENT_MODEL"), cfg.ModelOpus, agent.DefaultModel),
-		specDir:     filepath.Join(cfg.DataDir, "ghostpath", "specs"),
-		databaseURL: postgresURL(cfg.DatabaseURL),
+		model:         firstNonEmpty(ic.AgentModel, cfg.ModelOpus, agent.DefaultModel),
+		maxIterations: ic.MaxIterations,
+		client:        agent.ClientOptions{MaxRetries: ic.MaxRetries, BaseDelay: ic.BaseDelay, MaxDelay: ic.MaxDelay, Timeout: ic.Timeout},
+		corsOrigins:   ic.CORSOrigins,
+		specDir:       filepath.Join(cfg.DataDir, "ghostpath", "specs"),
+		databaseURL:   postgresURL(cfg.DatabaseURL),
 	}
-	ints := []struct {
-		name string
-		def  int
-		min  int
-		dst  *int
-	}{
-		{"AGENT_MAX_ITERATIONS", 50, 1, &s.maxIterations},
-		{"ANTHROPIC_MAX_RETRIES", 3, 0, &s.client.MaxRetries},
-	}
-	for _, v := range ints {
-		n, err := envInt(getenv, v.name, v.def, v.min)
-		if err != nil {
-			return s, err
-		}
-		*v.dst = n
+	if s.maxIterations == 0 {
+		s.maxIterations = config.DefaultAgentMaxIterations
 	}
 	if s.client.MaxRetries == 0 {
 		s.client.MaxRetries = -1 // ClientOptions: negative means no retries
 	}
-	durs := []struct {
-		name string
-		def  int
-		unit time.Duration
-		dst  *time.Duration
-	}{
-		{"ANTHROPIC_BASE_DELAY_MS", 1000, time.Millisecond, &s.client.BaseDelay},
-		{"ANTHROPIC_MAX_DELAY_MS", 60_000, time.Millisecond, &s.client.MaxDelay},
-		{"ANTHROPIC_TIMEOUT_SECONDS", int(llm.DeadlineAgentTurn / time.Second), time.Second, &s.client.Timeout},
-	}
-	for _, v := range durs {
-		n, err := envInt(getenv, v.name, v.def, 1)
-		if err != nil {
-			return s, err
-		}
-		*v.dst = time.Duration(n) * v.unit
-	}
-	s.corsOrigins = corsOrigins(getenv("CORS_ORIGINS"))
-	return s, nil
+	return s
 }
 
 func firstNonEmpty(vs ...string) string {
@@ -83,36 +53,6 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
-}
-
-func envInt(getenv func(string) string, name string, def, min int) (int, error) {
-	v := strings.TrimSpace(getenv(name))
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < min {
-		return 0, fmt.Errorf("%s must be an integer >= %d, got %q", name, min, v)
-	}
-	return n, nil
-}
-
-// corsOrigins parses "a,b" or `["a","b"]`; empty means the spec's default.
-func corsOrigins(v string) []string {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return nil
-	}
-	var list []string
-	if json.Unmarshal([]byte(v), &list) == nil {
-		return list
-	}
-	for _, o := range strings.Split(v, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			list = append(list, o)
-		}
-	}
-	return list
 }
 
 // postgresURL accepts the spec's SQLAlchemy form (postgresql+asyncpg://…)
@@ -136,14 +76,7 @@ func postgresURL(raw string) string {
 // store closes.
 func wireIdeate(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "ghostpath")
-	getenv := a.cfg.Env
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	s, err := loadIdeateSettings(a.cfg, getenv)
-	if err != nil {
-		return err
-	}
+	s := ideateSettingsFrom(a.cfg)
 	repo, err := store.Open(ctx, a.cfg.DataDir, s.databaseURL)
 	if err != nil {
 		return fmt.Errorf("open ghostpath database: %w", err)

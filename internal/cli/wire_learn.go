@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
@@ -23,10 +22,6 @@ import (
 // chat model is PAIGE_CHAT_MODEL (default sonnet).
 func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "learn")
-	getenv := a.cfg.Env
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	store, err := knowledge.Open(knowledgeStoreDir(a.cfg))
 	if err != nil {
 		return err
@@ -36,19 +31,19 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 		return fmt.Errorf("open learn database: %w", err)
 	}
 	a.onClose("learn database", func(context.Context) error { return db.Close() })
-	x, err := learnExtractorFor(getenv, a.cfg, "")
+	x, err := learnExtractorFor(a.cfg, "")
 	if err != nil {
 		return fmt.Errorf("PAIGE_LEARN_MODEL: %w", err)
 	}
-	model, err := chat.NewModel(strings.TrimSpace(getenv("PAIGE_CHAT_MODEL")), llm.FromConfig(a.cfg, nil, log), a.cfg.OllamaURL)
+	model, err := chat.NewModel(a.cfg.Learn.ChatModel, llm.FromConfig(a.cfg, nil, log), a.cfg.OllamaURL)
 	if err != nil {
 		return fmt.Errorf("PAIGE_CHAT_MODEL: %w", err)
 	}
-	home := getenv("HOME")
+	home := a.cfg.Process.Home
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, getenv("PAIGE_LEARN_ROOTS"))
+	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, a.cfg.Learn.LearnRoots)
 	svc := &chat.Service{DB: db, Model: model,
 		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: store}}
 	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log, NoTrail: trailOff(getenv)})

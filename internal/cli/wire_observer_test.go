@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
 
 // fakeGHOnPath puts an executable `gh` printing out first on PATH for

@@ -19,11 +19,11 @@ func openTerminal(a *app) error {
 	if workbench.FS() == nil {
 		return nil
 	}
-	key, err := terminal.NewKey(a.cfg.Env("PAIGE_TOKEN"))
+	key, err := terminal.NewKey(a.cfg.Process.Token)
 	if err != nil {
 		return err
 	}
-	bin := a.cfg.Env("PAIGE_BIN")
+	bin := a.cfg.Process.Bin
 	if bin == "" {
 		if bin, err = os.Executable(); err != nil {
 			return fmt.Errorf("find the paige executable for the terminal's hooks: %w", err)

@@ -65,9 +65,10 @@ type Config struct {
 	// "30m") closes MCP sessions idle that long; default 30 minutes.
 	MCPSessionTimeout time.Duration
 
-	// Env is the lookup the Config was loaded from (environment over .env),
-	// kept so capabilities can read their own PAIGE_* settings.
-	Env func(string) string `json:"-"`
+	Ideate    Ideate    // GhostPath
+	Learn     Learn     // shadow learning, the seed, the Claude Code hooks
+	Embedding Embedding // the memory store's embedder
+	Process   Process   // the binary, secrets, and what the system sets
 }
 
 // ErrNoModel is returned by model-driven features when no Claude key is
@@ -89,10 +90,13 @@ func Lookup(getenv func(string) string, dotenvPath string) func(string) string {
 	}
 }
 
-// Load reads the configuration from env. It fails only on values that cannot
-// be parsed (PORT, PAIGE_ALLOWED_HOSTS, PAIGE_ALLOWED_ORIGINS,
-// PAIGE_MCP_SESSION_TIMEOUT), naming the variable; missing required values
-// are reported by [Config.ValidateServe].
+// Load reads every variable Paige uses from env (docs/configuration.md lists
+// them all; a test keeps the two in step). A malformed value (PORT, a
+// number, a duration, a list entry, one of a fixed set) is an error naming
+// the variable, joined with the others; the returned Config is complete
+// even then, with the default in place of each malformed value, so a hook
+// that must never fail can go on with it. Missing required values are
+// reported by [Config.ValidateServe].
 func Load(env func(string) string) (Config, error) {
 	c := Config{
 		Host:            env("HOST"),
@@ -111,22 +115,21 @@ func Load(env func(string) string) (Config, error) {
 		Embedder:        or(env("PAIGE_EMBEDDER"), "lexical"),
 		Memory:          env("PAIGE_MEMORY"),
 		OllamaURL:       or(env("PAIGE_OLLAMA_URL"), or(env("OLLAMA_HOST"), "http://localhost:11434")),
-		Env:             env,
 	}
 	if c.Host == "" {
 		c.Host = DefaultHost
 	}
+	var errs []error
 	c.Port = DefaultPort
 	if p := strings.TrimSpace(env("PORT")); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 0 || n > 65535 {
-			return c, fmt.Errorf("PORT must be a number between 0 and 65535, got %q", p)
+			errs = append(errs, fmt.Errorf("PORT must be a number between 0 and 65535, got %q", p))
+		} else {
+			c.Port = n
 		}
-		c.Port = n
 	}
-	if err := c.loadSecurity(env); err != nil {
-		return c, err
-	}
+	errs = append(errs, c.loadSecurity(env))
 	if c.DataDir == "" {
 		home := env("HOME")
 		if home == "" {
@@ -147,7 +150,8 @@ func Load(env func(string) string) (Config, error) {
 			c.Memory = "chroma"
 		}
 	}
-	return c, nil
+	errs = append(errs, c.loadSettings(env))
+	return c, errors.Join(errs...)
 }
 
 // ChromaURL returns the ChromaDB URL to use, the spec default when unset.

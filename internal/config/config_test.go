@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -19,8 +19,12 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	want := Config{Port: 3000, Host: "127.0.0.1", DataDir: "/home/u/.paige", ModelHaiku: DefaultModelHaiku,
 		ModelSonnet: DefaultModelSonnet, ModelOpus: DefaultModelOpus, Embedder: "lexical", Memory: "embedded",
-		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout}
-	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(Config{}, "Env")); diff != "" {
+		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout,
+		Ideate: Ideate{AgentModel: DefaultModelOpus, MaxIterations: 50, MaxRetries: 3, BaseDelay: time.Second,
+			MaxDelay: time.Minute, Timeout: 300 * time.Second},
+		Learn:   Learn{LearnQueue: Detached, WrapUp: Detached, Mode: ModeAuto, SeedPath: "/home/u/.pai/seed.json"},
+		Process: Process{Home: "/home/u"}}
+	if diff := cmp.Diff(want, c); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if c.ChromaURL() != DefaultChromaDBURL || c.HasModel() || c.Addr() != "127.0.0.1:3000" {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -11,24 +12,21 @@ import (
 )
 
 // loadSecurity reads PAIGE_ALLOWED_HOSTS, PAIGE_ALLOWED_ORIGINS and
-// PAIGE_MCP_SESSION_TIMEOUT into c.
+// PAIGE_MCP_SESSION_TIMEOUT into c, joining an error per malformed one.
 func (c *Config) loadSecurity(env func(string) string) error {
-	var err error
-	if c.AllowedHosts, err = parseList(env("PAIGE_ALLOWED_HOSTS"), "PAIGE_ALLOWED_HOSTS", ParseHost); err != nil {
-		return err
-	}
-	if c.AllowedOrigins, err = parseList(env("PAIGE_ALLOWED_ORIGINS"), "PAIGE_ALLOWED_ORIGINS", ParseOrigin); err != nil {
-		return err
-	}
+	var errHosts, errOrigins, errTimeout error
+	c.AllowedHosts, errHosts = parseList(env("PAIGE_ALLOWED_HOSTS"), "PAIGE_ALLOWED_HOSTS", ParseHost)
+	c.AllowedOrigins, errOrigins = parseList(env("PAIGE_ALLOWED_ORIGINS"), "PAIGE_ALLOWED_ORIGINS", ParseOrigin)
 	c.MCPSessionTimeout = DefaultMCPSessionTimeout
 	if v := strings.TrimSpace(env("PAIGE_MCP_SESSION_TIMEOUT")); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return fmt.Errorf("PAIGE_MCP_SESSION_TIMEOUT must be a positive duration such as 30m or 1h, got %q", v)
+			errTimeout = fmt.Errorf("PAIGE_MCP_SESSION_TIMEOUT must be a positive duration such as 30m or 1h, got %q", v)
+		} else {
+			c.MCPSessionTimeout = d
 		}
-		c.MCPSessionTimeout = d
 	}
-	return nil
+	return errors.Join(errHosts, errOrigins, errTimeout)
 }
 
 // parseList parses a comma-separated list with parse, naming the variable

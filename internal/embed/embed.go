@@ -58,11 +58,7 @@ const (
 //	                   PAIGE_EMBED_MODEL (default text-embedding-3-small),
 //	                   PAIGE_EMBED_URL (default https://api.openai.com/v1)
 func FromConfig(cfg config.Config) (Embedder, error) {
-	env := cfg.Env
-	if env == nil {
-		env = func(string) string { return "" }
-	}
-	model, url := strings.TrimSpace(env("PAIGE_EMBED_MODEL")), strings.TrimSpace(env("PAIGE_EMBED_URL"))
+	model, url := cfg.Embedding.Model, cfg.Embedding.URL
 	client := &http.Client{Timeout: 2 * time.Minute}
 	switch strings.ToLower(strings.TrimSpace(cfg.Embedder)) {
 	case "", "lexical":
@@ -73,7 +69,7 @@ func FromConfig(cfg config.Config) (Embedder, error) {
 		}
 		return NewOllama(url, model, client), nil
 	case "openai":
-		key := strings.TrimSpace(env("OPENAI_API_KEY"))
+		key := cfg.Embedding.OpenAIKey
 		if key == "" && url == "" {
 			return nil, errors.New("PAIGE_EMBEDDER=openai needs OPENAI_API_KEY (or PAIGE_EMBED_URL for a local OpenAI-compatible server)")
 		}

@@ -18,8 +18,8 @@ func gitConfig(tb testing.TB, dir, key string) string {
 func TestLoadWithGitCreatesRepoAndCommitsInit(t *testing.T) {
 	path := seedFile(t, nil)
 	dir := filepath.Dir(path)
-	res := LoadWithGit(path, nil)
-	if !res.OK || !res.Created {
+	res, err := LoadWithGit(path, nil)
+	if err != nil || !res.Created {
 		t.Fatalf("LoadWithGit = %+v", res)
 	}
 	if got := string(mustRead(t, filepath.Join(dir, ".gitignore"))); got != "*.tmp\n*.db-shm\n*.db-wal\nnode_modules/\n" {
@@ -41,7 +41,7 @@ func TestLoadWithGitCreatesRepoAndCommitsInit(t *testing.T) {
 		t.Errorf("tracked files = %v", got)
 	}
 	// Loading again changes nothing and commits nothing.
-	if again := LoadWithGit(path, nil); !again.OK || again.Created || again.Merged {
+	if again, err := LoadWithGit(path, nil); err != nil || again.Created || again.Merged {
 		t.Fatalf("second LoadWithGit = %+v", again)
 	}
 	if n := len(gitLog(t, dir)); n != 1 {
@@ -51,8 +51,8 @@ func TestLoadWithGitCreatesRepoAndCommitsInit(t *testing.T) {
 
 func TestLoadWithGitMergeAndExistingSeed(t *testing.T) {
 	path := seedFile(t, []byte(`{"version":"1.0.0","identity":{"principalName":"Ada"}}`))
-	res := LoadWithGit(path, nil)
-	if !res.OK || !res.Merged {
+	res, err := LoadWithGit(path, nil)
+	if err != nil || !res.Merged {
 		t.Fatalf("LoadWithGit = %+v", res)
 	}
 	if log := gitLog(t, filepath.Dir(path)); len(log) != 1 || !strings.HasPrefix(log[0], "Merge: ") {
@@ -60,7 +60,7 @@ func TestLoadWithGitMergeAndExistingSeed(t *testing.T) {
 	}
 
 	existing := seedFile(t, fixture(t, "valid-seed.json"))
-	if res := LoadWithGit(existing, nil); !res.OK || res.Merged || res.Created {
+	if res, err := LoadWithGit(existing, nil); err != nil || res.Merged || res.Created {
 		t.Fatalf("LoadWithGit(existing) = %+v", res)
 	}
 	if log := gitLog(t, filepath.Dir(existing)); len(log) != 1 || !strings.HasPrefix(log[0], "Init: started versioning") {
@@ -88,7 +88,7 @@ func TestGitKeepsExistingIdentity(t *testing.T) {
 
 func TestSaveCommitsCategorisedAndSkipsEmpty(t *testing.T) {
 	path := seedFile(t, nil)
-	s := LoadWithGit(path, nil).Config
+	s := mustSeed(t)(LoadWithGit(path, nil))
 	s.Identity.PrincipalName = "Ada"
 	if w, err := Save(path, s, CategoryUpdate, "renamed principal", nil); err != nil || w != nil {
 		t.Fatalf("Save = %v, %v", w, err)
@@ -111,7 +111,7 @@ func TestRepairRestoresLastValidVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Loading no longer repairs: the broken file is reported and left as it is.
-	if res := LoadWithGit(path, nil); res.OK || res.Error.Code != CodeParse {
+	if res, err := LoadWithGit(path, nil); err == nil || loadErr(err).Code != CodeParse {
 		t.Fatalf("LoadWithGit after corruption = %+v, want parse_error", res)
 	}
 	if got := mustRead(t, path); !bytes.Equal(got, corrupt) {
@@ -167,8 +167,8 @@ func TestRepairResetsToDefaultsWithoutHistory(t *testing.T) {
 func TestLoadWithGitDoesNotRepairNewerMajor(t *testing.T) {
 	newer := []byte(`{"version": "2.0.0"}`)
 	path := seedFile(t, newer)
-	res := LoadWithGit(path, nil)
-	if res.OK || res.Error.Code != CodeValidation {
+	res, err := LoadWithGit(path, nil)
+	if err == nil || loadErr(err).Code != CodeValidation {
 		t.Fatalf("LoadWithGit = %+v, want validation_error", res)
 	}
 	if !bytes.Equal(mustRead(t, path), newer) {
@@ -183,8 +183,8 @@ func TestMissingGitDegradesToPlainFiles(t *testing.T) {
 	emptyPath := t.TempDir() // a PATH with no git in it
 	opts := &Options{GitPath: emptyPath}
 	path := seedFile(t, nil)
-	res := LoadWithGit(path, opts)
-	if !res.OK || !res.Created {
+	res, err := LoadWithGit(path, opts)
+	if err != nil || !res.Created {
 		t.Fatalf("LoadWithGit = %+v", res)
 	}
 	if len(res.Warnings) == 0 || res.Warnings[0] != WarnNoGit {

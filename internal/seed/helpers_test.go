@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,11 +52,11 @@ var noGit = &Options{NoGit: true}
 // mustLoad loads path and fails the test unless it is OK.
 func mustLoad(tb testing.TB, path string) *Seed {
 	tb.Helper()
-	res := Load(path)
-	if !res.OK {
-		tb.Fatalf("Load(%s): %+v", path, res.Error)
+	res, err := Load(path)
+	if err != nil {
+		tb.Fatalf("Load(%s): %+v", path, err)
 	}
-	return res.Config
+	return res.Seed
 }
 
 // gitLog returns the full messages of the seed repository's commits, newest
@@ -76,3 +77,24 @@ func gitLog(tb testing.TB, dir string) []string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// mustSeed returns the seed of a Load, Peek or LoadWithGit, failing tb on
+// its error: mustSeed(t)(Load(path)).
+func mustSeed(tb testing.TB) func(Loaded, error) *Seed {
+	return func(l Loaded, err error) *Seed {
+		tb.Helper()
+		if err != nil {
+			tb.Fatalf("load seed: %v", err)
+		}
+		return l.Seed
+	}
+}
+
+// loadErr is err as a *LoadError, or an empty one when it is not.
+func loadErr(err error) *LoadError {
+	var le *LoadError
+	if errors.As(err, &le) {
+		return le
+	}
+	return &LoadError{}
+}

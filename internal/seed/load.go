@@ -32,16 +32,15 @@ type LoadError struct {
 
 func (e *LoadError) Error() string { return e.Message }
 
-// LoadResult is the outcome of [Load] and [LoadWithGit]: OK with Config, or
-// not OK with Error. Created reports that a missing seed was written with the
-// defaults; Merged that missing keys were filled in and written back.
-type LoadResult struct {
-	OK       bool       `json:"ok"`
-	Config   *Seed      `json:"config,omitempty"`
-	Created  bool       `json:"created,omitempty"`
-	Merged   bool       `json:"merged,omitempty"`
-	Warnings []string   `json:"warnings,omitempty"`
-	Error    *LoadError `json:"error,omitempty"`
+// Loaded is what [Load], [Peek] and [LoadWithGit] found. Created reports
+// that a missing seed was written with the defaults; Merged that missing
+// keys were filled in and written back. Warnings are problems that did not
+// stop the load (git, a failed write-back); they are set with an error too.
+type Loaded struct {
+	Seed     *Seed
+	Created  bool
+	Merged   bool
+	Warnings []string
 }
 
 // DefaultPath returns home/.pai/seed.json.
@@ -49,58 +48,51 @@ func DefaultPath(home string) string { return filepath.Join(home, ".pai", "seed.
 
 // Load reads the seed at path, creating it (and its schema file) with the
 // defaults when missing, filling in missing keys from the defaults and writing
-// the result back only when that changed something. It never panics.
-func Load(path string) LoadResult {
-	res := load(path, true)
-	return res
-}
+// the result back only when that changed something. An error is a
+// *[LoadError].
+func Load(path string) (Loaded, error) { return load(path, true) }
 
 // Peek is [Load] without any write: a missing seed is reported as the
 // defaults with Created set, a merge is applied in memory only.
-func Peek(path string) LoadResult { return load(path, false) }
+func Peek(path string) (Loaded, error) { return load(path, false) }
 
-func load(path string, write bool) (res LoadResult) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = errResult(CodeRead, fmt.Sprintf("Failed to load seed: internal error: %v", r))
-		}
-	}()
+func load(path string, write bool) (Loaded, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		s := Defaults()
 		if write {
 			if err := Write(path, s); err != nil {
-				return ioErrResult("Failed to create seed file", err)
+				return Loaded{}, ioErr("Failed to create seed file", err)
 			}
 			if err := WriteSchema(filepath.Join(filepath.Dir(path), SchemaFileName)); err != nil {
-				return LoadResult{OK: true, Config: s, Created: true, Warnings: []string{err.Error()}}
+				return Loaded{Seed: s, Created: true, Warnings: []string{err.Error()}}, nil
 			}
 		}
-		return LoadResult{OK: true, Config: s, Created: true}
+		return Loaded{Seed: s, Created: true}, nil
 	}
 	if err != nil {
-		return ioErrResult("Failed to read seed file", err)
+		return Loaded{}, ioErr("Failed to read seed file", err)
 	}
 	return parse(path, data, write)
 }
 
-func parse(path string, data []byte, write bool) LoadResult {
+func parse(path string, data []byte, write bool) (Loaded, error) {
 	if strings.TrimSpace(string(data)) == "" {
-		return errResult(CodeParse, "Seed file is empty")
+		return Loaded{}, &LoadError{Code: CodeParse, Message: "Seed file is empty"}
 	}
 	tree, err := decodeAny(data)
 	if err != nil {
-		return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+		return Loaded{}, &LoadError{Code: CodeParse, Message: "Invalid JSON in seed file: " + err.Error()}
 	}
 	obj, isObj := tree.(map[string]any)
 	if !isObj {
 		v := Validate(tree)
-		return LoadResult{Error: &LoadError{Code: CodeValidation, Message: "Seed validation failed: " + v.Errors[0].Message, Details: v.Errors}}
+		return Loaded{}, &LoadError{Code: CodeValidation, Message: "Seed validation failed: " + v.Errors[0].Message, Details: v.Errors}
 	}
 	merged, changed := MergeWithDefaults(obj)
 	v := Validate(merged)
 	if !v.Valid {
-		return LoadResult{Error: &LoadError{Code: CodeValidation, Message: validationMessage(v.Errors), Details: v.Errors}}
+		return Loaded{}, &LoadError{Code: CodeValidation, Message: validationMessage(v.Errors), Details: v.Errors}
 	}
 	src := data
 	if changed {
@@ -108,21 +100,21 @@ func parse(path string, data []byte, write bool) LoadResult {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false) // unknown keys are copied verbatim into the rewrite
 		if err := enc.Encode(merged); err != nil {
-			return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+			return Loaded{}, &LoadError{Code: CodeParse, Message: "Invalid JSON in seed file: " + err.Error()}
 		}
 		src = buf.Bytes()
 	}
 	s, err := Decode(src)
 	if err != nil {
-		return errResult(CodeParse, "Invalid JSON in seed file: "+err.Error())
+		return Loaded{}, &LoadError{Code: CodeParse, Message: "Invalid JSON in seed file: " + err.Error()}
 	}
-	res := LoadResult{OK: true, Config: s, Merged: changed, Warnings: v.Warnings}
+	res := Loaded{Seed: s, Merged: changed, Warnings: v.Warnings}
 	if changed && write {
 		if err := Write(path, s); err != nil {
 			res.Warnings = append(res.Warnings, "could not write merged seed: "+err.Error())
 		}
 	}
-	return res
+	return res, nil
 }
 
 func validationMessage(errs []ValidationError) string {
@@ -134,16 +126,14 @@ func validationMessage(errs []ValidationError) string {
 	return msg
 }
 
-func errResult(code, msg string) LoadResult {
-	return LoadResult{Error: &LoadError{Code: code, Message: msg}}
-}
-
-func ioErrResult(what string, err error) LoadResult {
+// ioErr is a *LoadError for a failed read or write: permission_error or
+// read_error.
+func ioErr(what string, err error) *LoadError {
 	code := CodeRead
 	if errors.Is(err, fs.ErrPermission) {
 		code = CodePermission
 	}
-	return errResult(code, what+": "+err.Error())
+	return &LoadError{Code: code, Message: what + ": " + err.Error()}
 }
 
 // Write validates s and atomically replaces the file at path with its

@@ -2,7 +2,6 @@ package seed
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,12 +11,12 @@ import (
 
 func TestLoadMissingCreatesDefaultsAndSchema(t *testing.T) {
 	path := seedFile(t, nil)
-	res := Load(path)
-	if !res.OK || !res.Created || res.Merged {
+	res, err := Load(path)
+	if err != nil || !res.Created || res.Merged {
 		t.Fatalf("Load = %+v, want OK and Created", res)
 	}
-	if res.Config.Identity.PrincipalName != "User" {
-		t.Errorf("principalName = %q, want User", res.Config.Identity.PrincipalName)
+	if res.Seed.Identity.PrincipalName != "User" {
+		t.Errorf("principalName = %q, want User", res.Seed.Identity.PrincipalName)
 	}
 	if v := ValidateJSON(mustRead(t, path)); !v.Valid {
 		t.Errorf("written seed invalid: %+v", v.Errors)
@@ -26,8 +25,8 @@ func TestLoadMissingCreatesDefaultsAndSchema(t *testing.T) {
 	if !bytes.Contains(schema, []byte("draft-07")) {
 		t.Errorf("schema file is not the draft-07 schema")
 	}
-	again := Load(path)
-	if !again.OK || again.Created || again.Merged {
+	again, err := Load(path)
+	if err != nil || again.Created || again.Merged {
 		t.Errorf("second Load = %+v, want plain OK", again)
 	}
 }
@@ -58,12 +57,12 @@ func TestLoadErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := seedFile(t, []byte(tt.data))
-			res := Load(path)
-			if res.OK || res.Error == nil {
+			_, err := Load(path)
+			if err == nil {
 				t.Fatalf("Load OK, want %s", tt.code)
 			}
-			if res.Error.Code != tt.code || !strings.HasPrefix(res.Error.Message, tt.message) {
-				t.Errorf("error = %s %q, want %s %q…", res.Error.Code, res.Error.Message, tt.code, tt.message)
+			if loadErr(err).Code != tt.code || !strings.HasPrefix(loadErr(err).Message, tt.message) {
+				t.Errorf("error = %s %q, want %s %q…", loadErr(err).Code, loadErr(err).Message, tt.code, tt.message)
 			}
 			if got := string(mustRead(t, path)); got != tt.data {
 				t.Errorf("failed load changed the file")
@@ -74,19 +73,19 @@ func TestLoadErrors(t *testing.T) {
 
 func TestLoadValidationDetails(t *testing.T) {
 	path := seedFile(t, []byte(`{"version":"1.0.0","identity":{"principalName":""}}`))
-	res := Load(path)
-	if res.OK || res.Error.Code != CodeValidation || len(res.Error.Details) == 0 {
+	res, err := Load(path)
+	if err == nil || loadErr(err).Code != CodeValidation || len(loadErr(err).Details) == 0 {
 		t.Fatalf("Load = %+v, want validation_error with details", res)
 	}
-	if got := res.Error.Details[0].Path; got != "$.identity.principalName" {
+	if got := loadErr(err).Details[0].Path; got != "$.identity.principalName" {
 		t.Errorf("first detail path = %q, want $.identity.principalName", got)
 	}
 }
 
 func TestLoadReadErrors(t *testing.T) {
 	dir := t.TempDir()
-	res := Load(dir) // a directory is not a readable seed
-	if res.OK || res.Error.Code != CodeRead {
+	res, err := Load(dir) // a directory is not a readable seed
+	if err == nil || loadErr(err).Code != CodeRead {
 		t.Errorf("Load(dir) = %+v, want read_error", res)
 	}
 	if os.Geteuid() == 0 {
@@ -96,19 +95,19 @@ func TestLoadReadErrors(t *testing.T) {
 	if err := os.Chmod(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	if res := Load(path); res.OK || res.Error.Code != CodePermission {
+	if res, err := Load(path); err == nil || loadErr(err).Code != CodePermission {
 		t.Errorf("Load(unreadable) = %+v, want permission_error", res)
 	}
 }
 
 func TestLoadMergesAndWritesBack(t *testing.T) {
 	path := seedFile(t, []byte(`{"version":"1.0.0","identity":{"principalName":"Ada","aiName":"Ivy"},"future":{"keep":"<b>&"}}`))
-	res := Load(path)
-	if !res.OK || !res.Merged || res.Created {
+	res, err := Load(path)
+	if err != nil || !res.Merged || res.Created {
 		t.Fatalf("Load = %+v, want OK and Merged", res)
 	}
-	if res.Config.Identity.Catchphrase != "PAI here, ready to go." || res.Config.Identity.AIName != "Ivy" {
-		t.Errorf("identity = %+v, want file values over defaults", res.Config.Identity)
+	if res.Seed.Identity.Catchphrase != "PAI here, ready to go." || res.Seed.Identity.AIName != "Ivy" {
+		t.Errorf("identity = %+v, want file values over defaults", res.Seed.Identity)
 	}
 	written := string(mustRead(t, path))
 	for _, want := range []string{`"principalName": "Ada"`, `"keep": "<b>&"`, `"selfKnowledge": []`} {
@@ -119,7 +118,7 @@ func TestLoadMergesAndWritesBack(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `"future"`) {
 		t.Errorf("warnings = %v, want the unknown key", res.Warnings)
 	}
-	if again := Load(path); again.Merged {
+	if again, err := Load(path); err != nil || again.Merged {
 		t.Error("second Load merged again")
 	}
 }
@@ -128,8 +127,8 @@ func TestLoadMergesAndWritesBack(t *testing.T) {
 // validation (foundations F-002), so a file without a version gets 1.0.0.
 func TestLoadMissingVersionIsMerged(t *testing.T) {
 	path := seedFile(t, fixture(t, "invalid-missing-version.json"))
-	res := Load(path)
-	if !res.OK || !res.Merged || res.Config.Version != "1.0.0" || res.Config.Identity.AIName != "Ivy" {
+	res, err := Load(path)
+	if err != nil || !res.Merged || res.Seed.Version != "1.0.0" || res.Seed.Identity.AIName != "Ivy" {
 		t.Fatalf("Load = %+v, want merged with version 1.0.0", res)
 	}
 }
@@ -140,7 +139,7 @@ func TestLoadUnchangedKeepsMtime(t *testing.T) {
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if res := Load(path); !res.OK || res.Merged || res.Created {
+	if res, err := Load(path); err != nil || res.Merged || res.Created {
 		t.Fatalf("Load = %+v, want plain OK", res)
 	}
 	st, err := os.Stat(path)
@@ -186,24 +185,10 @@ func TestWriteRefusesInvalidAndIsAtomic(t *testing.T) {
 
 func TestPeekNeverWrites(t *testing.T) {
 	path := seedFile(t, nil)
-	if res := Peek(path); !res.OK || !res.Created {
+	if res, err := Peek(path); err != nil || !res.Created {
 		t.Fatalf("Peek = %+v, want defaults", res)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("Peek created the seed (stat err %v)", err)
-	}
-}
-
-func TestLoadResultJSONShape(t *testing.T) {
-	ok, err := json.Marshal(Load(seedFile(t, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := string(ok); !strings.HasPrefix(s, `{"ok":true,"config":{"version":"1.0.0"`) || !strings.HasSuffix(s, `"created":true}`) {
-		t.Errorf("ok result = %s", s)
-	}
-	bad, _ := json.Marshal(Load(seedFile(t, []byte("{"))))
-	if s := string(bad); !strings.HasPrefix(s, `{"ok":false,"error":{"code":"parse_error","message":"Invalid JSON in seed file: `) {
-		t.Errorf("error result = %s", s)
 	}
 }

@@ -26,19 +26,13 @@ var ErrNoSeed = errors.New("seed: no seed file")
 //     parse_error or validation_error.
 //
 // Missing keys are filled from the defaults in memory and are not problems.
-// It never panics.
 func ReadOnly(path string) (s *Seed, problems []Problem, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s, problems, err = nil, nil, &LoadError{Code: CodeRead, Message: fmt.Sprintf("Failed to load seed: internal error: %v", r)}
-		}
-	}()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%w at %s: %w", ErrNoSeed, path, err)
 	}
 	if err != nil {
-		return nil, nil, ioErrResult("Failed to read seed file", err).Error
+		return nil, nil, ioErr("Failed to read seed file", err)
 	}
 	return salvageBytes(data, time.Now())
 }

@@ -192,8 +192,8 @@ func TestInvalidValuesWarning(t *testing.T) {
 func TestSessionContextOfInvalidSeedPresentsWhatItCan(t *testing.T) {
 	path := seedFile(t, fixture(t, "invalid-values-seed.json"))
 	before := snapshot(t, filepath.Dir(path))
-	sc := GenerateSessionContext(path, ContextOptions{})
-	if !sc.OK || sc.NeedsSetup || len(sc.Problems) != len(wantInvalidValues) || sc.ProposalCount != 1 {
+	sc, err := GenerateSessionContext(path, ContextOptions{})
+	if err != nil || sc.NeedsSetup || len(sc.Problems) != len(wantInvalidValues) || sc.ProposalCount != 1 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
 	}
 	first, rest, _ := strings.Cut(sc.Context, "\n\n")
@@ -211,15 +211,15 @@ func TestSessionContextOfInvalidSeedPresentsWhatItCan(t *testing.T) {
 	assertUnchanged(t, filepath.Dir(path), before)
 
 	one := seedFile(t, []byte(`{"identity":{"principalName":"Ann","aiName":""}}`))
-	if sc := GenerateSessionContext(one, ContextOptions{}); !strings.HasPrefix(sc.Context, "seed.json has 1 invalid value; run `paige seed check`\n\nSeed: v1.0.0") {
+	if sc, err := GenerateSessionContext(one, ContextOptions{}); err != nil || !strings.HasPrefix(sc.Context, "seed.json has 1 invalid value; run `paige seed check`\n\nSeed: v1.0.0") {
 		t.Errorf("context = %q", sc.Context)
 	}
 }
 
 func TestSessionContextOfInvalidSeedNeedingSetup(t *testing.T) {
 	path := seedFile(t, []byte(`{"state":{"activeProjects":[1]}}`))
-	sc := GenerateSessionContext(path, ContextOptions{})
-	if !sc.OK || !sc.NeedsSetup || sc.Context != "seed.json has 1 invalid value; run `paige seed check`\n\n"+SetupMessage {
+	sc, err := GenerateSessionContext(path, ContextOptions{})
+	if err != nil || !sc.NeedsSetup || sc.Context != "seed.json has 1 invalid value; run `paige seed check`\n\n"+SetupMessage {
 		t.Errorf("GenerateSessionContext = %+v", sc)
 	}
 	// An invalid principal name is a problem, not a reason to ask for setup.
@@ -228,7 +228,7 @@ func TestSessionContextOfInvalidSeedNeedingSetup(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if sc := GenerateSessionContext(path, ContextOptions{}); sc.NeedsSetup || !strings.Contains(sc.Context, "Identity: Ivy") {
+	if sc, err := GenerateSessionContext(path, ContextOptions{}); err != nil || sc.NeedsSetup || !strings.Contains(sc.Context, "Identity: Ivy") {
 		t.Errorf("GenerateSessionContext = %+v", sc)
 	}
 }
@@ -236,8 +236,8 @@ func TestSessionContextOfInvalidSeedNeedingSetup(t *testing.T) {
 func TestSessionContextOfInvalidSeedStaysBounded(t *testing.T) {
 	big := strings.Repeat("x", 3000)
 	path := seedFile(t, []byte(`{"identity":{"principalName":"`+big+`","catchphrase":"`+big+`","aiName":"`+big+`","voiceId":7}}`))
-	sc := GenerateSessionContext(path, ContextOptions{MaxChars: 500})
-	if n := len([]rune(sc.Context)); n > 500 || !strings.HasPrefix(sc.Context, "seed.json has 1 invalid value") {
+	sc, err := GenerateSessionContext(path, ContextOptions{MaxChars: 500})
+	if n := len([]rune(sc.Context)); err != nil || n > 500 || !strings.HasPrefix(sc.Context, "seed.json has 1 invalid value") {
 		t.Errorf("context of %d chars:\n%s", n, sc.Context)
 	}
 }

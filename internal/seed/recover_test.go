@@ -15,7 +15,7 @@ import (
 func versionedSeed(tb testing.TB) string {
 	tb.Helper()
 	path := seedFile(tb, fixture(tb, "valid-seed.json"))
-	if res := LoadWithGit(path, nil); !res.OK || len(gitLog(tb, filepath.Dir(path))) != 1 {
+	if res, err := LoadWithGit(path, nil); err != nil || len(gitLog(tb, filepath.Dir(path))) != 1 {
 		tb.Fatalf("LoadWithGit = %+v", res)
 	}
 	return path

@@ -14,7 +14,7 @@ import (
 func TestProposalsAndLearningsStoreNoSecret(t *testing.T) {
 	path := seedFile(t, nil)
 	dir := filepath.Dir(path)
-	if res := LoadWithGit(path, nil); !res.OK {
+	if res, err := LoadWithGit(path, nil); err != nil {
 		t.Fatalf("LoadWithGit = %+v", res)
 	}
 	in := []Proposal{{Type: TypeInsight, Content: "Deploys with AWS key AKIAIOSFODNN7EXAMPLE and password=hunter22", Source: "session:1"}}

@@ -47,7 +47,7 @@ func nonEmpty(s string) []string {
 // and left exactly as it is: only [Repair] rewrites it. Without git it
 // behaves like [Load] plus a warning. It writes; callers that only read use
 // [ReadOnly], and callers that write hold the seed lock (see [Update]).
-func LoadWithGit(path string, opts *Options) LoadResult {
+func LoadWithGit(path string, opts *Options) (Loaded, error) {
 	g, warn := findGit(path, opts)
 	var warnings []string
 	warnings = append(warnings, nonEmpty(warn)...)
@@ -58,8 +58,8 @@ func LoadWithGit(path string, opts *Options) LoadResult {
 			warnings = append(warnings, "git init failed: "+err.Error())
 		}
 	}
-	res := Load(path)
-	if res.OK && g != nil {
+	res, err := Load(path)
+	if err == nil && g != nil {
 		switch {
 		case res.Created:
 			if _, err := g.commit(CategoryInit, "created seed with defaults"); err != nil {
@@ -76,7 +76,7 @@ func LoadWithGit(path string, opts *Options) LoadResult {
 		}
 	}
 	res.Warnings = append(warnings, res.Warnings...)
-	return res
+	return res, err
 }
 
 func repairable(e *LoadError) bool {
@@ -256,9 +256,8 @@ func lastValid(g *gitRepo) (*Seed, string) {
 		if err != nil {
 			continue
 		}
-		res := parse("", data, false)
-		if res.OK {
-			return res.Config, c
+		if res, err := parse("", data, false); err == nil {
+			return res.Seed, c
 		}
 	}
 	return nil, ""
@@ -284,23 +283,24 @@ func Update(path string, opts *Options, category string, change func(*Seed) (sum
 	if err := checkNotDeleted(path, opts); err != nil {
 		return nil, warnings, err
 	}
-	res := LoadWithGit(path, opts)
+	res, err := LoadWithGit(path, opts)
 	warnings = append(warnings, res.Warnings...)
-	if !res.OK {
-		return nil, warnings, refuseInvalid(path, res.Error)
+	if err != nil {
+		return nil, warnings, refuseInvalid(path, err)
 	}
-	summary, err := change(res.Config)
+	summary, err := change(res.Seed)
 	if err != nil || summary == "" {
-		return res.Config, warnings, err
+		return res.Seed, warnings, err
 	}
-	saved, err := Save(path, res.Config, category, summary, opts)
-	return res.Config, append(warnings, saved...), err
+	saved, err := Save(path, res.Seed, category, summary, opts)
+	return res.Seed, append(warnings, saved...), err
 }
 
 // refuseInvalid explains why a write did not happen.
-func refuseInvalid(path string, e *LoadError) error {
-	if e.Code == CodeParse || e.Code == CodeValidation {
+func refuseInvalid(path string, err error) error {
+	var e *LoadError
+	if errors.As(err, &e) && (e.Code == CodeParse || e.Code == CodeValidation) {
 		return fmt.Errorf("%w; %s was left untouched: run `paige seed check`, then `paige seed repair`", e, filepath.Base(path))
 	}
-	return e
+	return err
 }

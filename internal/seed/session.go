@@ -36,12 +36,10 @@ type ContextOptions struct {
 // SessionContext is the result of [GenerateSessionContext]: OK with Context,
 // or not OK with Error. Config is nil when NeedsSetup.
 type SessionContext struct {
-	OK            bool     `json:"ok"`
 	Context       string   `json:"context,omitempty"`
 	NeedsSetup    bool     `json:"needsSetup"`
 	Config        *Seed    `json:"config,omitempty"`
 	ProposalCount int      `json:"proposalCount"`
-	Error         string   `json:"error,omitempty"`
 	Warnings      []string `json:"warnings,omitempty"`
 	// Problems are the seed's invalid values (see [ReadOnly]); the file
 	// was not changed.
@@ -91,31 +89,26 @@ func hardCut(s string, budget int) string {
 // still the default, gives the setup message with NeedsSetup. A seed with
 // invalid values is presented with every valid part, its context starting
 // with the one-line [InvalidValuesWarning] and a blank line; Problems lists
-// them. A seed that cannot be read or parsed is an error result whose
-// message says the file was left untouched. It never panics.
-func GenerateSessionContext(path string, o ContextOptions) (sc SessionContext) {
-	defer func() {
-		if r := recover(); r != nil {
-			sc = SessionContext{Error: fmt.Sprintf("internal error: %v", r)}
-		}
-	}()
+// them. A seed that cannot be read or parsed is an error whose message says
+// the file was left untouched.
+func GenerateSessionContext(path string, o ContextOptions) (SessionContext, error) {
 	s, problems, err := ReadOnly(path)
 	if errors.Is(err, ErrNoSeed) {
-		return SessionContext{OK: true, Context: SetupMessage, NeedsSetup: true}
+		return SessionContext{Context: SetupMessage, NeedsSetup: true}, nil
 	}
 	if err != nil {
 		var le *LoadError
 		if errors.As(err, &le) && (le.Code == CodeParse || le.Code == CodeValidation) {
-			return SessionContext{Error: le.Message + "; " + unreadableHint(path)}
+			return SessionContext{}, fmt.Errorf("%s; %s", le.Message, unreadableHint(path))
 		}
-		return SessionContext{Error: err.Error()}
+		return SessionContext{}, err
 	}
 	warning := ""
 	if len(problems) > 0 {
 		warning = InvalidValuesWarning(filepath.Base(path), len(problems))
 	}
 	if s.Identity.PrincipalName == DefaultPrincipalName && !hasProblemAt(problems, "$.identity.principalName") {
-		return SessionContext{OK: true, Context: withWarning(warning, SetupMessage), NeedsSetup: true, Problems: problems, Warnings: unknownKeyWarnings(s)}
+		return SessionContext{Context: withWarning(warning, SetupMessage), NeedsSetup: true, Problems: problems, Warnings: unknownKeyWarnings(s)}, nil
 	}
 	if warning != "" {
 		budget := o.MaxChars
@@ -125,13 +118,12 @@ func GenerateSessionContext(path string, o ContextOptions) (sc SessionContext) {
 		o.MaxChars = max(budget-utf8.RuneCountInString(warning)-2, 0)
 	}
 	return SessionContext{
-		OK:            true,
 		Context:       withWarning(warning, RenderContext(s, o)),
 		Config:        s,
 		ProposalCount: len(pending(s.State.Proposals)),
 		Problems:      problems,
 		Warnings:      unknownKeyWarnings(s),
-	}
+	}, nil
 }
 
 func withWarning(warning, context string) string {
@@ -150,19 +142,20 @@ func hasProblemAt(problems []Problem, path string) bool {
 	return false
 }
 
-// HookText returns what the hook prints for sc: the context, or one
-// human-readable error line starting with [ErrorPrefix].
-func HookText(sc SessionContext) string {
-	if sc.OK {
+// HookText returns what the hook prints for [GenerateSessionContext]'s
+// answer: the context, or for an error one human-readable line starting
+// with [ErrorPrefix].
+func HookText(sc SessionContext, err error) string {
+	if err == nil {
 		return sc.Context
 	}
-	msg := strings.Join(strings.Fields(sc.Error), " ")
+	msg := strings.Join(strings.Fields(err.Error()), " ")
 	return clip(ErrorPrefix+msg, MaxContextChars)
 }
 
 // SessionStartHook returns the text a SessionStart hook prints for the seed
-// at path: the context, the setup message, or an error line. It never fails,
-// never panics and never writes.
+// at path: the context, the setup message, or an error line. It never fails
+// and never writes.
 func SessionStartHook(path string, o ContextOptions) string {
 	return HookText(GenerateSessionContext(path, o))
 }

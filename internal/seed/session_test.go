@@ -154,8 +154,8 @@ func TestSessionContextGolden(t *testing.T) {
 
 func TestGenerateSessionContext(t *testing.T) {
 	path := seedFile(t, fixture(t, "valid-seed.json"))
-	sc := GenerateSessionContext(path, ContextOptions{})
-	if !sc.OK || sc.NeedsSetup || sc.Config == nil || sc.ProposalCount != 1 {
+	sc, err := GenerateSessionContext(path, ContextOptions{})
+	if err != nil || sc.NeedsSetup || sc.Config == nil || sc.ProposalCount != 1 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
 	}
 	sections := strings.Split(sc.Context, "\n\n")
@@ -179,17 +179,17 @@ func TestGenerateSessionContextFirstRunAndErrors(t *testing.T) {
 		data []byte
 	}{{"missing file", nil}, {"default principal", fixture(t, "valid-seed-minimal.json")}} {
 		t.Run(tt.name, func(t *testing.T) {
-			sc := GenerateSessionContext(seedFile(t, tt.data), ContextOptions{})
-			want := SessionContext{OK: true, Context: SetupMessage, NeedsSetup: true}
-			if diff := cmp.Diff(want, sc); diff != "" {
+			sc, err := GenerateSessionContext(seedFile(t, tt.data), ContextOptions{})
+			want := SessionContext{Context: SetupMessage, NeedsSetup: true}
+			if diff := cmp.Diff(want, sc); err != nil || diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
 	t.Run("load error", func(t *testing.T) {
 		dir := t.TempDir() // a directory where the seed should be: cannot be read
-		sc := GenerateSessionContext(dir, ContextOptions{})
-		if sc.OK || !strings.Contains(sc.Error, "Failed to read seed file") {
+		sc, err := GenerateSessionContext(dir, ContextOptions{})
+		if err == nil || !strings.Contains(err.Error(), "Failed to read seed file") {
 			t.Errorf("GenerateSessionContext = %+v, want a read error", sc)
 		}
 		line := SessionStartHook(dir, ContextOptions{})
@@ -207,8 +207,8 @@ func TestGenerateSessionContextOmitsEmptySections(t *testing.T) {
 	if err := Write(path, s); err != nil {
 		t.Fatal(err)
 	}
-	sc := GenerateSessionContext(path, ContextOptions{})
-	if !sc.OK || sc.ProposalCount != 0 {
+	sc, err := GenerateSessionContext(path, ContextOptions{})
+	if err != nil || sc.ProposalCount != 0 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
 	}
 	if strings.Contains(sc.Context, "Learnings:") || strings.Contains(sc.Context, "Pending proposals") || strings.Contains(sc.Context, "\n\n\n") {
@@ -303,8 +303,8 @@ func BenchmarkGenerateSessionContext(b *testing.B) {
 	path := seedFile(b, fixture(b, "valid-seed.json"))
 	LoadWithGit(path, nil)
 	for b.Loop() {
-		if sc := GenerateSessionContext(path, ContextOptions{}); !sc.OK {
-			b.Fatal(sc.Error)
+		if _, err := GenerateSessionContext(path, ContextOptions{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

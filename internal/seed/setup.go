@@ -24,8 +24,8 @@ type Answers struct {
 // IsFirstRun reports whether the seed at path still needs setup: it cannot be
 // loaded, or its principalName is still the default "User". It never writes.
 func IsFirstRun(path string) bool {
-	res := Peek(path)
-	return !res.OK || res.Config.Identity.PrincipalName == DefaultPrincipalName
+	res, err := Peek(path)
+	return err != nil || res.Seed.Identity.PrincipalName == DefaultPrincipalName
 }
 
 // BuildFromAnswers returns base (or the defaults when base is nil) with its
@@ -83,19 +83,19 @@ func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupRe
 	}
 	defer unlock()
 	if !IsFirstRun(path) {
-		res := Peek(path)
-		return SetupResult{Config: res.Config}, nil
+		res, err := Peek(path)
+		return SetupResult{Config: res.Seed}, err
 	}
 	warnings := prepareWrite(path, opts)
 	if err := checkNotDeleted(path, opts); err != nil {
 		return SetupResult{Warnings: warnings}, err
 	}
-	res := LoadWithGit(path, opts)
+	res, err := LoadWithGit(path, opts)
 	warnings = append(warnings, res.Warnings...)
-	if !res.OK {
-		return SetupResult{Warnings: warnings}, refuseInvalid(path, res.Error)
+	if err != nil {
+		return SetupResult{Warnings: warnings}, refuseInvalid(path, err)
 	}
-	s, err := BuildFromAnswers(a, res.Config, detectedTZ)
+	s, err := BuildFromAnswers(a, res.Seed, detectedTZ)
 	if err != nil {
 		return SetupResult{}, err
 	}
@@ -106,10 +106,10 @@ func RunSetup(path string, a Answers, detectedTZ string, opts *Options) (SetupRe
 	return SetupResult{Configured: true, Config: s, Warnings: append(warnings, saved...)}, nil
 }
 
-// DetectTimezone returns the IANA zone from $TZ, /etc/timezone or the
-// /etc/localtime link, or "" when none is found.
-func DetectTimezone(getenv func(string) string) string {
-	if tz := strings.TrimPrefix(getenv("TZ"), ":"); tz != "" && !strings.HasPrefix(tz, "/") {
+// DetectTimezone returns the IANA zone from tzVar (the TZ variable),
+// /etc/timezone or the /etc/localtime link, or "" when none is found.
+func DetectTimezone(tzVar string) string {
+	if tz := strings.TrimPrefix(tzVar, ":"); tz != "" && !strings.HasPrefix(tz, "/") {
 		return tz
 	}
 	if b, err := os.ReadFile("/etc/timezone"); err == nil {

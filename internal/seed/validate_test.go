@@ -2,6 +2,7 @@ package seed
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -224,15 +225,20 @@ func FuzzValidateAndLoad(f *testing.F) {
 		if !v.Valid && len(v.Errors) == 0 {
 			t.Fatal("invalid without errors")
 		}
-		res := parse("", data, false)
-		if res.OK == (res.Error != nil) {
-			t.Fatalf("OK=%v with error %v", res.OK, res.Error)
+		res, err := parse("", data, false)
+		if (err == nil) == (res.Seed == nil) {
+			t.Fatalf("seed %v with error %v", res.Seed != nil, err)
 		}
-		if res.OK {
-			if _, err := Encode(res.Config); err != nil {
+		if err != nil {
+			var le *LoadError
+			if !errors.As(err, &le) || le.Code == "" {
+				t.Fatalf("error %v is not a *LoadError with a code", err)
+			}
+		} else {
+			if _, err := Encode(res.Seed); err != nil {
 				t.Fatalf("loaded seed does not encode: %v", err)
 			}
-			if vr := ValidateSeed(res.Config); !vr.Valid {
+			if vr := ValidateSeed(res.Seed); !vr.Valid {
 				t.Fatalf("loaded seed does not revalidate: %+v", vr.Errors)
 			}
 		}

@@ -157,3 +157,19 @@ func Now() string { return FormatTime(time.Now()) }
 
 // FormatTime formats t as ISO 8601 UTC with milliseconds, e.g. 2026-02-10T12:00:00.000Z.
 func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// OpenReadOnly opens the database at path read-only (mode=ro, query_only)
+// with a 250 ms busy timeout, for processes that only look (hooks, doctor).
+// It never creates the file.
+func OpenReadOnly(path string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Add("_pragma", "busy_timeout(250)")
+	q.Add("_pragma", "query_only(1)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open %s read-only: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 

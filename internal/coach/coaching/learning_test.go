@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
 )
 
 func TestKataConstraints(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

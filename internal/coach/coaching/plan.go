@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/memoryfilter"
+	"github.com/paige-dev/paige/internal/coach/prompts"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/memoryfilter"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

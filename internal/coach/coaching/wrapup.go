@@ -6,12 +6,12 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
-	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/learningmaterials"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

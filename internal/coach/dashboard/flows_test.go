@@ -13,14 +13,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/embed"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/learningmaterials"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 // GitHub CLI invocation (FR-171, D80, D86): open issues only, the fields

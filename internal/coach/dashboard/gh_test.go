@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 // fakeGH writes an executable `gh` shell script running body into a fresh

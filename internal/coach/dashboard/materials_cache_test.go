@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
 	"github.com/paige-dev/paige/internal/memory"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 // manifests maps a project-root file to the technology it reveals.

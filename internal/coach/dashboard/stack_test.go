@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 func TestStackFromNames(t *testing.T) {

@@ -24,11 +24,11 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/coaching"
+	"github.com/paige-dev/paige/internal/coach/prompts"
+	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts"
-	"github.com/paige-dev/paige/internal/llm/prompts/explainthis"
 )
 
 // MsgBinary is the answer for a binary selection (EC-75).

@@ -7,7 +7,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 )
 
 // The Observer's constants (spec story 10, D57–D60).

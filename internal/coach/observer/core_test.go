@@ -9,7 +9,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 )
 
 var t0 = time.Date(2026, 2, 11, 12, 0, 0, 0, time.UTC)

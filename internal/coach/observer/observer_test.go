@@ -9,11 +9,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
 
 // Scenario 10.1: starting broadcasts observer:status active, unmuted, never evaluated.

@@ -8,10 +8,10 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
 )
 
 // run is one session's Observer: its loop goroutine and state.

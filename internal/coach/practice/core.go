@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 )
 
 // ResolveConstraints returns the kata's constraints named by titles

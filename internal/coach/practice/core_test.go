@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 )
 
 var levels = []coach.KataConstraint{

@@ -29,10 +29,10 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/coaching"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
 )
 
 // MsgKataNotFound is the answer for an unknown kata (scenario 11.9).

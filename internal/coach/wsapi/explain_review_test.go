@@ -9,7 +9,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/practice"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 )
 
 // Close cancels running calls, waits for them, and later calls run at once

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
+	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"
+	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
+	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
+	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
+	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/llm/prompts/coachagent"
-	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
-	"github.com/paige-dev/paige/internal/llm/prompts/explainthis"
-	"github.com/paige-dev/paige/internal/llm/prompts/knowledgegaps"
-	"github.com/paige-dev/paige/internal/llm/prompts/learningmaterials"
-	"github.com/paige-dev/paige/internal/llm/prompts/memoryfilter"
-	"github.com/paige-dev/paige/internal/llm/prompts/memorysummary"
-	"github.com/paige-dev/paige/internal/llm/prompts/observertriage"
-	"github.com/paige-dev/paige/internal/llm/prompts/practicereview"
 )
 
 // model is the scripted Claude of the journey: each request is answered by
