@@ -29,7 +29,7 @@ func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPat
 	if err != nil {
 		return "", err
 	}
-	res, err := pipeline.Run(ctx, it.TranscriptPath, pipeline.Options{Store: store, Extractor: ex, NoTrail: trailOff(e.getenv)})
+	res, err := pipeline.Run(ctx, it.TranscriptPath, pipeline.Options{Store: store, Extractor: ex, NoTrail: cfg.Learn.NoTrail})
 	if err != nil {
 		return "", fmt.Errorf("extract with %s: %w", ex.Name(), err)
 	}

@@ -86,16 +86,6 @@ type learnExtractOpts struct {
 	chunk                            int
 }
 
-// trailOff reports whether PAIGE_LEARN_TRAIL turns learning from the tool
-// trail off ("off", "0", "false", "no"); it is on by default.
-func trailOff(getenv func(string) string) bool {
-	switch strings.ToLower(strings.TrimSpace(getenv("PAIGE_LEARN_TRAIL"))) {
-	case "off", "0", "false", "no":
-		return true
-	}
-	return false
-}
-
 func newLearnExtractCmd(e *env, store *string) *cobra.Command {
 	var o learnExtractOpts
 	cmd := &cobra.Command{
@@ -144,7 +134,7 @@ func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractO
 	}
 	bar := learnProgress(e.stderr, len(paths), o.asJSON)
 	opts := pipeline.Options{Store: store, Extractor: x, ChunkSize: o.chunk, Force: o.force, DryRun: o.dryRun,
-		Reader: &transcript.Options{IncludeSidechain: o.sidechain}, NoTrail: o.noTrail || trailOff(e.getenv)}
+		Reader: &transcript.Options{IncludeSidechain: o.sidechain}, NoTrail: o.noTrail || cfg.Learn.NoTrail}
 	sum, err := pipeline.RunMany(ctx, paths, opts, func(pipeline.Result, error) {
 		if bar != nil {
 			_ = bar.Add(1)

@@ -46,7 +46,7 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, a.cfg.Learn.LearnRoots)
 	svc := &chat.Service{DB: db, Model: model,
 		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: store}}
-	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log, NoTrail: trailOff(getenv)})
+	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log, NoTrail: a.cfg.Learn.NoTrail})
 	log.Info("learn ready", "store", store.Dir(), "extractor", x.Name(), "chat", model.Name(), "roots", roots.Dirs())
 	return nil
 }

@@ -62,6 +62,7 @@ type Learn struct {
 	// PROJECT_DIR.
 	LearnRoots string
 	LearnQueue string // PAIGE_LEARN_QUEUE: detached (default), inline, off
+	NoTrail    bool   // PAIGE_LEARN_TRAIL=off (also 0, false, no): learn nothing from the tool trail
 	WrapUp     string // PAIGE_WRAPUP: detached (default), inline
 	Mode       string // PAIGE_MODE: auto (default), coach, off
 	SeedPath   string // PAI_SEED_PATH; default ~/.pai/seed.json ("" without HOME)
@@ -134,6 +135,7 @@ func (c *Config) loadSettings(env func(string) string) error {
 		LearnModel: strings.TrimSpace(env("PAIGE_LEARN_MODEL")),
 		ChatModel:  strings.TrimSpace(env("PAIGE_CHAT_MODEL")),
 		LearnRoots: env("PAIGE_LEARN_ROOTS"),
+		NoTrail:    falsy(env("PAIGE_LEARN_TRAIL")),
 		SeedPath:   expandHome(env("PAI_SEED_PATH"), home),
 	}
 	if c.Learn.SeedPath == "" && home != "" {
@@ -162,6 +164,15 @@ func ParseMode(s string) (string, error) {
 		return ModeOff, nil
 	}
 	return ModeAuto, fmt.Errorf("%w, got %q", ErrBadMode, s)
+}
+
+// falsy reports an explicit "off", "0", "false" or "no".
+func falsy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
 }
 
 // oneOf returns v lowercased when it is one of allowed, allowed[0] when v
