@@ -11,8 +11,9 @@
 // and [Service.Materials] → dashboard:materials or
 // dashboard:materials_error (nothing when there is no unaddressed gap).
 // When both have ended, dashboard_loaded {statsPeriod, issuesLoaded,
-// materialsLoaded} is logged against the active session (with none it is
-// discarded with a warning, EC-17). dashboard:refresh_issues reruns only
+// materialsLoaded} is logged against the active session, or with no
+// session when none is active (the dashboard is what a user sees before
+// starting one; issue 13). dashboard:refresh_issues reruns only
 // the issue flow and never resends dashboard:state (D82). Concurrent
 // requests run independently (EC-90, EC-91). The handlers return at once,
 // so the editor's connection keeps being served while Claude works.
