@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/dashboard"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/llm/prompts/dreyfusassessment"
@@ -273,6 +274,17 @@ func checkReachedPaige(t *testing.T, s *served) {
 	}
 	if hints, _ := db.PhaseHints(ctx, phases[0].ID, ""); len(hints) == 0 {
 		t.Error("phase 1 has no hints")
+	}
+	evs, _ := db.ProgressEvents(ctx, phases[0].ID)
+	progress := map[string]int{}
+	for _, e := range evs {
+		progress[e.EventType]++
+	}
+	if progress["hint_used"] == 0 || progress["phase_completed"] != 1 {
+		t.Errorf("phase 1 progress events = %v, want hints used and one completion", progress)
+	}
+	if st, err := dashboard.State(ctx, db.DB(), dashboard.PeriodAll, time.Now()); err != nil || st.Stats.HintsUsed != progress["hint_used"] {
+		t.Errorf("dashboard hintsUsed = %d (%v), want %d", st.Stats.HintsUsed, err, progress["hint_used"])
 	}
 	if acts := actionsOf(t, db, sess.ID, coach.ActionPhaseCompleted, 1); len(acts) != 1 || dataOf(t, acts[0])["phaseNumber"] != 1.0 {
 		t.Errorf("phase_completed actions = %v", acts)

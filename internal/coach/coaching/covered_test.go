@@ -129,3 +129,33 @@ func TestWrapUpAddressesCoveredGaps(t *testing.T) {
 		t.Errorf("open gaps after a failed extraction = %+v, want CSS grid", g)
 	}
 }
+
+// A gap found again by a later wrap-up counts up its row (frequency 2, the
+// first session kept) instead of adding a duplicate, and is not counted as
+// a new gap.
+func TestWrapUpRecurringGapCountsUp(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	var first string
+	for i, wantNew := range []int{1, 0} {
+		sess, err := r.sess.Start(ctx, session.StartInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = sess.ID
+		}
+		replies := wrapUpReplies()
+		replies[0] = llmtest.JSON(knowledgegaps.Response{KnowledgeGaps: []knowledgegaps.Gap{
+			{Topic: []string{"CSS grid", " css GRID"}[i], Evidence: "stuck", Severity: "medium", RelatedConcepts: []string{}}},
+			KataSpecs: []knowledgegaps.KataSpec{}})
+		r.fake.Enqueue(replies...)
+		if w, err := r.svc.EndSession(ctx, "t"); err != nil || w.KnowledgeGaps != wantNew {
+			t.Fatalf("wrap-up %d = %+v, %v; want %d new gaps", i+1, w, err, wantNew)
+		}
+	}
+	gaps, _ := r.st.KnowledgeGaps(ctx, store.GapFilter{})
+	if len(gaps) != 1 || gaps[0].Frequency != 2 || gaps[0].SessionID != first {
+		t.Errorf("gaps = %+v, want one row with frequency 2 from the first session", gaps)
+	}
+}
