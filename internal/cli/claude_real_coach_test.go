@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/dashboard"
 	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
@@ -112,12 +113,86 @@ func TestRealClaudeCodeCoaching(t *testing.T) {
 	// and finish skills, so this one run allows them itself. Write is
 	// allowed so that only the read-only hook can refuse it.
 	allowed := []string{mcpTool("paige_update_phase"), mcpTool("paige_end_session"), "Write"}
-	out := c.run("/paige:coach Fix the login flow", "--allowedTools", strings.Join(allowed, ","))
+	// The plugin's output style is opt-in: Claude Code names it
+	// "<plugin>:<style name>" and applies it when the outputStyle setting
+	// names it (docs/plugin.md), here through --settings.
+	out := c.run("/paige:coach Fix the login flow", "--allowedTools", strings.Join(allowed, ","),
+		"--settings", `{"outputStyle":"`+coachOutputStyle+`"}`)
 	if !strings.Contains(out, "Session wrapped up") {
 		t.Fatalf("claude did not finish the script:\n%s", out)
 	}
 	checkSentToModel(t, fake, s.project)
+	checkOutputStyle(t, fake, true)
 	checkReachedPaige(t, s)
+}
+
+// coachOutputStyle is the name Claude Code gives plugin/output-styles/coach.md.
+const coachOutputStyle = "paige:Paige Coach"
+
+// outputStyleBody is plugin/output-styles/coach.md without its frontmatter:
+// the instructions Claude Code puts in the system prompt.
+func outputStyleBody(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile("../../plugin/output-styles/coach.md")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	parts := strings.SplitN(string(b), "---\n", 3)
+	if len(parts) != 3 || !strings.Contains(parts[1], "name: Paige Coach") {
+		tb.Fatalf("coach.md has no frontmatter naming the style %q", coachOutputStyle)
+	}
+	return strings.TrimSpace(parts[2])
+}
+
+// requestText is everything a request gave the model to read: its system
+// prompt and the text blocks of its messages.
+func requestText(r llmtest.Request) string {
+	parts := []string{r.System}
+	for _, m := range r.Messages {
+		for _, b := range m.Content {
+			if text, ok := b["text"].(string); ok && b["type"] == "text" {
+				parts = append(parts, text)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// checkOutputStyle: with the coach output style selected (want), every
+// agent-loop request carries its instructions. Claude Code 2.1.x switches
+// its system prompt to the output-style form ("…according to your
+// \"Output Style\"…") and puts the style itself, headed "# Output Style:
+// paige:Paige Coach", in a system reminder of the first user turn. With
+// the style not selected none of that is sent: the plugin does not force
+// its persona on every session.
+func checkOutputStyle(t *testing.T, fake *llmtest.Server, want bool) {
+	t.Helper()
+	body := outputStyleBody(t)
+	n := 0
+	for _, r := range fake.Requests() {
+		if len(r.Tools) == 0 {
+			continue
+		}
+		n++
+		text := requestText(r)
+		got := map[string]bool{
+			"the style's instructions":       strings.Contains(text, body),
+			"its heading":                    strings.Contains(text, "# Output Style: "+coachOutputStyle),
+			"the output-style system prompt": strings.Contains(r.System, `"Output Style"`),
+		}
+		for what, ok := range got {
+			if ok != want {
+				t.Errorf("request %d: %s sent = %v, want %v", n, what, ok, want)
+			}
+		}
+		if t.Failed() {
+			t.Logf("request %d as sent:\n%s", n, text)
+			return
+		}
+	}
+	if n == 0 {
+		t.Error("no agent-loop request reached the model")
+	}
 }
 
 // checkSentToModel: the seed context, the skill's instructions, and Paige's
@@ -200,6 +275,17 @@ func checkReachedPaige(t *testing.T, s *served) {
 	if hints, _ := db.PhaseHints(ctx, phases[0].ID, ""); len(hints) == 0 {
 		t.Error("phase 1 has no hints")
 	}
+	evs, _ := db.ProgressEvents(ctx, phases[0].ID)
+	progress := map[string]int{}
+	for _, e := range evs {
+		progress[e.EventType]++
+	}
+	if progress["hint_used"] == 0 || progress["phase_completed"] != 1 {
+		t.Errorf("phase 1 progress events = %v, want hints used and one completion", progress)
+	}
+	if st, err := dashboard.State(ctx, db.DB(), dashboard.PeriodAll, time.Now()); err != nil || st.Stats.HintsUsed != progress["hint_used"] {
+		t.Errorf("dashboard hintsUsed = %d (%v), want %d", st.Stats.HintsUsed, err, progress["hint_used"])
+	}
 	if acts := actionsOf(t, db, sess.ID, coach.ActionPhaseCompleted, 1); len(acts) != 1 || dataOf(t, acts[0])["phaseNumber"] != 1.0 {
 		t.Errorf("phase_completed actions = %v", acts)
 	}
@@ -245,6 +331,7 @@ func TestRealClaudeCodeSessionEndWrapsUp(t *testing.T) {
 	if !strings.Contains(out, "Phase 1 is yours") {
 		t.Fatalf("claude did not finish the script:\n%s", out)
 	}
+	checkOutputStyle(t, fake, false) // not selected: the plugin does not force its persona
 	db := openDB(t, s)
 	deadline := time.Now().Add(testWait)
 	var sess []coach.Session

@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
+	"sort"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
@@ -78,4 +83,81 @@ func TestServeStartSessionNoGH(t *testing.T) {
 		t.Errorf("result = %+v", out)
 	}
 	editor.expect(wsapi.TypeSessionStarted, nil)
+}
+
+// until reads messages up to and including the first of type typ and
+// returns their types, sorted (the order of independent broadcasts, such as
+// the Observer's status, is not part of the contract), and the first
+// message of each type.
+func (w *wsClient) until(typ string) ([]string, map[string]wsapi.Envelope) {
+	w.tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	var types []string
+	first := map[string]wsapi.Envelope{}
+	for {
+		_, b, err := w.c.Read(ctx)
+		if err != nil {
+			w.tb.Fatalf("waiting for %s after %v: %v", typ, types, err)
+		}
+		var env wsapi.Envelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			w.tb.Fatal(err)
+		}
+		types = append(types, env.Type)
+		if _, ok := first[env.Type]; !ok {
+			first[env.Type] = env
+		}
+		if env.Type == typ {
+			sort.Strings(types)
+			return types, first
+		}
+	}
+}
+
+// paige_start_session broadcasts what session:start broadcasts: the same
+// messages reach a watching editor, and the same session:started payload
+// (the issue looked up with gh in both cases) but for the session id.
+func TestServeStartSessionBroadcastsLikeSessionStart(t *testing.T) {
+	fakeGHOnPath(t, `{"number":42,"title":"Token refresh race","body":"Two tabs refresh at once.","labels":[{"name":"bug"}],"url":"https://github.com/o/r/issues/42"}`)
+	s := startServe(t, serveEnv(t))
+	starter, watcher, cs := s.ws(t), s.ws(t), s.mcpClient(t)
+	for _, c := range []*wsClient{starter, watcher} { // both registered before the start
+		c.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{})
+		c.expect(wsapi.TypeConnectionInit, nil)
+	}
+
+	starter.send(wsapi.TypeSessionStart, map[string]any{"issueNumber": 42})
+	wsTypes, wsGot := watcher.until(wsapi.TypeFSTree)
+	starter.send(wsapi.TypeSessionEnd, map[string]any{})
+	watcher.expect(wsapi.TypeSessionEnded, nil)
+
+	var out mcpapi.StartOut
+	if msg := callTool(t, cs, "paige_start_session", map[string]any{"issueNumber": 42}, &out); msg != "" {
+		t.Fatal(msg)
+	}
+	mcpTypes, mcpGot := watcher.until(wsapi.TypeFSTree)
+	if diff := cmp.Diff(wsTypes, mcpTypes); diff != "" {
+		t.Errorf("messages up to fs:tree (-session:start +paige_start_session):\n%s", diff)
+	}
+	t.Logf("both broadcast %v", wsTypes)
+	wsStarted, mcpStarted := wsGot[wsapi.TypeSessionStarted], mcpGot[wsapi.TypeSessionStarted]
+	var a, b map[string]any
+	if err := json.Unmarshal(wsStarted.Payload, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(mcpStarted.Payload, &b); err != nil {
+		t.Fatal(err)
+	}
+	if b["sessionId"] != out.SessionID || a["sessionId"] == b["sessionId"] {
+		t.Errorf("session ids: session:start %v, paige_start_session %v (result %s)", a["sessionId"], b["sessionId"], out.SessionID)
+	}
+	delete(a, "sessionId")
+	delete(b, "sessionId")
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("session:started payload (-session:start +paige_start_session):\n%s", diff)
+	}
+	if ic, _ := a["issueContext"].(map[string]any); ic["title"] != "Token refresh race" {
+		t.Errorf("session:start's issue context = %v, want gh's title", a["issueContext"])
+	}
 }

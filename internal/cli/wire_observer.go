@@ -15,7 +15,7 @@ import (
 
 // openObserverDashboard starts the Observer (story 10) and the dashboard
 // (story 12) and plugs their WebSocket handlers (observer:mute,
-// dashboard:request, dashboard:refresh_issues) into ext. The Observer
+// dashboard:request, dashboard:refresh_issues, dashboard:refresh_materials) into ext. The Observer
 // follows the session lifecycle, starting at once for a session left active
 // by a previous run. Both stop — the Observer's goroutines exit, running
 // dashboard flows are cancelled — after the WebSocket connections close
@@ -37,6 +37,7 @@ func openObserverDashboard(a *app, st *store.Store, bus *actionlog.Bus, sess *se
 	ext.ObserverMute = obs.MuteHandler()
 	ext.DashboardRequest = dash.RequestHandler()
 	ext.RefreshIssues = dash.RefreshHandler()
+	ext.RefreshMaterials = dash.RefreshMaterialsHandler()
 }
 
 // activeActions writes the Observer's actions through the session's

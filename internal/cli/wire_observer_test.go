@@ -130,6 +130,7 @@ func TestServeNoMessageNotImplemented(t *testing.T) {
 		wsapi.TypePracticeSubmitSolution: map[string]any{"kataId": "k1", "code": "x"},
 		wsapi.TypeDashboardRequest:       map[string]any{},
 		wsapi.TypeDashboardRefreshIssues: map[string]any{},
+		wsapi.TypeRefreshMaterials:       map[string]any{},
 		wsapi.TypeObserverMute:           map[string]any{"muted": true},
 		wsapi.TypePracticeOpen:           map[string]any{"kataId": "k1"},
 	}

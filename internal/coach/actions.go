@@ -63,6 +63,11 @@ var knownActions = func() map[ActionType]bool {
 // Valid reports whether t is one of the 29 known action types.
 func (t ActionType) Valid() bool { return knownActions[t] }
 
+// Sessionless reports whether an action of type t may be logged with no
+// session: dashboard_loaded, since the dashboard is what a user sees before
+// starting one (issue 13). Every other type belongs to a session.
+func (t ActionType) Sessionless() bool { return t == ActionDashboardLoaded }
+
 // ObserverRelevant reports whether the Observer reacts to t (the "Observer?"
 // column of spec story 4). Types added by later stories are not relevant.
 func (t ActionType) ObserverRelevant() bool {

@@ -225,6 +225,8 @@ type KataSpec struct {
 
 // Action is one row of the action log: what happened in a session and when.
 // Data is the action's JSON payload, nil when the action has none.
+// SessionID is empty for an action logged outside a session (a
+// [ActionType.Sessionless] type; stored as NULL).
 type Action struct {
 	ID        string          `json:"id"`
 	SessionID string          `json:"sessionId"`

@@ -7,7 +7,8 @@
 //
 // A [Logger] knows the one active coaching session (D27). Actions are
 // written for it; with no active session an action is discarded with a
-// warning and nothing is written (EC-17). Logging session_started or
+// warning and nothing is written (EC-17), except dashboard_loaded, written
+// with no session (issue 13). Logging session_started or
 // session_resumed through [Logger.LogSession] makes that session the active
 // one and starts its buffer-summary ticker; logging session_ended or
 // session_end flushes pending summaries, stops the ticker and clears the
@@ -219,11 +220,13 @@ func (l *Logger) writeSummaries(ctx context.Context, id string, pending []summar
 // Log writes an action for the active session (FR-041) and publishes it.
 // data is marshalled to JSON (a json.RawMessage is used as is; nil means
 // no data). With no active session the action is discarded with a warning
-// and Log returns nil (EC-17). session_ended and session_end end the
-// session's bookkeeping first (see [Logger.EndSession]).
+// and Log returns nil (EC-17), unless t may be logged outside a session
+// (coach.ActionType's Sessionless): it is then written with no session.
+// session_ended and session_end end the session's bookkeeping first (see
+// [Logger.EndSession]).
 func (l *Logger) Log(ctx context.Context, t coach.ActionType, data any) error {
 	id := l.Session()
-	if id == "" {
+	if id == "" && !t.Sessionless() {
 		l.log.Warn("action discarded: no active session", "action", string(t))
 		return nil
 	}
@@ -235,9 +238,10 @@ func (l *Logger) Log(ctx context.Context, t coach.ActionType, data any) error {
 // session (starting its summary ticker); logging session_ended or
 // session_end for the active session flushes its summaries and clears it
 // before the row is written. An empty sessionID is EC-17: warning, nothing
-// written, nil returned.
+// written, nil returned; except for a Sessionless type, written with no
+// session (its event has an empty SessionID).
 func (l *Logger) LogSession(ctx context.Context, sessionID string, t coach.ActionType, data any) error {
-	if sessionID == "" {
+	if sessionID == "" && !t.Sessionless() {
 		l.log.Warn("action discarded: no active session", "action", string(t))
 		return nil
 	}

@@ -20,6 +20,7 @@ import (
 type WrapUp struct {
 	SessionID      string
 	KnowledgeGaps  int // new knowledge_gaps rows
+	GapsAddressed  int // earlier gaps this session covered (see coveredGaps)
 	KataSpecs      int // new kata_specs rows
 	DreyfusUpdates int // assessments inserted or changed
 	MemoriesStored int // memories the memory store added
@@ -151,7 +152,7 @@ func (s *Service) complete(ctx context.Context, sess coach.Session, out WrapUp) 
 		s.log.Error("session wrap-up: cannot mark it done", "session", sess.ID, "err", err)
 	}
 	s.logAction(ctx, sess.ID, coach.ActionSessionEnd, map[string]any{
-		"knowledgeGaps": out.KnowledgeGaps, "kataSpecs": out.KataSpecs, "dreyfusUpdates": out.DreyfusUpdates,
+		"knowledgeGaps": out.KnowledgeGaps, "gapsAddressed": out.GapsAddressed, "kataSpecs": out.KataSpecs, "dreyfusUpdates": out.DreyfusUpdates,
 		"memoriesStored": out.MemoriesStored, "transcriptTruncated": out.TranscriptTruncated, "failed": nonNil(out.Failed),
 	})
 }
@@ -182,7 +183,8 @@ func (s *Service) sessionData(ctx context.Context, sess coach.Session) sessionDa
 }
 
 // extractGaps runs the knowledge gap extraction and stores its gaps and
-// katas in one transaction; it returns the stored gaps.
+// katas in one transaction, in which the earlier gaps this session covered
+// are marked addressed ([coveredGaps]); it returns the stored gaps.
 func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) ([]coach.KnowledgeGap, error) {
 	earlier, err := s.st.KnowledgeGaps(ctx, store.GapFilter{Limit: 1000})
 	if err != nil {
@@ -194,6 +196,7 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 		return nil, err
 	}
 	var gaps []coach.KnowledgeGap
+	var covered []string
 	katas, added := 0, 0
 	err = s.st.Update(ctx, func(tx *store.Tx) error {
 		gaps, katas, added = gaps[:0], 0, 0
@@ -218,12 +221,18 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 			}
 			katas++
 		}
+		covered = coveredGaps(d.sess.ID, earlier, gaps, d.phases)
+		for _, id := range covered {
+			if err := tx.SetGapAddressed(ctx, id, true); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store gaps and katas: %w", err)
 	}
-	out.KnowledgeGaps, out.KataSpecs = added, katas
+	out.KnowledgeGaps, out.KataSpecs, out.GapsAddressed = added, katas, len(covered)
 	return gaps, nil
 }
 

@@ -11,9 +11,12 @@
 // and [Service.Materials] → dashboard:materials or
 // dashboard:materials_error (nothing when there is no unaddressed gap).
 // When both have ended, dashboard_loaded {statsPeriod, issuesLoaded,
-// materialsLoaded} is logged against the active session (with none it is
-// discarded with a warning, EC-17). dashboard:refresh_issues reruns only
-// the issue flow and never resends dashboard:state (D82). Concurrent
+// materialsLoaded} is logged against the active session, or with no
+// session when none is active (the dashboard is what a user sees before
+// starting one; issue 13). dashboard:refresh_issues reruns only
+// the issue flow and never resends dashboard:state (D82);
+// dashboard:refresh_materials (Paige's) likewise reruns only the materials
+// flow, past its cache. Concurrent
 // requests run independently (EC-90, EC-91). The handlers return at once,
 // so the editor's connection keeps being served while Claude works.
 //
@@ -140,6 +143,21 @@ func (s *Service) RequestHandler() wsapi.Handler {
 	})
 }
 
+// RefreshMaterialsHandler returns the dashboard:refresh_materials handler
+// (plug it in as wsapi.Extensions.RefreshMaterials): it reruns only the
+// materials flow, researching again even when the gaps are unchanged, and
+// never resends dashboard:state.
+func (s *Service) RefreshMaterialsHandler() wsapi.Handler {
+	return wsapi.Handle(func(_ context.Context, req *wsapi.Request, _ wsapi.Empty) error {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.runMaterials(req, true)
+		}()
+		return nil
+	})
+}
+
 // RefreshHandler returns the dashboard:refresh_issues handler (plug it in
 // as wsapi.Extensions.RefreshIssues).
 func (s *Service) RefreshHandler() wsapi.Handler {
@@ -163,7 +181,7 @@ func (s *Service) goFlows(req *wsapi.Request, period wsapi.Period) {
 		var issuesOK, materialsOK bool
 		wg.Add(2)
 		go func() { defer wg.Done(); issuesOK = s.runIssues(req) }()
-		go func() { defer wg.Done(); materialsOK = s.runMaterials(req) }()
+		go func() { defer wg.Done(); materialsOK = s.runMaterials(req, false) }()
 		wg.Wait()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 		defer cancel()
@@ -191,12 +209,12 @@ func (s *Service) runIssues(req *wsapi.Request) bool {
 	return true
 }
 
-// runMaterials runs the materials flow and broadcasts its outcome; it
-// reports whether dashboard:materials was sent.
-func (s *Service) runMaterials(req *wsapi.Request) bool {
+// runMaterials runs the materials flow (refresh: past the cache) and
+// broadcasts its outcome; it reports whether dashboard:materials was sent.
+func (s *Service) runMaterials(req *wsapi.Request, refresh bool) bool {
 	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
 	defer cancel()
-	out, ran, err := s.Materials(ctx)
+	out, ran, err := s.materialsFor(ctx, refresh)
 	switch {
 	case err != nil:
 		s.log.Warn("dashboard: learning materials failed", "err", err)

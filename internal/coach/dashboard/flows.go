@@ -121,8 +121,16 @@ func (s *Service) relatedMemories(ctx context.Context, issues []issueassessment.
 // Materials runs the learning materials flow (scenario 12.3): the top 5
 // unaddressed gaps, Sonnet with web search, one retry. ok is false when
 // there is no unaddressed gap: the call is skipped and nothing is sent
-// (EC-85, EC-86).
+// (EC-85, EC-86). The answer is cached per research input (see
+// materialsCache): asking again with the same gaps makes no model call.
 func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, ok bool, err error) {
+	return s.materialsFor(ctx, false)
+}
+
+// materialsFor is [Service.Materials]; with refresh it researches again
+// even when the cache holds materials for the same input, and caches the
+// new answer.
+func (s *Service) materialsFor(ctx context.Context, refresh bool) (out wsapi.DashboardMaterials, ok bool, err error) {
 	db := s.store.DB()
 	gaps, err := TopGaps(ctx, db, MaxMaterialGaps)
 	if err != nil || len(gaps) == 0 {
@@ -139,7 +147,7 @@ func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, 
 	user := learningmaterials.Assemble(gaps, TechStack(s.projectDir), katas)
 	stage := OverallStage(stages)
 	key := stage + "\x00" + user
-	if cached, ok := s.materials.get(key); ok {
+	if cached, ok := s.materials.get(key); ok && !refresh {
 		return cached, true, nil
 	}
 	req := learningmaterials.Request(s.sessionID(), stage, user)
@@ -155,8 +163,9 @@ func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, 
 // materialsCache keeps the latest learning materials with what they were
 // researched for (the gaps, stack, katas and stage as sent to the model):
 // a dashboard:request whose research input is unchanged makes no model
-// call; any change (a new or addressed gap, a new kata) researches again.
-// In memory only: a restart researches once more.
+// call; any change (a new or addressed gap, a new kata) researches again,
+// and so does dashboard:refresh_materials. In memory only: a restart
+// researches once more.
 type materialsCache struct {
 	mu  sync.Mutex
 	key string

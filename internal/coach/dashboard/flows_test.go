@@ -260,6 +260,35 @@ func TestDashboardEmpty(t *testing.T) {
 	}
 }
 
+// dashboard_loaded is logged even before a session starts (issue 13): the
+// row is stored with no session.
+func TestDashboardLoadedWithoutSession(t *testing.T) {
+	s := newServer(t, serverOpts{})
+	c := s.dial(t)
+	c.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "30d"})
+	c.expect(wsapi.TypeDashboardState, nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n int
+		var data string
+		err := s.st.DB().QueryRow(`SELECT count(*), coalesce(max(data), '') FROM action_log
+			WHERE action_type = 'dashboard_loaded' AND session_id IS NULL`).Scan(&n, &data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			if want := `{"issuesLoaded":true,"materialsLoaded":false,"statsPeriod":"30d"}`; data != want {
+				t.Errorf("dashboard_loaded data = %s, want %s", data, want)
+			}
+			return
+		}
+		if n > 1 || time.Now().After(deadline) {
+			t.Fatalf("sessionless dashboard_loaded rows: got %d, want 1", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // Scenarios 12.5–12.7, EC-82, SC-090: gh and model failures reach the
 // editor as readable errors; a gh failure costs no model call.
 func TestDashboardErrors(t *testing.T) {

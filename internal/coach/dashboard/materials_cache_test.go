@@ -51,4 +51,29 @@ func TestMaterialsCachedPerGaps(t *testing.T) {
 	if n := materialCalls(); n != 2 {
 		t.Errorf("materials model calls after a new gap = %d, want 2", n)
 	}
+	load()
+	if n := materialCalls(); n != 2 {
+		t.Errorf("materials model calls after loading again = %d, want 2 (cached)", n)
+	}
+
+	// dashboard:refresh_materials researches again with unchanged gaps,
+	// answers only dashboard:materials, and its answer is the new cache.
+	refreshed := materialsReply()
+	refreshed["recommendations"].([]any)[0].(map[string]any)["knowledge_gap"] = "Query plans"
+	s.llm.Handle(routed(llmtest.JSON(map[string]any{"issues": []any{}}), llmtest.JSON(refreshed)))
+	c.send(wsapi.TypeRefreshMaterials, map[string]any{})
+	got := c.collect(1)
+	fresh := decode[wsapi.DashboardMaterials](t, got[wsapi.TypeDashboardMaterials])
+	if n := materialCalls(); n != 3 {
+		t.Errorf("materials model calls after a refresh = %d, want 3", n)
+	}
+	if len(fresh.Recommendations) != 1 || fresh.Recommendations[0].KnowledgeGap != "Query plans" {
+		t.Errorf("refreshed materials = %+v", fresh)
+	}
+	if after := load(); len(after.Recommendations) != 1 || after.Recommendations[0].KnowledgeGap != "Query plans" {
+		t.Errorf("materials after the refresh = %+v, want the refreshed ones from the cache", after)
+	}
+	if n := materialCalls(); n != 3 {
+		t.Errorf("materials model calls after loading once more = %d, want 3", n)
+	}
 }

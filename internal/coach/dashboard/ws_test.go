@@ -60,7 +60,8 @@ func newServer(t testing.TB, o serverOpts) *server {
 	}
 	svc := New(Options{Store: st, LLM: client, Session: sess, Memory: o.memory, GH: o.gh, ProjectDir: project, Log: log, Now: c.Now})
 	srv := wsapi.New(wsapi.Options{Log: log, Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al}, Session: sess,
-		Extensions: wsapi.Extensions{DashboardRequest: svc.RequestHandler(), RefreshIssues: svc.RefreshHandler()}})
+		Extensions: wsapi.Extensions{DashboardRequest: svc.RequestHandler(), RefreshIssues: svc.RefreshHandler(),
+			RefreshMaterials: svc.RefreshMaterialsHandler()}})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { svc.Close(); srv.Hub().Close(); hs.Close() })
 	return &server{st: st, clock: c, sess: sess, svc: svc, llm: fake, url: "ws" + strings.TrimPrefix(hs.URL, "http")}

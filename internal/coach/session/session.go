@@ -15,7 +15,8 @@
 //     Normalize function given to [New], the same one the buffer cache uses,
 //     so "src/a.ts" and "/abs/project/src/a.ts" are one entry.
 //   - Actions are logged against the active session; with none active they
-//     are discarded with a warning (EC-17).
+//     are discarded with a warning (EC-17), except dashboard_loaded, which
+//     is stored with no session.
 //   - The mutex is shared by every WebSocket connection and MCP session:
 //     work under it is at most linear in the size of one call (hints are
 //     a map, paths are normalised before locking), and the accumulated
@@ -217,7 +218,9 @@ func (s *Service) Require() (coach.Session, error) {
 // queued up meanwhile in the same transaction (group commit); otherwise it
 // is written at once. With no active session the action is discarded and
 // a warning logged once per action type until a session starts (EC-17);
-// that is not an error.
+// that is not an error. A type that may be logged outside a session
+// (coach.ActionType's Sessionless, i.e. dashboard_loaded) is then stored
+// with no session instead.
 func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 	return s.Submit(ctx, t, data).Wait(ctx)
 }
@@ -230,7 +233,7 @@ func (s *Service) Log(ctx context.Context, t coach.ActionType, data any) error {
 // returns. The result is nil when there is no active session (EC-17).
 func (s *Service) Submit(ctx context.Context, t coach.ActionType, data any) *Pending {
 	id := s.ActiveID()
-	if id == "" {
+	if id == "" && !t.Sessionless() {
 		if _, seen := s.warned.LoadOrStore(t, true); !seen {
 			s.log.Warn("no active session; action not logged", "action", string(t))
 		}

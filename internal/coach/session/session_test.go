@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -168,6 +169,37 @@ func TestLogWithoutSession(t *testing.T) {
 	}
 	if n := strings.Count(f.logs.String(), "no active session"); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, f.logs.String())
+	}
+}
+
+// dashboard_loaded is the one action stored without a session (issue 13):
+// batched or not, it is committed with a NULL session when none is active,
+// and against the session once one is; other types are still discarded.
+func TestLogSessionlessAction(t *testing.T) {
+	for _, batched := range []bool{false, true} {
+		t.Run(fmt.Sprintf("batched=%v", batched), func(t *testing.T) {
+			f := newFixture(t, batched)
+			ctx := context.Background()
+			if err := f.svc.Log(ctx, coach.ActionDashboardLoaded, map[string]any{"statsPeriod": "all"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.svc.Log(ctx, coach.ActionFileOpen, map[string]any{"path": "a.ts"}); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := f.st.CountActions(ctx, "", coach.ActionDashboardLoaded, time.Time{}); err != nil || n != 1 {
+				t.Fatalf("dashboard_loaded rows without a session = %d (%v), want 1", n, err)
+			}
+			if n, _ := f.st.CountActions(ctx, "", coach.ActionFileOpen, time.Time{}); n != 0 {
+				t.Errorf("file_open without a session was stored (%d rows)", n)
+			}
+			s, _ := f.svc.Start(ctx, StartInput{})
+			if err := f.svc.Log(ctx, coach.ActionDashboardLoaded, nil); err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := f.st.CountActions(ctx, s.ID, coach.ActionDashboardLoaded, time.Time{}); n != 1 {
+				t.Errorf("dashboard_loaded of the active session = %d rows, want 1", n)
+			}
+		})
 	}
 }
 

@@ -14,8 +14,10 @@ import (
 )
 
 // InsertAction appends one row to action_log (FR-041). sessionID must name
-// an existing session (else an error wrapping [ErrNotFound]); t must be one
-// of the known action types (else [ErrInvalid]); data may be nil and must
+// an existing session (else an error wrapping [ErrNotFound]), or be empty
+// for a type that may be logged outside a session (coach.ActionType's
+// Sessionless; the row's session_id is NULL), else [ErrInvalid]; t must be
+// one of the known action types (else [ErrInvalid]); data may be nil and must
 // otherwise be valid JSON. The data is redacted first ([redact.JSON]), and
 // the returned Action carries what was stored, so neither the row nor the
 // event published from it holds a secret. Most callers use
@@ -35,7 +37,7 @@ func (tx *Tx) InsertAction(ctx context.Context, sessionID string, t coach.Action
 	if !t.Valid() {
 		return a, invalidf("unknown action type %q", t)
 	}
-	if sessionID == "" {
+	if sessionID == "" && !t.Sessionless() {
 		return a, invalidf("action %s without a session", t)
 	}
 	d, err := jsonArg(data)
@@ -45,7 +47,7 @@ func (tx *Tx) InsertAction(ctx context.Context, sessionID string, t coach.Action
 	if d == nil {
 		a.Data = nil
 	}
-	args := []any{a.ID, a.SessionID, a.Type, d, sqlite.FormatTime(a.CreatedAt)}
+	args := []any{a.ID, nullString(a.SessionID), a.Type, d, sqlite.FormatTime(a.CreatedAt)}
 	if st := tx.s.insertAction(ctx); st != nil {
 		_, err = tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	} else {
@@ -128,7 +130,8 @@ func (s *Store) LastAction(ctx context.Context, sessionID string, t coach.Action
 }
 
 // CountActions counts a session's actions of type t created at or after
-// since (zero since: all). An empty sessionID counts across sessions.
+// since (zero since: all). An empty sessionID counts across sessions,
+// actions logged outside any session included.
 func (s *Store) CountActions(ctx context.Context, sessionID string, t coach.ActionType, since time.Time) (n int, err error) {
 	query := `SELECT count(*) FROM action_log WHERE action_type = ? AND created_at >= ?`
 	args := []any{t, sqlite.FormatTime(since)}
@@ -144,14 +147,18 @@ func findActions(ctx context.Context, q querier, query string, args ...any) ([]c
 	return queryAll(ctx, q, scanAction, query, args...)
 }
 
+// scanAction reads one action_log row; a NULL session_id (an action
+// logged outside a session) reads as "".
 func scanAction(r scanner) (a coach.Action, err error) {
 	var (
+		session sql.NullString
 		data    sql.NullString
 		created string
 	)
-	if err = r.Scan(&a.ID, &a.SessionID, &a.Type, &data, &created); err != nil {
+	if err = r.Scan(&a.ID, &session, &a.Type, &data, &created); err != nil {
 		return a, err
 	}
+	a.SessionID = session.String
 	if data.Valid {
 		a.Data = json.RawMessage(data.String)
 	}

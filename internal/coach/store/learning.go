@@ -135,18 +135,22 @@ func (s *Store) KnowledgeGaps(ctx context.Context, f GapFilter) (list []coach.Kn
 	return list, err
 }
 
-// SetGapAddressed marks a knowledge gap addressed or not.
+// SetGapAddressed marks a knowledge gap addressed or not; an unknown id is
+// an error wrapping [ErrNotFound].
 func (s *Store) SetGapAddressed(ctx context.Context, id string, addressed bool) error {
-	return s.Update(ctx, func(tx *Tx) error {
-		res, err := tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("knowledge gap", id)
-		}
-		return nil
-	})
+	return s.Update(ctx, func(tx *Tx) error { return tx.SetGapAddressed(ctx, id, addressed) })
+}
+
+// SetGapAddressed is [Store.SetGapAddressed] inside a transaction.
+func (tx *Tx) SetGapAddressed(ctx context.Context, id string, addressed bool) error {
+	res, err := tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound("knowledge gap", id)
+	}
+	return nil
 }
 
 func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {

@@ -137,8 +137,8 @@ func TestReopenPreservesData(t *testing.T) {
 	}
 	var n int
 	s2.DB().QueryRow(`SELECT count(*) FROM schema_migrations WHERE namespace = 'coach'`).Scan(&n)
-	if n != 3 {
-		t.Errorf("migrations recorded = %d, want 3", n)
+	if n != 4 {
+		t.Errorf("migrations recorded = %d, want 4", n)
 	}
 }
 

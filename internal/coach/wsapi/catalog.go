@@ -66,6 +66,7 @@ var Catalog = []MessageSpec{
 	{TypeTerminalResize, ClientToServer, StatusMinimal, 5, p[TerminalSize]()},
 	{TypeFSGetTree, ClientToServer, StatusFull, 0, p[Empty]()},
 	{TypeSessionGetState, ClientToServer, StatusFull, 0, p[Empty]()},
+	{TypeRefreshMaterials, ClientToServer, StatusSeam, 0, p[Empty]()},
 	{TypePracticeOpen, ClientToServer, StatusSeam, 0, p[PracticeOpen]()},
 
 	{TypeConnectionInit, ServerToClient, StatusSent, 5, p[ConnectionInit]()},

@@ -38,6 +38,7 @@ func TestMessageLimits(t *testing.T) {
 		TypeConnectionHello:        {map[string]any{"version": name}, want{"version", limits.NameBytes, limits.NameBytes + 1}},
 		TypeDashboardRequest:       {map[string]any{"statsPeriod": name}, want{"statsPeriod", limits.NameBytes, limits.NameBytes + 1}},
 		TypeDashboardRefreshIssues: {},
+		TypeRefreshMaterials:       {},
 		TypeSessionStart:           {map[string]any{"issueTitle": strings.Repeat("t", limits.TitleBytes+1)}, want{"issueTitle", limits.TitleBytes, limits.TitleBytes + 1}},
 		TypeSessionResume:          {map[string]any{"sessionId": name}, want{"sessionId", limits.NameBytes, limits.NameBytes + 1}},
 		TypeSessionEnd:             {},

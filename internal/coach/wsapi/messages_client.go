@@ -18,6 +18,7 @@ const (
 	TypeConnectionHello        = "connection:hello"
 	TypeDashboardRequest       = "dashboard:request"
 	TypeDashboardRefreshIssues = "dashboard:refresh_issues"
+	TypeRefreshMaterials       = "dashboard:refresh_materials" // Paige's: research materials again (issue 13)
 	TypeSessionStart           = "session:start"
 	TypeSessionResume          = "session:resume"
 	TypeSessionEnd             = "session:end"

@@ -76,6 +76,7 @@ type Extensions struct {
 	SubmitSolution   Handler // practice:submit_solution → practice:solution_review
 	DashboardRequest Handler // dashboard:request → dashboard:state, :dreyfus, :issues, :materials
 	RefreshIssues    Handler // dashboard:refresh_issues → dashboard:issues / :issues_error
+	RefreshMaterials Handler // dashboard:refresh_materials → dashboard:materials / :materials_error
 	ObserverMute     Handler // observer:mute; nil keeps the built-in memory-only toggle
 	OpenKata         Handler // practice:open → practice:kata_load / review:error (see OpenKataHandler)
 }
@@ -109,6 +110,7 @@ func (s *Server) routeTable() map[string]Handler {
 		TypePracticeSubmitSolution: or(s.ext.SubmitSolution, seam[PracticeSubmitSolution](s, "")),
 		TypeDashboardRequest:       or(s.ext.DashboardRequest, seam[DashboardRequest](s, "")),
 		TypeDashboardRefreshIssues: or(s.ext.RefreshIssues, seam[Empty](s, "")),
+		TypeRefreshMaterials:       or(s.ext.RefreshMaterials, seam[Empty](s, "")),
 		TypeFSGetTree:              Handle(s.handleGetTree),
 		TypeSessionGetState:        Handle(s.handleGetState),
 		TypePracticeOpen:           or(s.ext.OpenKata, seam[PracticeOpen](s, "")),

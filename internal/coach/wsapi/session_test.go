@@ -111,7 +111,8 @@ func TestSeamsAnswerNotImplemented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []string{TypeUserExplain, TypeUserReview, TypePracticeSubmitSolution, TypeDashboardRequest, TypeDashboardRefreshIssues} {
+	for _, typ := range []string{TypeUserExplain, TypeUserReview, TypePracticeSubmitSolution, TypeDashboardRequest, TypeDashboardRefreshIssues,
+		TypeRefreshMaterials} {
 		t.Run(typ, func(t *testing.T) {
 			c.send(typ, map[string]any{"path": "main.go", "kataId": "k1", "selectedText": "x"})
 			var e ConnectionError

@@ -30,6 +30,7 @@ export const CLIENT_MESSAGE_TYPES = [
   "terminal:resize",
   "fs:get_tree",
   "session:get_state",
+  "dashboard:refresh_materials",
   "practice:open",
 ] as const;
 
@@ -63,6 +64,7 @@ export interface ClientPayloads {
   "terminal:resize": TerminalSize;
   "fs:get_tree": Empty;
   "session:get_state": Empty;
+  "dashboard:refresh_materials": Empty;
   "practice:open": PracticeOpen;
 }
 

@@ -24,7 +24,8 @@ export const initialDashboard: DashboardSlice = {
 /** DashboardAction is what the UI itself does to the dashboard. */
 export type DashboardAction =
   | { kind: "dashboard/requested"; period: Period }
-  | { kind: "dashboard/issues_requested" };
+  | { kind: "dashboard/issues_requested" }
+  | { kind: "dashboard/materials_requested" };
 
 /**
  * reduceDashboard applies one server message (or a local request) to the
@@ -35,6 +36,7 @@ export function reduceDashboard(s: DashboardSlice, a: Envelope | DashboardAction
   if ("kind" in a) {
     if (a.kind === "dashboard/requested")
       return { ...s, period: a.period, issues: { status: "loading" }, materials: { status: "loading" } };
+    if (a.kind === "dashboard/materials_requested") return { ...s, materials: { status: "loading" } };
     return { ...s, issues: { status: "loading" } };
   }
   const p = a.payload as Record<string, unknown>;

@@ -33,6 +33,9 @@ describe("reduceDashboard", () => {
     expect(s.issues).toMatchObject({ status: "ready", data: [{ number: 3 }] });
     s = reduceDashboard(s, env("dashboard:materials", { recommendations: [{ knowledgeGap: "reduce", resources: [] }] }));
     expect(s.materials).toMatchObject({ status: "ready", data: [{ knowledgeGap: "reduce" }] });
+    s = reduceDashboard(s, { kind: "dashboard/materials_requested" });
+    expect(s.materials.status).toBe("loading");
+    expect(s.issues.status).toBe("ready");
   });
 
   it("expects no materials when no knowledge gap is open", () => {

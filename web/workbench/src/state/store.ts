@@ -115,6 +115,11 @@ export class Store {
     this.dispatch({ kind: "dashboard/issues_requested" });
     this.send("dashboard:refresh_issues", {});
   };
+  /** refreshMaterials researches learning materials again, past the server's cache. */
+  refreshMaterials = () => {
+    this.dispatch({ kind: "dashboard/materials_requested" });
+    this.send("dashboard:refresh_materials", {});
+  };
   startSession = (issue?: { number: number; title: string }) => {
     this.dispatch({ kind: "session/starting" });
     this.send("session:start", issue ? { issueNumber: issue.number, issueTitle: issue.title } : {});

@@ -163,8 +163,14 @@ function Katas() {
 function Materials() {
   const m = useApp((s) => s.dashboard.materials);
   const model = useApp((s) => modelFeaturesOn(s.conn));
+  // Materials are cached per set of gaps; Refresh asks for fresh research.
+  const refresh = model && (m.status === "ready" || m.status === "error") && (
+    <button type="button" className="rounded border border-indigo-300 px-2 py-0.5 text-sm text-indigo-700" onClick={() => appStore().refreshMaterials()}>
+      Refresh
+    </button>
+  );
   return (
-    <Card title="Learning materials">
+    <Card title="Learning materials" action={refresh || undefined}>
       {!model && <OfflineNote what="Finding learning materials" />}
       {m.status === "idle" && <p className="text-sm text-gray-500">No open knowledge gaps, so nothing to study yet.</p>}
       {m.status === "loading" && <p className="text-sm text-gray-500">Finding materials…</p>}

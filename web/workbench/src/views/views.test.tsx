@@ -40,6 +40,32 @@ describe("DashboardView", () => {
   });
 });
 
+describe("DashboardView materials", () => {
+  it("asks for fresh learning materials with Refresh", () => {
+    const store = appStore();
+    const send = vi.spyOn(store.client, "send");
+    render(<DashboardView />);
+    expect(screen.queryByRole("button", { name: "Refresh" })).toBeNull(); // nothing to refresh yet
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "connection:init", payload: { sessionId: "", featureFlags: { model: true } } } });
+      store.dispatch({ kind: "server", env: { type: "dashboard:materials", payload: { recommendations: [
+        { knowledgeGap: "SQL indexes", studyOrder: "", practiceConnection: null, resources: [
+          { type: "documentation", title: "SQLite indexes", url: "https://sqlite.org/lang_createindex.html", description: "", relevance: "", estimatedTime: "20 min" }] },
+      ] } } });
+    });
+    expect(screen.getByRole("link", { name: "SQLite indexes" })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(send).toHaveBeenCalledWith("dashboard:refresh_materials", {});
+    expect(screen.getByText("Finding materials…")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Refresh" })).toBeNull(); // not twice while it runs
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "dashboard:materials", payload: { recommendations: [
+        { knowledgeGap: "Query plans", studyOrder: "", practiceConnection: null, resources: [] }] } } });
+    });
+    expect(screen.getByText("Query plans")).toBeInTheDocument();
+  });
+});
+
 describe("DashboardView issues", () => {
   it("starts a session on an issue with Coach me on this, and says how to turn on model features offline", () => {
     const store = appStore();

@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/sqlite"
+)
+
+// migrationsUpTo returns the coach migrations whose number is at most last
+// ("003"): the schema an older Paige left behind.
+func migrationsUpTo(tb testing.TB, last string) fs.FS {
+	tb.Helper()
+	out := fstest.MapFS{}
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name()[:len(last)] > last {
+			continue
+		}
+		b, err := fs.ReadFile(migrationFiles, "migrations/"+e.Name())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[e.Name()] = &fstest.MapFile{Data: b}
+	}
+	return out
+}
+
+// schemaObjects lists the indexes and triggers on table as "type name: sql".
+func schemaObjects(tb testing.TB, db *sql.DB, table string) []string {
+	tb.Helper()
+	rows, err := db.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master
+		WHERE tbl_name = ? AND type IN ('index', 'trigger') ORDER BY type, name`, table)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var typ, name, text string
+		if err := rows.Scan(&typ, &name, &text); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, typ+" "+name+": "+text)
+	}
+	return out
+}
+
+// dumpActions returns every action_log row, NULLs as "<null>".
+func dumpActions(tb testing.TB, db *sql.DB) [][5]string {
+	tb.Helper()
+	rows, err := db.Query(`SELECT id, coalesce(session_id, '<null>'), action_type, coalesce(data, '<null>'), created_at
+		FROM action_log ORDER BY id`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var out [][5]string
+	for rows.Next() {
+		var r [5]string
+		if err := rows.Scan(&r[0], &r[1], &r[2], &r[3], &r[4]); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Migration 004 rebuilds action_log with a nullable session_id: a database
+// with rows from the previous schema keeps every row, byte for byte, its
+// indexes (same definitions) and its foreign key with ON DELETE CASCADE;
+// afterwards a sessionless dashboard_loaded can be stored, other sessionless
+// actions still cannot.
+func TestMigrationActionLogOptionalSession(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), FileName)
+	old, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlite.Migrate(ctx, old, Namespace, migrationsUpTo(t, "003")); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO sessions (id, project_dir, status, started_at) VALUES ('s1', '/p', 'active', '2026-02-11T09:00:00.000Z'),
+			('s2', '/p', 'completed', '2026-02-10T09:00:00.000Z')`,
+		`INSERT INTO action_log (id, session_id, action_type, data, created_at) VALUES
+			('a1', 's1', 'file_open', '{"path":"src/a.ts"}', '2026-02-11T09:00:01.000Z'),
+			('a2', 's1', 'session_started', NULL, '2026-02-11T09:00:00.000Z'),
+			('a3', 's2', 'session_end', '{"knowledgeGaps":1}', '2026-02-10T10:00:00.000Z')`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := dumpActions(t, old)
+	indexesBefore := schemaObjects(t, old, "action_log")
+	if len(indexesBefore) != 3 { // 002's two and the primary key's
+		t.Fatalf("the old schema has %d indexes on action_log, want 3: %v", len(indexesBefore), indexesBefore)
+	}
+	old.Close()
+
+	s, err := OpenFile(ctx, path)
+	if err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	defer s.Close()
+	if diff := cmp.Diff(before, dumpActions(t, s.DB())); diff != "" {
+		t.Errorf("rows after the migration (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(indexesBefore, schemaObjects(t, s.DB(), "action_log")); diff != "" {
+		t.Errorf("indexes and triggers after the migration (-want +got):\n%s", diff)
+	}
+	var tmp int
+	s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'action_log_new'`).Scan(&tmp)
+	if tmp != 0 {
+		t.Error("the rebuild left action_log_new behind")
+	}
+	var notNull int
+	if err := s.DB().QueryRow(`SELECT "notnull" FROM pragma_table_info('action_log') WHERE name = 'session_id'`).Scan(&notNull); err != nil || notNull != 0 {
+		t.Errorf("session_id notnull = %d (%v), want 0", notNull, err)
+	}
+	if rows, err := s.DB().Query(`PRAGMA foreign_key_check(action_log)`); err != nil {
+		t.Fatal(err)
+	} else {
+		if rows.Next() {
+			t.Error("foreign_key_check reports violations after the migration")
+		}
+		rows.Close()
+	}
+
+	// The foreign key still refuses unknown sessions and cascades.
+	if _, err := s.InsertAction(ctx, "nope", coach.ActionFileOpen, nil); err == nil {
+		t.Error("an action of an unknown session was stored")
+	}
+	if _, err := s.DB().Exec(`DELETE FROM sessions WHERE id = 's2'`); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.CountActions(ctx, "", coach.ActionSessionEnd, t0.AddDate(-1, 0, 0)); n != 0 {
+		t.Errorf("deleting session s2 left %d of its actions", n)
+	}
+
+	// Sessionless: dashboard_loaded yes (NULL session), anything else no.
+	a, err := s.InsertAction(ctx, "", coach.ActionDashboardLoaded, []byte(`{"statsPeriod":"all"}`))
+	if err != nil {
+		t.Fatalf("sessionless dashboard_loaded: %v", err)
+	}
+	var session sql.NullString
+	s.DB().QueryRow(`SELECT session_id FROM action_log WHERE id = ?`, a.ID).Scan(&session)
+	if session.Valid {
+		t.Errorf("session_id = %q, want NULL", session.String)
+	}
+	if _, err := s.InsertAction(ctx, "", coach.ActionFileOpen, nil); err == nil {
+		t.Error("a sessionless file_open was stored")
+	}
+	if n, err := s.CountActions(ctx, "", coach.ActionDashboardLoaded, t0.AddDate(-1, 0, 0)); err != nil || n != 1 {
+		t.Errorf("CountActions across sessions = %d, %v; want 1", n, err)
+	}
+	if got, err := s.RecentActions(ctx, ActionQuery{SessionID: "s1"}); err != nil || len(got) != 2 {
+		t.Errorf("s1's actions = %d, %v; want 2", len(got), err)
+	}
+}
