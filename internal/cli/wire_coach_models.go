@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/explain"
@@ -80,12 +81,54 @@ func (m *coachModels) mcpTools() func(*mcp.Server, *mcpapi.Deps) {
 // session:completed.
 func (m *coachModels) runPendingWrapUps(dataDir string, hub *wsapi.Hub, log *slog.Logger) {
 	m.bg.Go(context.Background(), func(ctx context.Context) { // ends with the server (Close), not a connection
-		n := m.coaching.RunPending(ctx, dataDir, func(w coaching.WrapUp) {
-			hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
-				KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
-		})
+		n := m.coaching.RunPending(ctx, dataDir, announceWrapUp(hub))
 		if n > 0 {
 			log.Info("pending session wrap-ups run", "count", n)
 		}
 	})
+}
+
+// wrapUpEditorEnds runs the wrap-up of a session the editor ended
+// (session:end logs session_ended), in the background, as soon as it ends:
+// the wrap-up runs once per session whoever ends it (its claim in the store
+// makes a later paige_end_session answer alreadyCompleted). Offline, or when
+// the model fails, it stays pending for paige_end_session or the next start.
+func (m *coachModels) wrapUpEditorEnds(bus *actionlog.Bus, hub *wsapi.Hub, log *slog.Logger) {
+	if !m.llm.Available() {
+		return
+	}
+	sub := bus.Subscribe(64)
+	announce := announceWrapUp(hub)
+	m.bg.Go(context.Background(), func(ctx context.Context) {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-sub.C():
+				if !ok {
+					return
+				}
+				if e.Type != coach.ActionSessionEnded {
+					continue
+				}
+				w, err := m.coaching.WrapUpSession(ctx, e.SessionID, "")
+				if err != nil {
+					log.Warn("wrap-up after session:end left pending", "session", e.SessionID, "err", err)
+					continue
+				}
+				if !w.AlreadyCompleted {
+					announce(w)
+				}
+			}
+		}
+	})
+}
+
+// announceWrapUp broadcasts a finished wrap-up as session:completed.
+func announceWrapUp(hub *wsapi.Hub) func(coaching.WrapUp) {
+	return func(w coaching.WrapUp) {
+		hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
+			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
+	}
 }
