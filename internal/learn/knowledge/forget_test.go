@@ -67,7 +67,7 @@ func TestNamed(t *testing.T) {
 // does not mention do not count.
 func TestForgottenNeverComesBack(t *testing.T) {
 	const plain = "Releases happen on the first monday of each month" // names no entity
-	const named = "The staging DB listens on port 5433"              // names staging and DB
+	const named = "The staging DB listens on port 5433"               // names staging and DB
 	for _, tc := range []struct {
 		name              string
 		text              string
