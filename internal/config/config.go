@@ -27,6 +27,10 @@ const (
 	DefaultModelHaiku  = "claude-haiku-4-5-20251001"
 	DefaultModelSonnet = "claude-sonnet-4-5-20250929"
 	DefaultModelOpus   = "claude-opus-4-6"
+	// The values of PAIGE_EXTRACTOR (see [Config.Extractor]).
+	ExtractorAuto      = "auto"
+	ExtractorHeuristic = "heuristic"
+	ExtractorModel     = "model"
 	// DefaultMCPSessionTimeout is how long an MCP session may stay idle
 	// (no request from its client) before the server closes it.
 	DefaultMCPSessionTimeout = 30 * time.Minute
@@ -52,6 +56,13 @@ type Config struct {
 	Embedder    string // PAIGE_EMBEDDER: lexical (default), ollama, openai
 	Memory      string // PAIGE_MEMORY: embedded (default) or chroma
 	OllamaURL   string // OLLAMA_HOST / PAIGE_OLLAMA_URL; default http://localhost:11434
+	// Extractor (PAIGE_EXTRACTOR) is how learn extracts knowledge:
+	// ExtractorAuto (the default: heuristics on every turn, and the learn
+	// model — PAIGE_LEARN_MODEL, else haiku with a Claude key — only on the
+	// turns the classifier flags as candidates; no model configured means
+	// heuristics only), ExtractorHeuristic (never a model) or
+	// ExtractorModel (the model on every signal turn; an error without one).
+	Extractor string
 
 	// AllowedHosts (PAIGE_ALLOWED_HOSTS) are Host header values accepted
 	// besides the loopback names: "name" (any port) or "name:port",
@@ -91,7 +102,7 @@ func Lookup(getenv func(string) string, dotenvPath string) func(string) string {
 
 // Load reads the configuration from env. It fails only on values that cannot
 // be parsed (PORT, PAIGE_ALLOWED_HOSTS, PAIGE_ALLOWED_ORIGINS,
-// PAIGE_MCP_SESSION_TIMEOUT), naming the variable; missing required values
+// PAIGE_MCP_SESSION_TIMEOUT, PAIGE_EXTRACTOR), naming the variable; missing required values
 // are reported by [Config.ValidateServe].
 func Load(env func(string) string) (Config, error) {
 	c := Config{
@@ -126,6 +137,14 @@ func Load(env func(string) string) (Config, error) {
 	}
 	if err := c.loadSecurity(env); err != nil {
 		return c, err
+	}
+	switch x := strings.ToLower(strings.TrimSpace(env("PAIGE_EXTRACTOR"))); x {
+	case "":
+		c.Extractor = ExtractorAuto
+	case ExtractorAuto, ExtractorHeuristic, ExtractorModel:
+		c.Extractor = x
+	default:
+		return c, fmt.Errorf("PAIGE_EXTRACTOR must be auto, heuristic or model, got %q", env("PAIGE_EXTRACTOR"))
 	}
 	if c.DataDir == "" {
 		home := env("HOME")

@@ -19,7 +19,7 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	want := Config{Port: 3000, Host: "127.0.0.1", DataDir: "/home/u/.paige", ModelHaiku: DefaultModelHaiku,
 		ModelSonnet: DefaultModelSonnet, ModelOpus: DefaultModelOpus, Embedder: "lexical", Memory: "embedded",
-		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout}
+		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout, Extractor: ExtractorAuto}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(Config{}, "Env")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

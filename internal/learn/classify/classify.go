@@ -48,6 +48,9 @@ type Analysis struct {
 	// Signals are the sentences outside the lists that match a rule, in
 	// text order, each with the first rule it matches.
 	Signals []Signal
+	// FactCue is set on a factual turn that states something about the
+	// project (see [Candidate]).
+	FactCue bool
 }
 
 // Analyze classifies turn and collects its procedures and signal
@@ -92,9 +95,11 @@ func Analyze(turn learn.Turn) Analysis {
 		rules = append(ruleList(p.refusal[:len(p.refusal):len(p.refusal)]), p.rules...)
 	}
 	best, questions, sentences := -1, 0, 0
+	var lowered []string
 	for _, s := range Sentences(rest) {
 		sentences++
 		ls := lower(s)
+		lowered = append(lowered, ls)
 		if isQuestion(ls) {
 			questions++
 			continue
@@ -118,6 +123,7 @@ func Analyze(turn learn.Turn) Analysis {
 		a.Classification = learn.Classification{Type: s.Rule.Type, Pattern: s.Rule.Name, Confidence: s.Rule.Confidence, Match: s.Sentence}
 	case len(text) > 50 && !onlyQuestions:
 		a.Classification = learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
+		a.FactCue = hasFactCue(lowered)
 	case onlyQuestions:
 		a.Classification = learn.Classification{Type: learn.SignalNoise, Pattern: "question", Confidence: 0.6}
 	default:

@@ -29,24 +29,31 @@ var _ Extractor = Heuristic{}
 func (Heuristic) Name() string { return "heuristic" }
 
 // Extract implements [Extractor]. It never fails.
-func (h Heuristic) Extract(_ context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
-	now := time.Now
-	if h.Now != nil {
-		now = h.Now
-	}
+func (h Heuristic) Extract(ctx context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
+	return h.ExtractAnalysed(ctx, turns, analyze(turns), source)
+}
+
+// ExtractAnalysed implements [AnalysedExtractor]. It never fails.
+func (h Heuristic) ExtractAnalysed(_ context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error) {
 	var items []Item
 	for i, t := range turns {
-		if t.Role != learn.User {
-			continue
+		if t.Role == learn.User {
+			items = append(items, FromAnalysis(t, analyses[i], prevText(turns, i))...)
 		}
-		var prev string
-		if i > 0 && turns[i-1].Role == learn.Assistant {
-			prev = turns[i-1].Content
-		}
-		items = append(items, FromTurn(t, prev)...)
 	}
-	return Entries(items, source, now()), nil
+	return Entries(items, source, h.now()), nil
 }
+
+// analyze classifies turns.
+func analyze(turns []learn.Turn) []classify.Analysis {
+	out := make([]classify.Analysis, len(turns))
+	for i, t := range turns {
+		out[i] = classify.Analyze(t)
+	}
+	return out
+}
+
+var _ AnalysedExtractor = Heuristic{}
 
 // ruleTypes maps classifier rules to knowledge types.
 var ruleTypes = map[string]learn.KnowledgeType{
@@ -217,6 +224,9 @@ func thirdPerson(s string) string {
 // cut returns the longest prefix of s of at most n bytes that does not end
 // inside a UTF-8 sequence.
 func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
 	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
 		n--
 	}

@@ -97,9 +97,10 @@ func TestEntities(t *testing.T) {
 }
 
 func TestEntriesDropsInvalid(t *testing.T) {
-	got := Entries([]Item{{Type: "opinion", Content: "x"}, {Type: "Fact", Content: " ", Confidence: 1}, {Type: "RULE", Content: "Never X", Confidence: 3}}, "s", fixed)
-	if len(got) != 1 || got[0].Type != learn.Rule || got[0].Confidence != 1 || got[0].Entities == nil {
-		t.Errorf("got %+v, want one clamped rule", got)
+	got := Entries([]Item{{Type: "opinion", Content: "x"}, {Type: "Fact", Content: " ", Confidence: 1}, {Type: "RULE", Content: "Never X", Confidence: 3},
+		{Type: "rule", Content: "Never Y", Confidence: -0.1}, {Type: "RULE", Content: "Never Z", Confidence: 1}}, "s", fixed)
+	if len(got) != 1 || got[0].Type != learn.Rule || got[0].Content != "Never Z" || got[0].Entities == nil {
+		t.Errorf("got %+v, want only the valid rule (a confidence out of range drops the item)", got)
 	}
 }
 

@@ -145,3 +145,22 @@ func FuzzEntities(f *testing.F) {
 		}
 	})
 }
+
+// TestDedupWithoutEntities: entries that name no known entity are
+// duplicates only when they say the same words: a repeat is dropped, a
+// rule about an unknown tool is not ("semgrep" and "trivy" are words the
+// other lacks).
+func TestDedupWithoutEntities(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		dup      bool
+	}{
+		{"User prefers table-driven tests", "User prefers table-driven tests!", true},
+		{"Always run frobnicate before committing", "Always run quuxify before committing", false},
+	} {
+		o, c := learn.Entry{Type: learn.Rule, Content: tc.old}, learn.Entry{Type: learn.Rule, Content: tc.new}
+		if got := IsDuplicate(c, []learn.Entry{o}); got != tc.dup {
+			t.Errorf("IsDuplicate(%q, %q) = %v, want %v", tc.new, tc.old, got, tc.dup)
+		}
+	}
+}

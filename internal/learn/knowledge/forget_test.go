@@ -61,8 +61,9 @@ func TestNamed(t *testing.T) {
 }
 
 // TestForgottenNeverComesBack: a forgotten entry blocks its re-learning
-// whether it or the candidate has entities or not; an active entry still
-// needs a shared entity. Entities are the real ones the content names:
+// whether it or the candidate has entities or not; an active entry needs a
+// shared entity, or, when neither names one, the same words. Entities are
+// the real ones the content names:
 // given words that name nothing ("releases", "monday") or that the content
 // does not mention do not count.
 func TestForgottenNeverComesBack(t *testing.T) {
@@ -78,8 +79,8 @@ func TestForgottenNeverComesBack(t *testing.T) {
 		{"forgotten without, candidate with words", plain, nil, []string{"releases"}, true, true},
 		{"forgotten with words, candidate without", plain, []string{"monday"}, nil, true, true},
 		{"forgotten, unmentioned entities", plain, []string{"staging"}, []string{"postgres"}, true, true},
-		{"active, no entity", plain, nil, nil, false, false},
-		{"active, unmentioned entities", plain, []string{"staging"}, []string{"staging"}, false, false},
+		{"active, no entity, same words", plain, nil, nil, false, true},
+		{"active, unmentioned entities, same words", plain, []string{"staging"}, []string{"postgres"}, false, true},
 		{"active, entities named by the content", named, nil, []string{"postgres"}, false, true},
 		{"forgotten, entities named by the content", named, []string{"DB"}, nil, true, true},
 	} {

@@ -146,6 +146,19 @@ func sameThing(c, o meaning, rawJaccard float64) bool {
 	return rawJaccard > 0.6 || jaccardSets(c.words, o.words) > 0.6
 }
 
+// wordsConflict reports whether a and b each have a content word (stemmed,
+// without filler) the other lacks.
+func wordsConflict(a, b meaning) bool { return extraWord(a, b) && extraWord(b, a) }
+
+func extraWord(a, b meaning) bool {
+	for w := range a.words {
+		if _, ok := b.words[w]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // sharesEntity reports whether a and b have an entity token in common
 // ("go vet" and "vet", "commits" and "commit").
 func (a meaning) sharesEntity(b meaning) bool {
