@@ -42,13 +42,15 @@ func Entities(s string) []string {
 		}
 		return len(out) < MaxEntities
 	}
-	p := entityPatterns()
-	for _, m := range p.backquote.FindAllStringSubmatch(s, -1) {
-		if !add(strings.TrimSpace(m[1])) {
-			return out
+	if strings.Contains(s, "`") {
+		p := entityPatterns()
+		for _, m := range p.backquote.FindAllStringSubmatch(s, -1) {
+			if !add(strings.TrimSpace(m[1])) {
+				return out
+			}
 		}
+		s = p.backquote.ReplaceAllString(s, " ")
 	}
-	s = p.backquote.ReplaceAllString(s, " ")
 	words := entityWords(s)
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -138,13 +140,15 @@ func isEntityWord(w string, initial bool) bool {
 	if knownNames()[lw] {
 		return true
 	}
-	p := entityPatterns()
-	switch {
-	case p.path.MatchString(w), p.file.MatchString(w), p.flag.MatchString(w), p.scoped.MatchString(w),
-		p.dotted.MatchString(w), p.snake.MatchString(w):
-		return true
-	case strings.ContainsAny(w, "0123456789"): // python3, tool07; not 2MB, v1.2, 60s
-		return hasLetter(w) && !p.number.MatchString(lw)
+	if strings.ContainsAny(w, "/.-@_") { // each shape below needs one of them: most words skip the regexps
+		p := entityPatterns()
+		if p.path.MatchString(w) || p.file.MatchString(w) || p.flag.MatchString(w) || p.scoped.MatchString(w) ||
+			p.dotted.MatchString(w) || p.snake.MatchString(w) {
+			return true
+		}
+	}
+	if strings.ContainsAny(w, "0123456789") { // python3, tool07; not 2MB, v1.2, 60s
+		return hasLetter(w) && !entityPatterns().number.MatchString(lw)
 	}
 	upper, lowerAfter := 0, false
 	for i, r := range w {

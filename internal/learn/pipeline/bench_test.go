@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/transcript"
 )
 
 var benchPrompts = []string{
@@ -78,5 +79,33 @@ func BenchmarkHeuristicExtract3MB(b *testing.B) {
 	b.ReportMetric(float64(len(res.Entries)), "entries")
 	if cpu > 0 {
 		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu.Seconds(), "MB/cpu-s")
+	}
+}
+
+// BenchmarkClassifyExtract3MB runs classify, heuristic extraction and
+// dedup (RunTurns, dry run: nothing written) over the turns of a 3 MB
+// transcript read once beforehand: the sentence work alone, per CPU second
+// (run with GOMAXPROCS=1).
+func BenchmarkClassifyExtract3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	fi, _ := os.Stat(path)
+	turns, _, err := transcript.ReadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := knowledge.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if _, err := RunTurns(context.Background(), turns, "session:bench", Options{Store: s, DryRun: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
 	}
 }
