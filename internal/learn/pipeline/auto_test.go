@@ -218,3 +218,31 @@ func TestAutoWithoutModel(t *testing.T) {
 		t.Errorf("Select(heuristic, haiku) = %v, %v; want the heuristics", x, err)
 	}
 }
+
+// TestHeuristicsSeeRedactedText: a <private> block spanning sentences is
+// redacted before classification, so none of its sentences becomes an
+// entry (classified sentence by sentence, they would not know they were
+// private), and a refusal's reason with a key is stored redacted.
+func TestHeuristicsSeeRedactedText(t *testing.T) {
+	const key = "sk-ant-api03-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+	path := writeSession(t, []string{
+		"Never push to main. <private>Our deploy key must be rotated weekly. We always keep it in vault.</private>",
+		"from now on export ANTHROPIC_API_KEY=" + key + " before running the evals",
+	})
+	s, _ := knowledge.Open(t.TempDir())
+	res, err := Run(context.Background(), path, Options{Store: s, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Entries {
+		got = append(got, e.Content+" | "+e.Evidence)
+	}
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "Never push to main") || strings.Contains(all, "deploy key") || strings.Contains(all, "vault") || strings.Contains(all, key) {
+		t.Errorf("entries:\n%s\nwant the public rule only, nothing private, no key", all)
+	}
+	if !strings.Contains(all, "[REDACTED:") {
+		t.Errorf("the lasting rule with a key should be kept, redacted:\n%s", all)
+	}
+}
