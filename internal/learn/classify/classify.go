@@ -94,42 +94,58 @@ func Analyze(turn learn.Turn) Analysis {
 	if turn.Interrupted {
 		rules = append(ruleList(p.refusal[:len(p.refusal):len(p.refusal)]), p.rules...)
 	}
-	best, questions, sentences := -1, 0, 0
-	var lowered []string
-	for _, s := range Sentences(rest) {
-		sentences++
-		ls := lower(s)
-		lowered = append(lowered, ls)
-		if isQuestion(ls) {
-			questions++
-			continue
-		}
-		for i, r := range rules {
-			if r.match(ls) {
-				a.Signals = append(a.Signals, Signal{Rule: r, Sentence: s})
-				if best < 0 || i < rules.index(a.Signals[best].Rule) {
-					best = len(a.Signals) - 1
-				}
-				break
-			}
-		}
-	}
-	onlyQuestions := sentences > 0 && questions == sentences
+	sc := scanSentences(rest, rules)
+	a.Signals = sc.signals
 	switch {
 	case len(a.Procedures) > 0:
 		a.Classification = learn.Classification{Type: learn.SignalProcedure, Pattern: "steps", Confidence: 0.7, Match: a.Procedures[0].String()}
-	case best >= 0:
-		s := a.Signals[best]
+	case sc.best >= 0:
+		s := a.Signals[sc.best]
 		a.Classification = learn.Classification{Type: s.Rule.Type, Pattern: s.Rule.Name, Confidence: s.Rule.Confidence, Match: s.Sentence}
-	case len(text) > 50 && !onlyQuestions:
+	case len(text) > 50 && !sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
-		a.FactCue = hasFactCue(lowered)
-	case onlyQuestions:
+		a.FactCue = hasFactCue(sc.lowered)
+	case sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalNoise, Pattern: "question", Confidence: 0.6}
 	default:
 		a.Classification = learn.Classification{Type: learn.SignalNoise, Confidence: 0.6}
 	}
 	return a
+}
+
+// sentenceScan is what one pass over a text's sentences found.
+type sentenceScan struct {
+	signals              []Signal
+	best                 int      // index in signals of the one whose rule comes first; -1 for none
+	questions, sentences int      // counts
+	lowered              []string // the sentences, lower-cased
+}
+
+func (s sentenceScan) onlyQuestions() bool { return s.sentences > 0 && s.questions == s.sentences }
+
+// scanSentences matches each sentence of text that is not a question
+// against rules, in order, keeping the first rule that matches it.
+func scanSentences(text string, rules ruleList) sentenceScan {
+	sc := sentenceScan{best: -1}
+	for _, s := range Sentences(text) {
+		sc.sentences++
+		ls := lower(s)
+		sc.lowered = append(sc.lowered, ls)
+		if isQuestion(ls) {
+			sc.questions++
+			continue
+		}
+		for i, r := range rules {
+			if r.match(ls) {
+				sc.signals = append(sc.signals, Signal{Rule: r, Sentence: s})
+				if sc.best < 0 || i < rules.index(sc.signals[sc.best].Rule) {
+					sc.best = len(sc.signals) - 1
+				}
+				break
+			}
+		}
+	}
+	return sc
 }
 
 // ruleList is an ordered list of rules.

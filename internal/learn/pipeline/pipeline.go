@@ -134,33 +134,9 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	res.Stats.SignalTurns = len(signal)
 	res.Stats.NoiseTurns = len(turns) - len(signal)
 
-	ax, analysed := x.(extract.AnalysedExtractor)
-	var extracted []learn.Entry
-	for start := 0; start < len(signal); start += size {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		idx := WithContextIndexes(turns, signal[start:min(start+size, len(signal))])
-		chunk := make([]learn.Turn, len(idx))
-		chunkAnalyses := make([]classify.Analysis, len(idx))
-		for j, i := range idx {
-			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
-			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
-				chunk[j].Content = classify.Bound(chunk[j].Content)
-				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
-			}
-		}
-		var es []learn.Entry
-		var err error
-		if analysed {
-			es, err = ax.ExtractAnalysed(ctx, chunk, chunkAnalyses, source)
-		} else {
-			es, err = x.Extract(ctx, chunk, source)
-		}
-		if err != nil {
-			return res, &ExtractError{Source: source, Extractor: x.Name(), Err: err}
-		}
-		extracted = append(extracted, es...)
+	extracted, err := extractChunks(ctx, x, turns, analyses, signal, size, source)
+	if err != nil {
+		return res, err
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
@@ -189,8 +165,43 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
 	}
-	err := store(opts.Store, &res, dedup, forgets)
+	err = store(opts.Store, &res, dedup, forgets)
 	return res, err
+}
+
+// extractChunks runs x over the signal turns in chunks of size, each with
+// its neighbouring assistant turns (bounded and redacted here; user turns
+// are already), handing an [extract.AnalysedExtractor] the analyses.
+func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn, analyses []classify.Analysis, signal []int, size int, source string) ([]learn.Entry, error) {
+	ax, analysed := x.(extract.AnalysedExtractor)
+	var extracted []learn.Entry
+	for start := 0; start < len(signal); start += size {
+		if err := ctx.Err(); err != nil {
+			return extracted, err
+		}
+		idx := WithContextIndexes(turns, signal[start:min(start+size, len(signal))])
+		chunk := make([]learn.Turn, len(idx))
+		chunkAnalyses := make([]classify.Analysis, len(idx))
+		for j, i := range idx {
+			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
+			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
+				chunk[j].Content = classify.Bound(chunk[j].Content)
+				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
+			}
+		}
+		var es []learn.Entry
+		var err error
+		if analysed {
+			es, err = ax.ExtractAnalysed(ctx, chunk, chunkAnalyses, source)
+		} else {
+			es, err = x.Extract(ctx, chunk, source)
+		}
+		if err != nil {
+			return extracted, &ExtractError{Source: source, Extractor: x.Name(), Err: err}
+		}
+		extracted = append(extracted, es...)
+	}
+	return extracted, nil
 }
 
 // store dedups and appends under the store's lock (see
