@@ -50,7 +50,7 @@ func newModelClaudeCode(tb testing.TB, fake *llmtest.Server) (*claudeCode, strin
 	c.env = slices.DeleteFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "PAIGE_OFFLINE=") })
 	seedPath := filepath.Join(tb.TempDir(), "seed.json")
 	c.env = append(c.env, "ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+fake.URL(),
-		"PAIGE_LEARN_MODEL=haiku", "PAIGE_LEARN_QUEUE=detached", "PAI_SEED_PATH="+seedPath)
+		"PAIGE_LEARN_MODEL=haiku", "PAIGE_EXTRACTOR=model", "PAIGE_LEARN_QUEUE=detached", "PAI_SEED_PATH="+seedPath) // every signal turn to the model (auto would send this task request to none)
 	return c, seedPath
 }
 

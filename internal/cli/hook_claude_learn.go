@@ -25,7 +25,9 @@ func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPat
 	if err != nil {
 		return "", fmt.Errorf("open knowledge store: %w", err)
 	}
-	ex, err := learnExtractorFor(cfg, "") // the same choice as paige learn extract
+	calls, closeCalls := learnCallLog(ctx, cfg, "", nil)
+	defer closeCalls()
+	ex, err := learnExtractorFor(cfg, "", calls, nil) // the same choice as paige learn extract
 	if err != nil {
 		return "", err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +17,10 @@ import (
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
-	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/learn/transcript"
-	"github.com/paige-dev/paige/internal/llm"
 )
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -65,19 +62,6 @@ func knowledgeStoreDir(cfg config.Config) string {
 	return filepath.Join(cfg.DataDir, "knowledge")
 }
 
-// learnExtractorFor returns the extractor --model names; an empty spec
-// means PAIGE_LEARN_MODEL, else haiku when a Claude key is configured, else
-// the heuristics.
-func learnExtractorFor(cfg config.Config, spec string) (extract.Extractor, error) {
-	if strings.TrimSpace(spec) == "" {
-		spec = cfg.Learn.LearnModel
-	}
-	if spec == "" && cfg.HasModel() {
-		spec = "haiku"
-	}
-	return extract.New(spec, llm.FromConfig(cfg, nil, nil), cfg.OllamaURL, http.DefaultClient)
-}
-
 type learnExtractOpts struct {
 	inputs                           []string
 	model                            string
@@ -98,7 +82,10 @@ or pass them as arguments. A transcript already extracted (same path, size and
 modification time) is skipped unless --force.
 
 --model: heuristic (no model), haiku, sonnet, opus, claude:<model id>, ollama:<name>.
-Default: PAIGE_LEARN_MODEL, else haiku when ANTHROPIC_API_KEY is set, else heuristic.`,
+Default: PAIGE_LEARN_MODEL, else haiku when ANTHROPIC_API_KEY is set, else none.
+PAIGE_EXTRACTOR (auto, the default; heuristic; model) says where the model is
+used: auto runs the heuristics on every turn and the model only on the turns
+the classifier flags as candidates; model sends it every signal turn.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.inputs = append(o.inputs, args...)
 			return learnExtract(cmd.Context(), e, *store, o)
@@ -128,7 +115,9 @@ func learnExtract(ctx context.Context, e *env, storeFlag string, o learnExtractO
 	if err != nil {
 		return err
 	}
-	x, err := learnExtractorFor(cfg, o.model)
+	calls, closeCalls := learnCallLog(ctx, cfg, o.model, nil)
+	defer closeCalls()
+	x, err := learnExtractorFor(cfg, o.model, calls, nil)
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
@@ -153,7 +155,9 @@ func TestLearnExtractWithClaude(t *testing.T) {
 		return llmtest.JSON(extract.Extraction{Items: []extract.Item{{Type: "rule", Content: "Run mix format before committing",
 			Confidence: 0.9, Evidence: "user said so", Entities: []string{"mix"}}}})
 	})
-	env := learnEnv(t, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL())
+	// PAIGE_EXTRACTOR=model: the model reads every signal turn, and the
+	// call is recorded in api_call_log.
+	env := learnEnv(t, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv.URL(), "PAIGE_EXTRACTOR=model")
 	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--store", t.TempDir(), "--json", "--no-trail")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -164,7 +168,27 @@ func TestLearnExtractWithClaude(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 1 || reqs[0].Model != "claude-haiku-4-5-20251001" || !strings.Contains(reqs[0].LastUserText(), "scrolling back in xterm.js") {
-		t.Errorf("requests: %d, model %q", len(reqs), reqs[0].Model)
+		t.Fatalf("requests: %d", len(reqs))
+	}
+	st, err := store.Open(context.Background(), strings.TrimPrefix(env[1], "DATA_DIR="))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	calls, err := st.APICalls(context.Background(), store.APICallFilter{}, 0)
+	if err != nil || len(calls) != 1 || calls[0].CallType != "learn_extract" || calls[0].Model != "claude-haiku-4-5-20251001" || calls[0].InputTokens == 0 {
+		t.Errorf("api_call_log: %+v, %v; want one learn_extract row with its tokens", calls, err)
+	}
+
+	// The default (auto): this session's turns are task requests, not
+	// candidates, so the model is not called at all.
+	srv2 := llmtest.NewServer(t)
+	env = learnEnv(t, "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+srv2.URL())
+	if _, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--store", t.TempDir(), "--json"); code != 0 {
+		t.Fatalf("auto: exit %d: %s", code, stderr)
+	}
+	if n := len(srv2.Requests()); n != 0 {
+		t.Errorf("auto: %d model requests for a session without candidates, want 0", n)
 	}
 }
 
@@ -178,7 +202,7 @@ func TestLearnExtractWithOllama(t *testing.T) {
 		json.NewEncoder(w).Encode(extract.OllamaChatResponse{Model: req.Model, Done: true, Message: extract.OllamaMessage{Role: "assistant", Content: string(content)}})
 	}))
 	t.Cleanup(fake.Close)
-	env := learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL)
+	env := learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL, "PAIGE_EXTRACTOR=model") // every signal turn (auto would send none of this session's)
 	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--model", "ollama:qwen3", "--store", t.TempDir(), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -90,6 +90,7 @@ func openCoachState(ctx context.Context, a *app) (coachState, error) {
 	}
 	al := actionlog.New(st, &actionlog.Options{Logger: log})
 	a.onClose("timers", al.Close)
+	a.calls = al // learn's model calls are recorded in the same api_call_log
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: a.cfg.ProjectDir, Normalize: ws.Guard().Normalize,
 		Log: log, Batch: st, Bus: al.Bus()})
 	if err != nil {

@@ -18,8 +18,9 @@ import (
 // database (DATA_DIR/learn.db) and mounts POST /api/extract and
 // /api/chat/…. Transcripts are read only under ~/.claude/projects,
 // PROJECT_DIR and PAIGE_LEARN_ROOTS (colon-separated). The extractor is
-// PAIGE_LEARN_MODEL (else haiku with a Claude key, else heuristic); the
-// chat model is PAIGE_CHAT_MODEL (default sonnet).
+// PAIGE_EXTRACTOR's mode (auto by default) with PAIGE_LEARN_MODEL (else
+// haiku with a Claude key, else none), its Claude calls recorded in
+// api_call_log; the chat model is PAIGE_CHAT_MODEL (default sonnet).
 func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "learn")
 	store, err := knowledge.Open(knowledgeStoreDir(a.cfg))
@@ -31,7 +32,7 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 		return fmt.Errorf("open learn database: %w", err)
 	}
 	a.onClose("learn database", func(context.Context) error { return db.Close() })
-	x, err := learnExtractorFor(a.cfg, "")
+	x, err := learnExtractorFor(a.cfg, "", a.calls, log)
 	if err != nil {
 		return fmt.Errorf("PAIGE_LEARN_MODEL: %w", err)
 	}

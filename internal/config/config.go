@@ -27,6 +27,10 @@ const (
 	DefaultModelHaiku  = "claude-haiku-4-5-20251001"
 	DefaultModelSonnet = "claude-sonnet-4-5-20250929"
 	DefaultModelOpus   = "claude-opus-4-6"
+	// The values of PAIGE_EXTRACTOR (see [Config.Extractor]).
+	ExtractorAuto      = "auto"
+	ExtractorHeuristic = "heuristic"
+	ExtractorModel     = "model"
 	// DefaultMCPSessionTimeout is how long an MCP session may stay idle
 	// (no request from its client) before the server closes it.
 	DefaultMCPSessionTimeout = 30 * time.Minute
@@ -52,6 +56,13 @@ type Config struct {
 	Embedder    string // PAIGE_EMBEDDER: lexical (default), ollama, openai
 	Memory      string // PAIGE_MEMORY: embedded (default) or chroma
 	OllamaURL   string // OLLAMA_HOST / PAIGE_OLLAMA_URL; default http://localhost:11434
+	// Extractor (PAIGE_EXTRACTOR) is how learn extracts knowledge:
+	// ExtractorAuto (the default: heuristics on every turn, and the learn
+	// model — PAIGE_LEARN_MODEL, else haiku with a Claude key — only on the
+	// turns the classifier flags as candidates; no model configured means
+	// heuristics only), ExtractorHeuristic (never a model) or
+	// ExtractorModel (the model on every signal turn; an error without one).
+	Extractor string
 
 	// AllowedHosts (PAIGE_ALLOWED_HOSTS) are Host header values accepted
 	// besides the loopback names: "name" (any port) or "name:port",
@@ -130,6 +141,9 @@ func Load(env func(string) string) (Config, error) {
 		}
 	}
 	errs = append(errs, c.loadSecurity(env))
+	extractor, err := oneOf(env("PAIGE_EXTRACTOR"), "PAIGE_EXTRACTOR", ExtractorAuto, ExtractorHeuristic, ExtractorModel)
+	c.Extractor = extractor
+	errs = append(errs, err)
 	if c.DataDir == "" {
 		home := env("HOME")
 		if home == "" {

@@ -19,7 +19,7 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	want := Config{Port: 3000, Host: "127.0.0.1", DataDir: "/home/u/.paige", ModelHaiku: DefaultModelHaiku,
 		ModelSonnet: DefaultModelSonnet, ModelOpus: DefaultModelOpus, Embedder: "lexical", Memory: "embedded",
-		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout,
+		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout, Extractor: ExtractorAuto,
 		Ideate: Ideate{AgentModel: DefaultModelOpus, MaxIterations: 50, MaxRetries: 3, BaseDelay: time.Second,
 			MaxDelay: time.Minute, Timeout: 300 * time.Second},
 		Learn:   Learn{LearnQueue: Detached, WrapUp: Detached, Mode: ModeAuto, SeedPath: "/home/u/.pai/seed.json"},

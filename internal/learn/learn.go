@@ -116,6 +116,14 @@ type Turn struct {
 	// Cwd is the working directory recorded on the turn's (first) line;
 	// empty when the transcript has none.
 	Cwd string `json:"cwd,omitempty"`
+	// Interrupted is set on a user turn that follows the user stopping the
+	// assistant ("[Request interrupted by user…]") or refusing a tool call:
+	// what it says often corrects what was stopped.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Refused is, on such a user turn, the tool call the user refused or
+	// interrupted (nil when none was under way). A user turn that is the
+	// reason typed when refusing a tool call has Interrupted and Refused set.
+	Refused *ToolUse `json:"refused,omitempty"`
 }
 
 // SignalType is what the classifier found in a turn.

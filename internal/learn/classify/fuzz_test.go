@@ -37,6 +37,7 @@ func FuzzProcedures(f *testing.F) {
 				t.Errorf("procedure %q is not valid UTF-8", p.String())
 			}
 		}
+		_ = Classify(learn.Turn{Role: learn.User, Content: text, Interrupted: true}) // the refusal rules never panic either
 		c := Classify(learn.Turn{Role: learn.User, Content: text})
 		if c.Type == learn.SignalProcedure && len(procs) == 0 {
 			t.Errorf("Classify found a procedure in %q, Procedures none", text)

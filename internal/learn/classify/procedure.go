@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,17 +42,25 @@ func (p Procedure) String() string {
 	return b.String()
 }
 
-var (
-	// markerRe finds step markers: "1." "1)" "(1)" "Step 1:" at the start
+// listPatterns are the regexps of list detection, compiled on first use.
+type listPatterns struct {
+	// marker finds step markers: "1." "1)" "(1)" "Step 1:" at the start
 	// of a line or after white space, followed by white space.
-	markerRe = regexp.MustCompile(`(?im)(?:^|[ \t]+)\(?(?:step[ \t]+(\d{1,2})[:.)]|(\d{1,2})[.)])[ \t]+`)
-	// bulletRe is a bulleted line; seqRe the sequence word opening a step.
-	bulletRe   = regexp.MustCompile(`^[ \t]*[-*•+][ \t]+(.*)$`)
-	seqRe      = regexp.MustCompile(`(?i)^(first(ly)?|then|next|after that|afterwards|second(ly)?|third(ly)?|finally|lastly)\b[,:]?\s*`)
-	firstRe    = regexp.MustCompile(`(?i)^first(ly)?\b`)
-	sentEndRe  = regexp.MustCompile(`[.!?](\s|$)`)
-	whiteRunRe = regexp.MustCompile(`\s+`)
-)
+	marker *regexp.Regexp
+	// bullet is a bulleted line; seq the sequence word opening a step.
+	bullet, seq, first, sentEnd, whiteRun *regexp.Regexp
+}
+
+var lists = sync.OnceValue(func() *listPatterns {
+	return &listPatterns{
+		marker:   regexp.MustCompile(`(?im)(?:^|[ \t]+)\(?(?:step[ \t]+(\d{1,2})[:.)]|(\d{1,2})[.)])[ \t]+`),
+		bullet:   regexp.MustCompile(`^[ \t]*[-*•+][ \t]+(.*)$`),
+		seq:      regexp.MustCompile(`(?i)^(first(ly)?|then|next|after that|afterwards|second(ly)?|third(ly)?|finally|lastly)\b[,:]?\s*`),
+		first:    regexp.MustCompile(`(?i)^first(ly)?\b`),
+		sentEnd:  regexp.MustCompile(`[.!?](\s|$)`),
+		whiteRun: regexp.MustCompile(`\s+`),
+	}
+})
 
 // Procedures finds the multi-step lists of text and returns them with rest,
 // the text outside them (lists and their titles cut out, the cuts joined by
@@ -69,6 +78,9 @@ var (
 // procedure and stays in rest.
 func Procedures(text string) (procs []Procedure, rest string) {
 	text = Bound(text)
+	if !strings.ContainsAny(text, "0123456789-*•+") { // no step marker, no bullet
+		return nil, text
+	}
 	spans := numberedRuns(text)
 	for _, r := range bulletRuns(text) {
 		if !overlaps(r, spans) {
@@ -111,7 +123,7 @@ type marker struct {
 
 func markers(text string) []marker {
 	var out []marker
-	for _, m := range markerRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range lists().marker.FindAllStringSubmatchIndex(text, -1) {
 		num := m[2:4]
 		if num[0] < 0 {
 			num = m[4:6]
@@ -171,7 +183,7 @@ func numberedRuns(text string) []list {
 func lastStepEnd(text string, m marker) int {
 	eol := lineEndOf(text, m.end)
 	if !m.lineStart {
-		if loc := sentEndRe.FindStringIndex(text[m.end:eol]); loc != nil {
+		if loc := lists().sentEnd.FindStringIndex(text[m.end:eol]); loc != nil {
 			return m.end + loc[0] + 1
 		}
 		return eol
@@ -201,17 +213,17 @@ func bulletRuns(text string) []list {
 	for at := 0; at <= len(text); {
 		end := lineEndOf(text, at)
 		line := text[at:end]
-		m := bulletRe.FindStringSubmatch(line)
+		m := lists().bullet.FindStringSubmatch(line)
 		switch {
 		case m == nil && strings.TrimSpace(line) == "" && cur != nil:
 			// a blank line inside a list
 		case m == nil:
 			flush()
-		case cur == nil && firstRe.MatchString(m[1]):
+		case cur == nil && lists().first.MatchString(m[1]):
 			cur = &list{start: at}
 			fallthrough
 		case cur != nil:
-			cur.proc.add(upperFirst(stepText(seqRe.ReplaceAllString(m[1], ""))))
+			cur.proc.add(upperFirst(stepText(lists().seq.ReplaceAllString(m[1], ""))))
 			cur.end = end
 		}
 		at = end + 1
@@ -229,12 +241,12 @@ func titleBefore(before string) (string, int) {
 	}
 	sents := Sentences(trimmed)
 	title := sents[len(sents)-1]
-	return whiteRunRe.ReplaceAllString(title, " "), strings.LastIndex(trimmed, title)
+	return lists().whiteRun.ReplaceAllString(title, " "), strings.LastIndex(trimmed, title)
 }
 
 // stepText collapses white space and drops trailing punctuation.
 func stepText(s string) string {
-	return strings.TrimRight(strings.TrimSpace(whiteRunRe.ReplaceAllString(s, " ")), ".;, ")
+	return strings.TrimRight(strings.TrimSpace(lists().whiteRun.ReplaceAllString(s, " ")), ".;, ")
 }
 
 func upperFirst(s string) string {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -11,7 +12,10 @@ import (
 )
 
 // CustomizeSchema restricts item types to the six knowledge types and
-// confidence to [0, 1] in the structured-output schema.
+// confidence to [0, 1] in the structured-output schema: the request states
+// them as schema constraints (enum, minimum, maximum), not only in the
+// descriptions. A reply that breaks them in some items loses those items
+// only (see [Claude.Extract]).
 func (Extraction) CustomizeSchema(s *jsonschema.Schema) error {
 	return llm.Constrain(s,
 		llm.Enum("items[].type", "preference", "fact", "rule", "procedure", "correction", "decision"),
@@ -26,6 +30,7 @@ type Claude struct {
 	Tier   llm.Tier    // empty means llm.Haiku
 	Model  string      // explicit model id; overrides Tier
 	Now    func() time.Time
+	Log    *slog.Logger // warnings about dropped items; nil means discard
 }
 
 var _ Extractor = (*Claude)(nil)
@@ -53,12 +58,18 @@ func (c *Claude) Extract(ctx context.Context, turns []learn.Turn, source string)
 		System:   Prompt,
 		User:     "TRANSCRIPT:\n" + FormatTranscript(turns),
 	})
+	items := x.Items
 	if err != nil {
-		return nil, err
+		// One item out of range or of an unknown type breaks the schema;
+		// it is dropped with a warning, the others are kept.
+		var ok bool
+		if items, ok = recoverItems(err, c.Name(), c.Log); !ok {
+			return nil, err
+		}
 	}
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
-	return Entries(x.Items, source, now()), nil
+	return Entries(keepValid(items, c.Name(), c.Log), source, now()), nil
 }

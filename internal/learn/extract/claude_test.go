@@ -64,9 +64,9 @@ func TestClaudeErrors(t *testing.T) {
 			t.Errorf("got %d entries, %v after %d requests", len(entries), err, len(srv.Requests()))
 		}
 	})
-	t.Run("invalid reply", func(t *testing.T) {
+	t.Run("reply that is not an items object", func(t *testing.T) {
 		srv := llmtest.NewServer(t)
-		srv.Enqueue(llmtest.Text(`{"items":[{"type":"opinion"}]}`))
+		srv.Enqueue(llmtest.Text(`["not", "items"]`))
 		if _, err := (&Claude{Client: claudeClient(t, srv)}).Extract(context.Background(), planTurns, "s"); err == nil {
 			t.Error("got nil error for a reply outside the schema")
 		}

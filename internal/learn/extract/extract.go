@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/classify"
 )
 
 // Extractor extracts knowledge from a chunk of turns (signal user turns
@@ -24,6 +25,15 @@ type Extractor interface {
 	// Name says which extractor (and model) this is, e.g. "heuristic",
 	// "claude:claude-haiku-4-5", "ollama:llama3.2".
 	Name() string
+}
+
+// AnalysedExtractor is an [Extractor] that can take the classifier's
+// analyses of the turns (analyses[i] is [classify.Analyze] of turns[i])
+// instead of reading each turn's text
+// again: the pipeline classifies every turn once and hands the analyses on.
+type AnalysedExtractor interface {
+	Extractor
+	ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error)
 }
 
 // Prompt is the extraction instruction given to models (the plan's).
@@ -92,15 +102,15 @@ func FormatTranscript(turns []learn.Turn) string {
 	return b.String()
 }
 
-// Entries converts model items into entries: items with an unknown type or
-// no content are dropped, confidence is clamped to [0, 1], and id, source
-// and time are filled.
+// Entries converts items into entries: items [CheckItem] refuses (an
+// unknown type, no content, a confidence outside [0, 1]) are dropped, and
+// id, source and time are filled.
 func Entries(items []Item, source string, now time.Time) []learn.Entry {
 	var out []learn.Entry
 	for _, it := range items {
 		t := learn.KnowledgeType(strings.ToLower(strings.TrimSpace(it.Type)))
 		content := strings.TrimSpace(it.Content)
-		if !t.Valid() || content == "" {
+		if CheckItem(it) != nil {
 			continue
 		}
 		ents := it.Entities
@@ -108,7 +118,7 @@ func Entries(items []Item, source string, now time.Time) []learn.Entry {
 			ents = []string{}
 		}
 		out = append(out, learn.Entry{
-			ID: newID(), Type: t, Content: content, Confidence: min(max(it.Confidence, 0), 1),
+			ID: newID(), Type: t, Content: content, Confidence: it.Confidence,
 			Entities: ents, Evidence: strings.TrimSpace(it.Evidence), Source: source,
 			ExtractedAt: now.UTC().Format(time.RFC3339),
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -28,24 +29,31 @@ var _ Extractor = Heuristic{}
 func (Heuristic) Name() string { return "heuristic" }
 
 // Extract implements [Extractor]. It never fails.
-func (h Heuristic) Extract(_ context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
-	now := time.Now
-	if h.Now != nil {
-		now = h.Now
-	}
+func (h Heuristic) Extract(ctx context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
+	return h.ExtractAnalysed(ctx, turns, analyze(turns), source)
+}
+
+// ExtractAnalysed implements [AnalysedExtractor]. It never fails.
+func (h Heuristic) ExtractAnalysed(_ context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error) {
 	var items []Item
 	for i, t := range turns {
-		if t.Role != learn.User {
-			continue
+		if t.Role == learn.User {
+			items = append(items, FromAnalysis(t, analyses[i], prevText(turns, i))...)
 		}
-		var prev string
-		if i > 0 && turns[i-1].Role == learn.Assistant {
-			prev = turns[i-1].Content
-		}
-		items = append(items, FromTurn(t, prev)...)
 	}
-	return Entries(items, source, now()), nil
+	return Entries(items, source, h.now()), nil
 }
+
+// analyze classifies turns.
+func analyze(turns []learn.Turn) []classify.Analysis {
+	out := make([]classify.Analysis, len(turns))
+	for i, t := range turns {
+		out[i] = classify.Analyze(t)
+	}
+	return out
+}
+
+var _ AnalysedExtractor = Heuristic{}
 
 // ruleTypes maps classifier rules to knowledge types.
 var ruleTypes = map[string]learn.KnowledgeType{
@@ -53,17 +61,27 @@ var ruleTypes = map[string]learn.KnowledgeType{
 	"correction": learn.Correction,
 	"policy":     learn.Rule,
 	"imperative": learn.Rule,
+	"durable":    learn.Rule,
 	"decision":   learn.Decision,
+	"instead":    learn.Correction,
+	"refusal":    learn.Correction,
 }
 
 // FromTurn returns the items the heuristics find in one user turn; prev is
 // the assistant text the user answered (used when a correction names no
-// right answer). Each multi-step list of the turn is one procedure (its
-// title and numbered steps, the whole turn as evidence) and comes first;
-// then one item per signal sentence outside the lists, in text order.
-// Sentences inside a list's steps are part of the procedure only.
-func FromTurn(t learn.Turn, prev string) []Item {
-	c := classify.Classify(t)
+// right answer). See [FromAnalysis].
+func FromTurn(t learn.Turn, prev string) []Item { return FromAnalysis(t, classify.Analyze(t), prev) }
+
+// FromAnalysis returns the items of the user turn t, whose analysis is a.
+// Each multi-step list of the turn is one procedure (its title and
+// numbered steps, the whole turn as evidence) and comes first; then one
+// item per signal sentence outside the lists, in text order. Sentences
+// inside a list's steps are part of the procedure only. On a turn that
+// follows an interruption or a refused tool call, the evidence names the
+// call, and a correction that does not say what it replaces gets "(instead
+// of <the call>)".
+func FromAnalysis(t learn.Turn, a classify.Analysis, prev string) []Item {
+	c := a.Classification
 	switch c.Type {
 	case learn.SignalRemember:
 		return remember(c.Match)
@@ -71,24 +89,26 @@ func FromTurn(t learn.Turn, prev string) []Item {
 		return nil
 	}
 	var out []Item
-	text := t.Content
-	if c.Type == learn.SignalProcedure {
-		var procs []classify.Procedure
-		procs, text = classify.Procedures(strings.TrimSpace(t.Content))
-		for _, p := range procs {
-			content := p.String()
-			out = append(out, Item{Type: string(learn.Procedure), Content: content, Confidence: c.Confidence,
-				Evidence: evidence(t.Content), Entities: Entities(content)})
-		}
+	for _, p := range a.Procedures {
+		content := p.String()
+		out = append(out, Item{Type: string(learn.Procedure), Content: content, Confidence: c.Confidence,
+			Evidence: evidence(t.Content), Entities: Entities(content)})
 	}
-	for _, s := range classify.Signals(text) {
+	for _, s := range a.Signals {
 		typ := ruleTypes[s.Rule.Name]
 		content := Rewrite(typ, s.Sentence, prev)
 		if content == "" {
 			continue
 		}
+		ev := evidence(s.Sentence)
+		if t.Interrupted {
+			ev = refusalEvidence(t.Refused, s.Sentence)
+			if call := describeCall(t.Refused); typ == learn.Correction && call != "" && !patterns().contrast.MatchString(s.Sentence) {
+				content += " (instead of " + call + ")"
+			}
+		}
 		out = append(out, Item{Type: string(typ), Content: content, Confidence: s.Rule.Confidence,
-			Evidence: evidence(s.Sentence), Entities: Entities(content)})
+			Evidence: ev, Entities: Entities(content)})
 	}
 	return out
 }
@@ -115,15 +135,24 @@ func evidence(s string) string {
 	return `User said: "` + s + `"`
 }
 
-var (
-	prefRe   = regexp.MustCompile(`(?i)\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`)
-	prefVerb = map[string]string{"prefer": "prefers", "like": "likes", "love": "loves", "hate": "hates", "dislike": "dislikes",
-		"always": "always", "never": "never", "usually": "usually", "don't like": "doesn't like", "dont like": "doesn't like",
-		"can't stand": "can't stand", "cant stand": "can't stand"}
-	corrLeadRe = regexp.MustCompile(`(?i)^((no|nope)\b[,.!]?\s*)?((that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct))\b[,.;:!]?\s*)?([—–-]+\s*)?(i meant\s*)?`)
-	decideRe   = regexp.MustCompile(`(?i)^.*?\b(let'?s|i'?ve decided to|i decided to|we decided to|we'?ll|we chose to|we agreed to|we'?re going with|i'?ll go with)\s+`)
-	pleaseRe   = regexp.MustCompile(`(?i)^please\s+`)
-)
+// rewrite are the regexps of [Rewrite], compiled on first use.
+type rewrite struct {
+	pref, corrLead, decide, please, contrast *regexp.Regexp
+}
+
+var patterns = sync.OnceValue(func() *rewrite {
+	return &rewrite{
+		pref:     regexp.MustCompile(`(?i)\bi(?:'d| would)? (prefer|rather|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b`),
+		corrLead: regexp.MustCompile(`(?i)^((no|nope)\b[,.!]?\s*)?((that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct))\b[,.;:!]?\s*)?([—–-]+\s*)?(i meant\s*)?`),
+		decide:   regexp.MustCompile(`(?i)^.*?\b(let'?s|i'?ve decided to|i decided to|we decided to|we'?ll|we chose to|we agreed to|we'?re going with|i'?ll go with)\s+`),
+		please:   regexp.MustCompile(`(?i)^please\s+`),
+		contrast: regexp.MustCompile(`(?i)\b(instead|not|never|rather than)\b|n't\b`),
+	}
+})
+
+var prefVerb = map[string]string{"prefer": "prefers", "rather": "would rather", "like": "likes", "love": "loves", "hate": "hates", "dislike": "dislikes",
+	"always": "always", "never": "never", "usually": "usually", "don't like": "doesn't like", "dont like": "doesn't like",
+	"can't stand": "can't stand", "cant stand": "can't stand"}
 
 // Rewrite turns a classified sentence into an entry's content: first
 // person becomes "User …" for preferences, corrections keep the right
@@ -133,7 +162,7 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 	s = strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'").Replace(s))
 	switch typ {
 	case learn.Preference:
-		if loc := prefRe.FindStringSubmatchIndex(s); loc != nil {
+		if loc := patterns().pref.FindStringSubmatchIndex(s); loc != nil {
 			verb := strings.ToLower(s[loc[2]:loc[3]])
 			rest := trimEnd(s[loc[1]:])
 			if verb == "always" || verb == "never" || verb == "usually" {
@@ -142,7 +171,7 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 			return "User " + prefVerb[verb] + " " + rest
 		}
 	case learn.Correction:
-		rest := trimEnd(corrLeadRe.ReplaceAllString(s, ""))
+		rest := trimEnd(patterns().corrLead.ReplaceAllString(s, ""))
 		if rest == "" {
 			if prev = strings.TrimSpace(prev); prev == "" {
 				return ""
@@ -154,7 +183,7 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 		}
 		return "Correction: " + rest
 	case learn.Decision:
-		if loc := decideRe.FindStringSubmatchIndex(s); loc != nil {
+		if loc := patterns().decide.FindStringSubmatchIndex(s); loc != nil {
 			phrase := strings.ToLower(s[loc[2]:loc[3]])
 			rest := trimEnd(s[loc[1]:])
 			if strings.HasSuffix(phrase, "with") {
@@ -163,7 +192,7 @@ func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 			return "Decided to " + rest
 		}
 	case learn.Rule:
-		s = pleaseRe.ReplaceAllString(s, "")
+		s = patterns().please.ReplaceAllString(s, "")
 	}
 	return sentenceCase(trimEnd(s))
 }
@@ -195,6 +224,9 @@ func thirdPerson(s string) string {
 // cut returns the longest prefix of s of at most n bytes that does not end
 // inside a UTF-8 sequence.
 func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
 	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
 		n--
 	}

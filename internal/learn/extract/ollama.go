@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ type Ollama struct {
 	Model  string       // e.g. "llama3.2"; required
 	Client *http.Client // nil means a client with a 5 minute timeout
 	Now    func() time.Time
+	Log    *slog.Logger // warnings about dropped items; nil means discard
 	// Timeout bounds one chunk's call; zero means llm.DeadlineLocalModel.
 	Timeout time.Duration
 }
@@ -147,15 +149,15 @@ func (o *Ollama) Extract(ctx context.Context, turns []learn.Turn, source string)
 	if resp.DoneReason == "length" {
 		return nil, &llm.MaxTokensError{Model: o.Model, OutputTokens: resp.EvalCount}
 	}
-	var x Extraction
-	if err := json.Unmarshal([]byte(resp.Message.Content), &x); err != nil {
+	items, err := decodeItems(resp.Message.Content, o.Name(), o.Log) // a bad item is dropped, not the answer
+	if err != nil {
 		return nil, &llm.InvalidReplyError{Text: resp.Message.Content, Reason: "ollama answer is not the extraction JSON", Err: err}
 	}
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
 	}
-	return Entries(x.Items, source, now()), nil
+	return Entries(items, source, now()), nil
 }
 
 // OllamaChat sends a non-streaming chat request to the Ollama server at

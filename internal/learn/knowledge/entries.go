@@ -72,7 +72,10 @@ func ActiveOnly(entries []learn.Entry) []learn.Entry {
 
 // IsDuplicate reports whether candidate repeats one of existing, by
 // meaning rather than shared words: same type, an entity in common
-// (compared as stemmed tokens, case-insensitively), and the same thing
+// (compared as stemmed tokens, case-insensitively; see [Entities]) unless
+// neither names one (then every content word of each, stemmed and
+// without filler, must be said by the other: an unknown tool's name is a
+// word too), and the same thing
 // said — same polarity ("never" vs "always"), nothing named by each that
 // the other lacks ("eslint before committing" is not "go vet before
 // committing"), and word-set Jaccard similarity above 0.6 or, stemmed and
@@ -215,8 +218,12 @@ func (x *Index) IsDuplicate(e learn.Entry) bool {
 		if cw == nil {
 			cw, cm = words(e.Content), meaningOf(e)
 		}
-		if !it.forgotten && !cm.sharesEntity(it.meaning) {
-			continue
+		if !it.forgotten {
+			if none := len(cm.entities) == 0 && len(it.meaning.entities) == 0; none && wordsConflict(cm, it.meaning) {
+				continue // naming no entity, each says a word the other does not ("run semgrep" / "run trivy")
+			} else if !none && !cm.sharesEntity(it.meaning) {
+				continue // about different things
+			}
 		}
 		if sameThing(cm, it.meaning, jaccardSets(it.words, cw)) {
 			return true

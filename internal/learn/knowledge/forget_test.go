@@ -61,24 +61,31 @@ func TestNamed(t *testing.T) {
 }
 
 // TestForgottenNeverComesBack: a forgotten entry blocks its re-learning
-// whether it or the candidate has entities or not; an active entry still
-// needs a shared entity.
+// whether it or the candidate has entities or not; an active entry needs a
+// shared entity, or, when neither names one, the same words. Entities are
+// the real ones the content names:
+// given words that name nothing ("releases", "monday") or that the content
+// does not mention do not count.
 func TestForgottenNeverComesBack(t *testing.T) {
-	const text = "The staging DB listens on port 5433"
+	const plain = "Releases happen on the first monday of each month" // names no entity
+	const named = "The staging DB listens on port 5433"               // names staging and DB
 	for _, tc := range []struct {
 		name              string
+		text              string
 		stored, candidate []string
 		forgotten, dup    bool
 	}{
-		{"forgotten, neither has entities", nil, nil, true, true},
-		{"forgotten without, candidate with", nil, []string{"staging"}, true, true},
-		{"forgotten with, candidate without", []string{"staging"}, nil, true, true},
-		{"forgotten, different entities", []string{"staging"}, []string{"postgres"}, true, true},
-		{"active, no shared entity", []string{"staging"}, []string{"postgres"}, false, false},
-		{"active, shared entity", []string{"staging"}, []string{"Staging"}, false, true},
+		{"forgotten, neither has entities", plain, nil, nil, true, true},
+		{"forgotten without, candidate with words", plain, nil, []string{"releases"}, true, true},
+		{"forgotten with words, candidate without", plain, []string{"monday"}, nil, true, true},
+		{"forgotten, unmentioned entities", plain, []string{"staging"}, []string{"postgres"}, true, true},
+		{"active, no entity, same words", plain, nil, nil, false, true},
+		{"active, unmentioned entities, same words", plain, []string{"staging"}, []string{"postgres"}, false, true},
+		{"active, entities named by the content", named, nil, []string{"postgres"}, false, true},
+		{"forgotten, entities named by the content", named, []string{"DB"}, nil, true, true},
 	} {
-		stored := learn.Entry{ID: "x", Type: learn.Fact, Content: text, Entities: tc.stored, Forgotten: tc.forgotten}
-		cand := learn.Entry{Type: learn.Fact, Content: text + ".", Entities: tc.candidate}
+		stored := learn.Entry{ID: "x", Type: learn.Fact, Content: tc.text, Entities: tc.stored, Forgotten: tc.forgotten}
+		cand := learn.Entry{Type: learn.Fact, Content: tc.text + ".", Entities: tc.candidate}
 		if got := IsDuplicate(cand, []learn.Entry{stored}); got != tc.dup {
 			t.Errorf("%s: IsDuplicate = %v, want %v", tc.name, got, tc.dup)
 		}

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
@@ -17,8 +18,11 @@ type meaning struct {
 	negated  bool
 }
 
-// negation marks a negative instruction or statement.
-var negation = regexp.MustCompile(`(?i)\b(never|not|no|don'?t|doesn'?t|avoid|cannot|can'?t|won'?t|shouldn'?t|mustn'?t)\b`)
+// negation marks a negative instruction or statement; compiled on first
+// use, not at process start.
+var negation = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(never|not|no|don'?t|doesn'?t|avoid|cannot|can'?t|won'?t|shouldn'?t|mustn'?t)\b`)
+})
 
 // negWords are the tokens of a negation ("don't" splits into "don", "t").
 var negWords = wordList(`never not no don dont doesn doesnt avoid cannot can't won't shouldn mustn`)
@@ -36,7 +40,7 @@ func wordList(s string) map[string]bool {
 }
 
 func meaningOf(e learn.Entry) meaning {
-	m := meaning{mentions: map[string]bool{}, words: map[string]struct{}{}, negated: negation.MatchString(e.Content)}
+	m := meaning{mentions: map[string]bool{}, words: map[string]struct{}{}, negated: negation().MatchString(e.Content)}
 	for _, raw := range tokens(e.Content) {
 		w := raw
 		if negWords[w] {
@@ -48,7 +52,7 @@ func meaningOf(e learn.Entry) meaning {
 			m.words[w] = struct{}{}
 		}
 	}
-	for _, ent := range e.Entities {
+	for _, ent := range meaningEntities(e) {
 		set := map[string]bool{}
 		for _, w := range tokens(ent) {
 			set[stem(w)] = true
@@ -59,6 +63,35 @@ func meaningOf(e learn.Entry) meaning {
 		}
 	}
 	return m
+}
+
+// meaningEntities are the entities dedup compares for e: the real
+// entities its content names ([Entities]) and those given with it that are
+// real ([IsEntity]: a model's "go vet" or "Clerk", not the words
+// "committing" or "best practices" older heuristics stored) and that the
+// content mentions (what an entry says is what it names).
+func meaningEntities(e learn.Entry) []string {
+	out := Entities(e.Content)
+	var said map[string]bool
+	for _, g := range e.Entities {
+		if !IsEntity(g) {
+			continue
+		}
+		if said == nil {
+			said = map[string]bool{}
+			for _, w := range tokens(e.Content) {
+				said[stem(w)] = true
+			}
+		}
+		mentioned := true
+		for _, w := range tokens(g) {
+			mentioned = mentioned && said[stem(w)]
+		}
+		if mentioned {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // stem folds the common English endings ("committing", "commits",
@@ -111,6 +144,19 @@ func sameThing(c, o meaning, rawJaccard float64) bool {
 		return false
 	}
 	return rawJaccard > 0.6 || jaccardSets(c.words, o.words) > 0.6
+}
+
+// wordsConflict reports whether a and b each have a content word (stemmed,
+// without filler) the other lacks.
+func wordsConflict(a, b meaning) bool { return extraWord(a, b) && extraWord(b, a) }
+
+func extraWord(a, b meaning) bool {
+	for w := range a.words {
+		if _, ok := b.words[w]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // sharesEntity reports whether a and b have an entity token in common

@@ -28,7 +28,8 @@ func RedactEntry(e learn.Entry) learn.Entry {
 	return e
 }
 
-// RedactTurn returns t with its text, tool inputs and tool results passed
+// RedactTurn returns t with its text, tool inputs (the refused call's too)
+// and tool results passed
 // through [redact.String], so secrets never reach an extractor (a model).
 func RedactTurn(t learn.Turn) learn.Turn {
 	t.Content = redact.String(t.Content)
@@ -47,6 +48,11 @@ func RedactTurn(t learn.Turn) learn.Turn {
 			res[i] = r
 		}
 		t.ToolResults = res
+	}
+	if t.Refused != nil { // the refused call is quoted in evidence
+		u := *t.Refused
+		u.Input = redact.String(u.Input)
+		t.Refused = &u
 	}
 	return t
 }

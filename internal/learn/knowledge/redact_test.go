@@ -49,3 +49,18 @@ func TestRedactEntryObservedKey(t *testing.T) {
 		t.Errorf("the caller's Observed was modified")
 	}
 }
+
+// TestRedactTurnRefusedCall: the refused call quoted in a correction's
+// evidence is redacted with the rest of the turn.
+func TestRedactTurnRefusedCall(t *testing.T) {
+	const key = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	in := learn.Turn{Role: learn.User, Content: "use the env var", Interrupted: true,
+		Refused: &learn.ToolUse{Name: "Bash", Input: `{"command":"curl -H 'x-api-key: ` + key + `' https://api.anthropic.com"}`}}
+	out := RedactTurn(in)
+	if strings.Contains(out.Refused.Input, key) || !strings.Contains(out.Refused.Input, "[REDACTED:") {
+		t.Errorf("refused call not redacted: %s", out.Refused.Input)
+	}
+	if !strings.Contains(in.Refused.Input, key) {
+		t.Error("RedactTurn changed its argument's refused call")
+	}
+}

@@ -125,6 +125,10 @@ func now(o Options) time.Time {
 }
 
 // RunTurns runs classify → extract → dedup → store on turns already read.
+// Each user turn is cut to its bounded prefix and redacted first, then
+// classified once ([classify.Analyze]); an extractor that takes analyses
+// ([extract.AnalysedExtractor]: the heuristics, auto) reuses them instead
+// of reading the text again.
 func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Options) (Result, error) {
 	res := Result{Entries: []learn.Entry{}}
 	x := opts.Extractor
@@ -135,26 +139,19 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	if size <= 0 {
 		size = DefaultChunkSize
 	}
-	signal, forgets := Classify(turns)
+	turns = prepareUserTurns(turns)
+	analyses := make([]classify.Analysis, len(turns))
+	for i, t := range turns {
+		analyses[i] = classify.Analyze(t) // an assistant turn is noise at once
+	}
+	signal, forgets := signals(analyses)
 	res.Stats.TurnsProcessed = len(turns)
 	res.Stats.SignalTurns = len(signal)
 	res.Stats.NoiseTurns = len(turns) - len(signal)
 
-	var extracted []learn.Entry
-	for start := 0; start < len(signal); start += size {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		chunk := WithContext(turns, signal[start:min(start+size, len(signal))])
-		for i := range chunk { // a bounded prefix of huge turns; nothing private reaches an extractor
-			chunk[i].Content = classify.Bound(chunk[i].Content)
-			chunk[i] = knowledge.RedactTurn(chunk[i])
-		}
-		es, err := x.Extract(ctx, chunk, source)
-		if err != nil {
-			return res, &ExtractError{Source: source, Extractor: x.Name(), Err: err}
-		}
-		extracted = append(extracted, es...)
+	extracted, err := extractChunks(ctx, x, turns, analyses, signal, size, source)
+	if err != nil {
+		return res, err
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
@@ -192,8 +189,43 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	if err := storeTrail(opts.Store, &res, merge); err != nil {
 		return res, err
 	}
-	err := store(opts.Store, &res, dedup, forgets)
+	err = store(opts.Store, &res, dedup, forgets)
 	return res, err
+}
+
+// extractChunks runs x over the signal turns in chunks of size, each with
+// its neighbouring assistant turns (bounded and redacted here; user turns
+// are already), handing an [extract.AnalysedExtractor] the analyses.
+func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn, analyses []classify.Analysis, signal []int, size int, source string) ([]learn.Entry, error) {
+	ax, analysed := x.(extract.AnalysedExtractor)
+	var extracted []learn.Entry
+	for start := 0; start < len(signal); start += size {
+		if err := ctx.Err(); err != nil {
+			return extracted, err
+		}
+		idx := WithContextIndexes(turns, signal[start:min(start+size, len(signal))])
+		chunk := make([]learn.Turn, len(idx))
+		chunkAnalyses := make([]classify.Analysis, len(idx))
+		for j, i := range idx {
+			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
+			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
+				chunk[j].Content = classify.Bound(chunk[j].Content)
+				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
+			}
+		}
+		var es []learn.Entry
+		var err error
+		if analysed {
+			es, err = ax.ExtractAnalysed(ctx, chunk, chunkAnalyses, source)
+		} else {
+			es, err = x.Extract(ctx, chunk, source)
+		}
+		if err != nil {
+			return extracted, &ExtractError{Source: source, Extractor: x.Name(), Err: err}
+		}
+		extracted = append(extracted, es...)
+	}
+	return extracted, nil
 }
 
 // store dedups and appends under the store's lock (see
@@ -241,8 +273,17 @@ func Superseded(active, fresh []learn.Entry) [][2]string {
 // Classify returns the indexes of the signal turns of turns (forget
 // commands excluded) and the texts of its "@forget" commands.
 func Classify(turns []learn.Turn) (signal []int, forgets []string) {
+	analyses := make([]classify.Analysis, len(turns))
 	for i, t := range turns {
-		c := classify.Classify(t)
+		analyses[i] = classify.Analyze(t)
+	}
+	return signals(analyses)
+}
+
+// signals is [Classify] on analyses already made.
+func signals(analyses []classify.Analysis) (signal []int, forgets []string) {
+	for i, a := range analyses {
+		c := a.Classification
 		switch {
 		case c.Type == learn.SignalForget:
 			if c.Match != "" {
@@ -255,15 +296,40 @@ func Classify(turns []learn.Turn) (signal []int, forgets []string) {
 	return signal, forgets
 }
 
+// prepareUserTurns returns a copy of turns whose user turns are cut to
+// their bounded prefix ([classify.Bound]) and redacted: what is classified,
+// extracted, stored or sent to a model holds no secret.
+func prepareUserTurns(turns []learn.Turn) []learn.Turn {
+	out := make([]learn.Turn, len(turns))
+	for i, t := range turns {
+		if t.Role == learn.User {
+			t.Content = classify.Bound(t.Content)
+			t = knowledge.RedactTurn(t)
+		}
+		out[i] = t
+	}
+	return out
+}
+
 // WithContext returns the turns at the signal indexes together with the
 // assistant turn before and after each (what the user answered and how the
 // assistant responded), in transcript order, each turn once.
 func WithContext(turns []learn.Turn, signal []int) []learn.Turn {
-	var out []learn.Turn
+	idx := WithContextIndexes(turns, signal)
+	out := make([]learn.Turn, len(idx))
+	for j, i := range idx {
+		out[j] = turns[i]
+	}
+	return out
+}
+
+// WithContextIndexes is [WithContext] as indexes into turns.
+func WithContextIndexes(turns []learn.Turn, signal []int) []int {
+	var out []int
 	last := -1
 	add := func(i int) {
 		if i > last && i >= 0 && i < len(turns) {
-			out = append(out, turns[i])
+			out = append(out, i)
 			last = i
 		}
 	}

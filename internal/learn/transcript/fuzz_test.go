@@ -28,6 +28,10 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Add(`{"type":"user","message":{"role":"user","content":"<system-reminder>x</system-reminder>keep"}}`)
 	f.Add(`{"type":"assistant","message":{"id":"a","content":[{"type":"tool_use"},{"type":"text","text":1}]}}`)
+	f.Add(`{"type":"assistant","message":{"id":"b","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"npm i"}}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nuse pnpm"}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}` + "\n" +
+		`{"type":"user","message":{"content":"no, the other one"}}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		var turns []learn.Turn
 		st, err := Scan(strings.NewReader(in), &Options{IncludeSidechain: len(in)%2 == 0}, func(tr learn.Turn) error {

@@ -95,9 +95,11 @@ func (s *scanner) fresh(c *chain, sig string) bool {
 }
 
 // user handles a user line: tool results go to the open assistant turn,
-// remaining text (after cleaning) becomes a user turn.
+// the reason typed when refusing a tool call becomes a user turn (see
+// [scanner.refusal]), and remaining text (after cleaning) becomes a user
+// turn; the first user turn after an interruption or refusal carries it.
 func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
-	var texts []string
+	var texts, reasons []string
 	if content.Type == gjson.String {
 		texts = append(texts, content.String())
 	} else {
@@ -106,19 +108,30 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 			case "text":
 				texts = append(texts, b.Get("text").String())
 			case "tool_result":
+				if r := s.refusal(c, b); r != "" {
+					reasons = append(reasons, r)
+				}
 				s.toolResult(c, b)
 			}
 			return true
 		})
 	}
-	text := Clean(strings.Join(texts, "\n"))
-	if text == "" {
-		return nil
+	joined := strings.Join(texts, "\n")
+	c.interruption(joined)
+	if text := Clean(joined); text != "" {
+		reasons = append(reasons, text)
 	}
-	if err := s.flush(c); err != nil {
-		return err
+	for _, text := range reasons { // a refusal's reason is the user's words: a turn of its own
+		if err := s.flush(c); err != nil {
+			return err
+		}
+		t := learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd)}
+		c.mark(&t)
+		if err := s.emit(t); err != nil {
+			return err
+		}
 	}
-	return s.emit(learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd)})
+	return nil
 }
 
 // toolResult attaches a shortened tool result to the open assistant turn.

@@ -125,6 +125,10 @@ type chain struct {
 	open *learn.Turn         // assistant turn being assembled
 	sigs map[string]struct{} // block signatures already in open
 	seen recentIDs           // ids of recently finished assistant turns
+	// interrupted and refused are the context of the next user turn: the
+	// user stopped the assistant, or refused refused (see refusal.go).
+	interrupted bool
+	refused     *learn.ToolUse
 }
 
 // recentIDs remembers the last len(ring) ids: a streaming duplicate
