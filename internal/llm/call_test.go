@@ -54,8 +54,8 @@ func newClient(tb testing.TB, s *llmtest.Server, opts llm.Options) (*llm.Client,
 	opts.APIKey = "sk-test"
 	opts.BaseURL = s.URL()
 	opts.Log = rec
-	if opts.RetryDelay == 0 {
-		opts.RetryDelay = time.Millisecond
+	if opts.Retry.BaseDelay == 0 {
+		opts.Retry.BaseDelay = time.Millisecond
 	}
 	return llm.New(opts), rec
 }
@@ -241,7 +241,7 @@ func TestStopReasonErrors(t *testing.T) {
 			s := llmtest.NewServer(t)
 			c, rec := newClient(t, s, llm.Options{})
 			s.Enqueue(tt.resp, tt.resp)
-			_, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+			_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			if !tt.check(err) {
 				t.Fatalf("error: got %v (%T)", err, err)
 			}

@@ -122,7 +122,7 @@ func TestExtractModelFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := llmtest.NewServer(t)
 			fake.Handle(func(llmtest.Request) llmtest.Response { return tt.resp })
-			client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), RetryDelay: time.Millisecond,
+			client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond},
 				Deadlines: map[string]time.Duration{llm.CallTypeExtract: 100 * time.Millisecond}})
 			e := start(t, &extract.Claude{Client: client}, false)
 			var got struct{ Error, Kind string }
