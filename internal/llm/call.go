@@ -64,9 +64,13 @@ type Result struct {
 	Model                     string
 	StopReason                string
 	InputTokens, OutputTokens int64
-	CostUSD                   float64
-	Latency                   time.Duration
-	InputHash                 string
+	// CacheReadTokens and CacheWriteTokens are the prompt-cache tokens the
+	// API reported (zero unless a prompt is cached).
+	CacheReadTokens, CacheWriteTokens int64
+	CostUSD                           float64
+	CostKnown                         bool // false: the model has no known price; CostUSD is 0 and means nothing
+	Latency                           time.Duration
+	InputHash                         string
 }
 
 // Call sends req with output_config.format = the JSON Schema of T (see
@@ -167,6 +171,8 @@ func (c *Client) send(ctx context.Context, req Request, res Result, schema *Sche
 		msg = m
 		res.InputTokens += m.Usage.InputTokens
 		res.OutputTokens += m.Usage.OutputTokens
+		res.CacheReadTokens += m.Usage.CacheReadInputTokens
+		res.CacheWriteTokens += m.Usage.CacheCreationInputTokens
 		res.StopReason = string(m.StopReason)
 		if m.StopReason != anthropic.StopReasonPauseTurn || i == maxPauseContinuations {
 			break
@@ -186,10 +192,11 @@ func (c *Client) send(ctx context.Context, req Request, res Result, schema *Sche
 	if err := schema.Validate(text, out); err != nil {
 		return res, err
 	}
-	if _, known := Price(res.Model); !known {
-		c.logger.Warn("llm: no pricing for model, cost recorded as 0", "model", res.Model)
+	res.CostUSD, res.CostKnown = Cost(res.Model, Usage{Input: res.InputTokens, Output: res.OutputTokens,
+		CacheRead: res.CacheReadTokens, CacheWrite: res.CacheWriteTokens})
+	if !res.CostKnown {
+		c.logger.Warn("llm: no known price for model, cost recorded as unknown", "model", res.Model)
 	}
-	res.CostUSD = Cost(res.Model, res.InputTokens, res.OutputTokens)
 	return res, nil
 }
 
@@ -271,8 +278,9 @@ func replyText(m *anthropic.Message) string {
 	return sb.String()
 }
 
-// record writes the call to the CallLogger: real figures on success;
-// latency −1, zero tokens and cost on failure (FR-091).
+// record writes the call to the CallLogger: real figures on success (the
+// cost unknown for a model without a price); latency −1, zero tokens and
+// cost on failure (FR-091).
 func (c *Client) record(ctx context.Context, req Request, res Result, start time.Time, err error) {
 	if c.log == nil {
 		return
@@ -283,7 +291,8 @@ func (c *Client) record(ctx context.Context, req Request, res Result, start time
 	}
 	if err == nil {
 		rec.LatencyMs = max(1, res.Latency.Milliseconds())
-		rec.InputTokens, rec.OutputTokens, rec.CostUSD = res.InputTokens, res.OutputTokens, res.CostUSD
+		rec.InputTokens, rec.OutputTokens = res.InputTokens, res.OutputTokens
+		rec.CostUSD, rec.CostUnknown = res.CostUSD, !res.CostKnown
 	}
 	if lerr := c.log.LogAPICall(context.WithoutCancel(ctx), rec); lerr != nil {
 		c.logger.Warn("llm: recording api call failed", "call_type", req.CallType, "err", lerr)

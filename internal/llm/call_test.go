@@ -77,7 +77,7 @@ func TestCallSuccess(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
-	wantCost := (1000*0.80 + 200*4.00) / 1e6
+	wantCost := (1000*1.00 + 200*5.00) / 1e6 // claude-haiku-4-5: $1 / $5
 	if res.Model != "claude-haiku-4-5-20251001" || res.InputTokens != 1000 || res.OutputTokens != 200 ||
 		res.CostUSD != wantCost || res.StopReason != "end_turn" || res.InputHash != llm.InputHash("should we ship?") {
 		t.Errorf("result: got %+v", res)

@@ -197,6 +197,9 @@ type CallRecord struct {
 	LatencyMs                             int64 // −1 on failure
 	InputTokens, OutputTokens             int64 // zero on failure
 	CostUSD                               float64
-	Err                                   error // nil on success
-	At                                    time.Time
+	// CostUnknown is true when the model has no known price: the row's
+	// cost is unknown (NULL), not $0. A failure costs a known 0.
+	CostUnknown bool
+	Err         error // nil on success
+	At          time.Time
 }

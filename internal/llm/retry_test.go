@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -254,34 +252,6 @@ func TestIsTransient(t *testing.T) {
 				t.Errorf("IsTransient(%v): got %v, want %v", tt.err, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestUnknownModelCostsZeroWithWarning(t *testing.T) {
-	s := llmtest.NewServer(t)
-	var logs strings.Builder
-	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return logs.Write(p)
-	}), nil))
-	rec := &recorder{}
-	c := llm.New(llm.Options{APIKey: "k", BaseURL: s.URL(), Log: rec, Logger: logger})
-	s.Enqueue(okReply.WithUsage(1000, 1000))
-	r := req("x")
-	r.Model = "my-finetune-1"
-	_, res, err := llm.Call[verdict](context.Background(), c, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.CostUSD != 0 || rec.all()[0].CostUSD != 0 || rec.all()[0].Model != "my-finetune-1" {
-		t.Errorf("cost: got %v / %+v, want 0 for an unknown model", res.CostUSD, rec.all()[0])
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(logs.String(), "no pricing for model") || !strings.Contains(logs.String(), "my-finetune-1") {
-		t.Errorf("no warning logged: %s", logs.String())
 	}
 }
 
