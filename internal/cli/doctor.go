@@ -27,7 +27,8 @@ func newDoctorCmd(e *env) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check that Paige and its surroundings are ready, and say how to fix what is not",
 		Long: `Checks the paige binary, the configuration, the port, the database, the memory backend,
-git, gh, the Claude key, the learn queue and Claude Code's settings. One line each, ✓ or ✗,
+git, gh, the Claude key, the learn queue, the configured models (through the Models API)
+and Claude Code's settings. One line each, ✓ or ✗,
 with the fix. Exits 1 only when something required (configuration, DATA_DIR, database,
 memory backend) is broken; the rest are advice.`,
 		Args: cobra.NoArgs,
@@ -62,6 +63,7 @@ func runDoctor(ctx context.Context, e *env) []check {
 		checkKey(cfg),
 		checkLearnQueue(cfg),
 	)
+	checks = append(checks, checkModels(ctx, cfg, e.getenv)...)
 	return append(checks, checkClaudeSettings(e, cfg)...)
 }
 

@@ -239,14 +239,17 @@ type Action struct {
 // SessionID is empty for calls made outside a session (stored as NULL).
 // LatencyMs is -1 for a failed call, whose tokens and cost are zero (EC-19).
 type APICall struct {
-	ID           string    `json:"id"`
-	SessionID    string    `json:"sessionId,omitempty"`
-	CallType     string    `json:"callType"`
-	Model        string    `json:"model"`
-	InputHash    string    `json:"inputHash"`
-	LatencyMs    int64     `json:"latencyMs"`
-	InputTokens  int64     `json:"inputTokens"`
-	OutputTokens int64     `json:"outputTokens"`
-	CostEstimate float64   `json:"costEstimate"`
-	CreatedAt    time.Time `json:"createdAt"`
+	ID           string  `json:"id"`
+	SessionID    string  `json:"sessionId,omitempty"`
+	CallType     string  `json:"callType"`
+	Model        string  `json:"model"`
+	InputHash    string  `json:"inputHash"`
+	LatencyMs    int64   `json:"latencyMs"`
+	InputTokens  int64   `json:"inputTokens"`
+	OutputTokens int64   `json:"outputTokens"`
+	CostEstimate float64 `json:"costEstimate"`
+	// CostUnknown marks a call to a model with no known price: its cost is
+	// NULL in api_call_log (CostEstimate is then 0 and means nothing).
+	CostUnknown bool      `json:"costUnknown,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
 }

@@ -54,8 +54,8 @@ func newClient(tb testing.TB, s *llmtest.Server, opts llm.Options) (*llm.Client,
 	opts.APIKey = "sk-test"
 	opts.BaseURL = s.URL()
 	opts.Log = rec
-	if opts.RetryDelay == 0 {
-		opts.RetryDelay = time.Millisecond
+	if opts.Retry.BaseDelay == 0 {
+		opts.Retry.BaseDelay = time.Millisecond
 	}
 	return llm.New(opts), rec
 }
@@ -77,7 +77,7 @@ func TestCallSuccess(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
-	wantCost := (1000*0.80 + 200*4.00) / 1e6
+	wantCost := (1000*1.00 + 200*5.00) / 1e6 // claude-haiku-4-5: $1 / $5
 	if res.Model != "claude-haiku-4-5-20251001" || res.InputTokens != 1000 || res.OutputTokens != 200 ||
 		res.CostUSD != wantCost || res.StopReason != "end_turn" || res.InputHash != llm.InputHash("should we ship?") {
 		t.Errorf("result: got %+v", res)
@@ -241,7 +241,7 @@ func TestStopReasonErrors(t *testing.T) {
 			s := llmtest.NewServer(t)
 			c, rec := newClient(t, s, llm.Options{})
 			s.Enqueue(tt.resp, tt.resp)
-			_, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+			_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			if !tt.check(err) {
 				t.Fatalf("error: got %v (%T)", err, err)
 			}

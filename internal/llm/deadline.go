@@ -107,8 +107,7 @@ func (c *Client) Deadline(callType string) time.Duration {
 // WithDeadline returns ctx bounded by the deadline of callType (see
 // [Client.Deadline]). When it passes, the context's cause is a
 // *TimeoutError, which [TimeoutCause] turns the call's error into. Callers
-// of the SDK use it around each model call; [Call] and [CallWithRetry] apply
-// it themselves.
+// of the SDK use it around each model call; [Call] applies it itself.
 func (c *Client) WithDeadline(ctx context.Context, callType string) (context.Context, context.CancelFunc) {
 	return WithDeadline(ctx, callType, c.Deadline(callType))
 }

@@ -15,17 +15,12 @@ import (
 // A hanging model ends with a typed timeout at the call type's deadline,
 // retries included, and the fake sees the request abandoned.
 func TestHangingModelTimesOut(t *testing.T) {
-	for _, name := range []string{"Call", "CallWithRetry"} {
+	for _, name := range []string{"Call"} {
 		t.Run(name, func(t *testing.T) {
 			s := llmtest.NewServer(t)
 			c, rec := newClient(t, s, llm.Options{Deadlines: map[string]time.Duration{"test_call": 50 * time.Millisecond}})
 			s.Handle(func(llmtest.Request) llmtest.Response { return llmtest.Hang() })
-			var err error
-			if name == "Call" {
-				_, _, err = llm.Call[verdict](context.Background(), c, req("x"))
-			} else {
-				_, _, err = llm.CallWithRetry[verdict](context.Background(), c, req("x"))
-			}
+			_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			var te *llm.TimeoutError
 			if !errors.As(err, &te) || !errors.Is(err, llm.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("got %v (%T), want *llm.TimeoutError", err, err)
@@ -122,7 +117,7 @@ func TestClassifyHidesUpstreamBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.want), func(t *testing.T) {
 			s := llmtest.NewServer(t)
-			c, _ := newClient(t, s, llm.Options{})
+			c, _ := newClient(t, s, llm.Options{Retry: llm.RetryPolicy{MaxAttempts: 1}})
 			s.Enqueue(tt.resp)
 			_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			if got := llm.Classify(err); got != tt.want {

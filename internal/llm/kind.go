@@ -26,7 +26,7 @@ const (
 	KindOverloaded  Kind = "overloaded"   // 529, 503
 	KindAuth        Kind = "auth"         // 401, 403
 	KindRejected    Kind = "rejected"     // other 4xx
-	KindUnavailable Kind = "unavailable"  // other 5xx, connection failures
+	KindUnavailable Kind = "unavailable"  // other 5xx, 409, connection failures
 	KindUnknown     Kind = "unknown"      // anything else
 )
 
@@ -67,9 +67,9 @@ func Classify(err error) Kind {
 	case errors.As(err, &invalid):
 		return KindInvalid
 	case errors.As(err, &apiErr):
-		return StatusKind(apiErr.StatusCode)
+		return apiErr.Kind()
 	case errors.As(err, &sdkErr):
-		return StatusKind(sdkErr.StatusCode)
+		return newAPIError(sdkErr).Kind()
 	case IsTransient(err):
 		return KindUnavailable
 	}
@@ -87,7 +87,7 @@ func StatusKind(status int) Kind {
 		return KindOverloaded
 	case status == 408 || status == 504:
 		return KindTimeout
-	case status >= 500:
+	case status >= 500 || status == 409:
 		return KindUnavailable
 	case status >= 400:
 		return KindRejected

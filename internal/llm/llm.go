@@ -18,11 +18,18 @@
 // and makes no HTTP request; such calls are not recorded, because no API call
 // happened.
 //
-// Retries are ours, not the SDK's (the SDK runs with zero retries):
-// [CallWithRetry] retries once after a pause, on transient errors only
-// ([IsTransient]). The spec's "SDK retries automatically" (scenario 7.9) is
-// replaced by this single, logged retry, so every attempt shows up in
-// api_call_log.
+// Retries are ours, not the SDK's (the SDK runs with zero retries): one
+// [RetryPolicy] per Client, used by [Call] and, through [Client.Retry], by
+// every caller of the SDK (learn chat, GhostPath), retries transient errors
+// only ([IsTransient]) with the server's retry-after or exponential backoff.
+// The spec's "SDK retries automatically" (scenario 7.9) is replaced by these
+// logged retries, so every attempt shows up in api_call_log.
+//
+// Errors are typed: each kind of failure has its own type, matched with
+// errors.As ([RateLimitError], [OverloadedError], [AuthError],
+// [InvalidRequestError], [ServerError], [ConnectionError], [TimeoutError],
+// [RefusalError], [MaxTokensError], [InvalidReplyError]), and [Classify]
+// sorts any of them into a [Kind] with a client-safe sentence.
 package llm
 
 import (
@@ -51,9 +58,6 @@ const (
 // DefaultMaxTokens is the max_tokens sent when a Request leaves it zero (FR-092).
 const DefaultMaxTokens = 4096
 
-// DefaultRetryDelay is CallWithRetry's pause when Options.RetryDelay is zero.
-const DefaultRetryDelay = time.Second
-
 // DefaultTimeout bounds one HTTP attempt when Options.Timeout is zero (the
 // SDK's advice for long requests; web search turns can take minutes).
 const DefaultTimeout = 10 * time.Minute
@@ -72,7 +76,7 @@ type Options struct {
 	HTTPClient *http.Client     // nil: the SDK's default client
 	Log        CallLogger       // nil: calls are not recorded
 	Logger     *slog.Logger     // nil: discard
-	RetryDelay time.Duration    // CallWithRetry's pause; zero means DefaultRetryDelay
+	Retry      RetryPolicy      // zero fields: the defaults (see RetryPolicy)
 	Timeout    time.Duration    // per HTTP attempt; zero means DefaultTimeout
 	Now        func() time.Time // nil: time.Now; stamps CallRecord.At and measures latency
 	// Deadlines override the deadline of call types (see Deadlines in
@@ -88,21 +92,21 @@ type Client struct {
 	models map[Tier]string
 	log    CallLogger
 	logger *slog.Logger
-	delay  time.Duration
+	retry  RetryPolicy
 	now    func() time.Time
 	// deadlines holds the per-call-type overrides; read-only after New.
 	deadlines map[string]time.Duration
 }
 
 // New returns a Client for opts. The SDK is built with zero retries (retries
-// are CallWithRetry's) and with the key and base URL given explicitly, so the
+// are the Client's RetryPolicy) and with the key and base URL given explicitly, so the
 // process environment does not change where calls go.
 func New(opts Options) *Client {
 	c := &Client{
 		key:       opts.APIKey != "",
 		log:       opts.Log,
 		logger:    opts.Logger,
-		delay:     opts.RetryDelay,
+		retry:     opts.Retry.withDefaults(),
 		now:       opts.Now,
 		deadlines: map[string]time.Duration{},
 		models: map[Tier]string{
@@ -121,9 +125,6 @@ func New(opts Options) *Client {
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if c.delay <= 0 {
-		c.delay = DefaultRetryDelay
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -196,6 +197,9 @@ type CallRecord struct {
 	LatencyMs                             int64 // −1 on failure
 	InputTokens, OutputTokens             int64 // zero on failure
 	CostUSD                               float64
-	Err                                   error // nil on success
-	At                                    time.Time
+	// CostUnknown is true when the model has no known price: the row's
+	// cost is unknown (NULL), not $0. A failure costs a known 0.
+	CostUnknown bool
+	Err         error // nil on success
+	At          time.Time
 }

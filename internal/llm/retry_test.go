@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +18,7 @@ import (
 
 var okReply = llmtest.JSON(map[string]any{"decision": "go", "confidence": 0.5, "note": nil, "tags": []string{}})
 
-func TestCallWithRetryTransient(t *testing.T) {
+func TestCallRetriesTransient(t *testing.T) {
 	tests := []struct {
 		name string
 		fail llmtest.Response
@@ -29,13 +27,17 @@ func TestCallWithRetryTransient(t *testing.T) {
 		{"500", llmtest.Error(500, "api_error", "boom")},
 		{"503", llmtest.Error(503, "api_error", "unavailable")},
 		{"529 overloaded", llmtest.Error(529, "overloaded_error", "Overloaded")},
+		{"408", llmtest.Error(408, "timeout_error", "request timeout")},
+		{"409", llmtest.Error(409, "api_error", "conflict")},
+		{"502", llmtest.Error(502, "api_error", "bad gateway")},
+		{"504", llmtest.Error(504, "api_error", "gateway timeout")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t)
 			c, rec := newClient(t, s, llm.Options{})
 			s.Enqueue(tt.fail, okReply)
-			got, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+			got, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			if err != nil {
 				t.Fatalf("got %v, want success on the retry", err)
 			}
@@ -50,22 +52,27 @@ func TestCallWithRetryTransient(t *testing.T) {
 	}
 }
 
-func TestCallWithRetryGivesUpAfterOneRetry(t *testing.T) {
+func TestCallGivesUpAfterMaxAttempts(t *testing.T) {
 	s := llmtest.NewServer(t)
 	c, rec := newClient(t, s, llm.Options{})
-	s.Enqueue(llmtest.Error(529, "overloaded_error", "Overloaded"), llmtest.Error(529, "overloaded_error", "Still overloaded"))
-	_, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+	for i := range llm.DefaultMaxAttempts {
+		s.Enqueue(llmtest.Error(529, "overloaded_error", fmt.Sprint("overloaded ", i)))
+	}
+	s.Enqueue(okReply)
+	_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 	var apiErr *llm.APIError
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 529 || apiErr.Type != "overloaded_error" || apiErr.Message != "Still overloaded" {
-		t.Fatalf("got %v, want the second 529", err)
+	var over *llm.OverloadedError
+	want := fmt.Sprint("overloaded ", llm.DefaultMaxAttempts-1)
+	if !errors.As(err, &apiErr) || !errors.As(err, &over) || apiErr.StatusCode != 529 || apiErr.Type != "overloaded_error" || apiErr.Message != want {
+		t.Fatalf("got %v, want the last 529", err)
 	}
-	if got := len(s.Requests()); got != 2 {
-		t.Errorf("requests: got %d, want 2", got)
+	if got := len(s.Requests()); got != llm.DefaultMaxAttempts {
+		t.Errorf("requests: got %d, want %d", got, llm.DefaultMaxAttempts)
 	}
-	assertFailureRecord(t, rec, 2)
+	assertFailureRecord(t, rec, llm.DefaultMaxAttempts)
 }
 
-func TestCallWithRetryNotOnPermanentErrors(t *testing.T) {
+func TestCallNotRetriedOnPermanentErrors(t *testing.T) {
 	for _, tt := range []struct {
 		status  int
 		errType string
@@ -74,7 +81,7 @@ func TestCallWithRetryNotOnPermanentErrors(t *testing.T) {
 			s := llmtest.NewServer(t)
 			c, rec := newClient(t, s, llm.Options{})
 			s.Enqueue(llmtest.Error(tt.status, tt.errType, "no"), okReply)
-			_, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+			_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 			var apiErr *llm.APIError
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != tt.status || apiErr.Type != tt.errType {
 				t.Fatalf("got %v, want API error %d", err, tt.status)
@@ -87,16 +94,16 @@ func TestCallWithRetryNotOnPermanentErrors(t *testing.T) {
 	}
 }
 
-func TestRetryDelayIsHonoured(t *testing.T) {
+func TestCancelDuringBackoff(t *testing.T) {
 	s := llmtest.NewServer(t)
-	c, _ := newClient(t, s, llm.Options{RetryDelay: time.Hour})
+	c, _ := newClient(t, s, llm.Options{Retry: llm.RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour}})
 	s.Enqueue(llmtest.Error(500, "api_error", "boom"), okReply)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		s.WaitRequests(t, 1, 5*time.Second)
 		cancel()
 	}()
-	_, _, err := llm.CallWithRetry[verdict](ctx, c, req("x"))
+	_, _, err := llm.Call[verdict](ctx, c, req("x"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want cancellation during the retry pause", err)
 	}
@@ -113,12 +120,13 @@ func TestConnectionErrorIsTransient(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	rec := &recorder{}
-	c := llm.New(llm.Options{APIKey: "k", BaseURL: "http://" + addr, Log: rec, RetryDelay: time.Millisecond})
-	_, _, err = llm.CallWithRetry[verdict](context.Background(), c, req("x"))
-	if err == nil || !llm.IsTransient(err) {
-		t.Fatalf("got %v, want a transient connection error", err)
+	c := llm.New(llm.Options{APIKey: "k", BaseURL: "http://" + addr, Log: rec, Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
+	_, _, err = llm.Call[verdict](context.Background(), c, req("x"))
+	var conn *llm.ConnectionError
+	if !errors.As(err, &conn) || !llm.IsTransient(err) || llm.Classify(err) != llm.KindUnavailable {
+		t.Fatalf("got %v (%T), want a transient *llm.ConnectionError", err, err)
 	}
-	assertFailureRecord(t, rec, 2)
+	assertFailureRecord(t, rec, llm.DefaultMaxAttempts)
 }
 
 func TestNoKeyIsErrNoModelWithoutHTTP(t *testing.T) {
@@ -128,7 +136,7 @@ func TestNoKeyIsErrNoModelWithoutHTTP(t *testing.T) {
 	if c.Available() {
 		t.Fatal("Available: got true without a key")
 	}
-	_, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+	_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 	if !errors.Is(err, llm.ErrNoModel) || !errors.Is(err, config.ErrNoModel) {
 		t.Fatalf("got %v, want ErrNoModel", err)
 	}
@@ -146,11 +154,14 @@ func TestCancelledCallIsRecorded(t *testing.T) {
 	s.Enqueue(okReply.WithDelay(time.Minute))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	_, _, err := llm.CallWithRetry[verdict](ctx, c, req("x"))
+	_, _, err := llm.Call[verdict](ctx, c, req("x"))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want deadline exceeded", err)
 	}
 	assertFailureRecord(t, rec, 1)
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("requests: got %d, want 1 (an expired caller is not retried)", n)
+	}
 }
 
 func TestConcurrentCalls(t *testing.T) {
@@ -244,34 +255,6 @@ func TestIsTransient(t *testing.T) {
 	}
 }
 
-func TestUnknownModelCostsZeroWithWarning(t *testing.T) {
-	s := llmtest.NewServer(t)
-	var logs strings.Builder
-	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return logs.Write(p)
-	}), nil))
-	rec := &recorder{}
-	c := llm.New(llm.Options{APIKey: "k", BaseURL: s.URL(), Log: rec, Logger: logger})
-	s.Enqueue(okReply.WithUsage(1000, 1000))
-	r := req("x")
-	r.Model = "my-finetune-1"
-	_, res, err := llm.Call[verdict](context.Background(), c, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.CostUSD != 0 || rec.all()[0].CostUSD != 0 || rec.all()[0].Model != "my-finetune-1" {
-		t.Errorf("cost: got %v / %+v, want 0 for an unknown model", res.CostUSD, rec.all()[0])
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(logs.String(), "no pricing for model") || !strings.Contains(logs.String(), "my-finetune-1") {
-		t.Errorf("no warning logged: %s", logs.String())
-	}
-}
-
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
@@ -280,7 +263,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	s := llmtest.NewServer(t)
 	c, rec := newClient(t, s, llm.Options{Timeout: 100 * time.Millisecond})
 	s.Enqueue(okReply.WithDelay(time.Minute), okReply)
-	got, _, err := llm.CallWithRetry[verdict](context.Background(), c, req("x"))
+	got, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 	if err != nil || got.Decision != "go" {
 		t.Fatalf("got %+v %v, want success on the retry", got, err)
 	}

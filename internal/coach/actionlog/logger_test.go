@@ -367,6 +367,7 @@ func TestLogAPICallFromLLM(t *testing.T) {
 			LatencyMs: 850, InputTokens: 1200, OutputTokens: 300, CostUSD: 0.0081, At: at},
 		{CallType: "learn_extract", Model: "claude-haiku-4-5", InputHash: "fedcba9876543210", LatencyMs: -1,
 			Err: errors.New("529 overloaded"), At: at.Add(time.Second)},
+		{CallType: "coach_agent", Model: "my-finetune", LatencyMs: 10, InputTokens: 5, CostUnknown: true, At: at.Add(2 * time.Second)},
 	}
 	for _, r := range recs {
 		if err := f.l.LogAPICall(ctx, r); err != nil {
@@ -381,6 +382,7 @@ func TestLogAPICallFromLLM(t *testing.T) {
 		{SessionID: f.sess.ID, CallType: "coach_agent", Model: "claude-sonnet-4-5", InputHash: "0123456789abcdef",
 			LatencyMs: 850, InputTokens: 1200, OutputTokens: 300, CostEstimate: 0.0081, CreatedAt: at},
 		{CallType: "learn_extract", Model: "claude-haiku-4-5", InputHash: "fedcba9876543210", LatencyMs: -1, CreatedAt: at.Add(time.Second)},
+		{CallType: "coach_agent", Model: "my-finetune", LatencyMs: 10, InputTokens: 5, CostUnknown: true, CreatedAt: at.Add(2 * time.Second)},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(coach.APICall{}, "ID")); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)

@@ -36,12 +36,14 @@ func UserMessage(what string, err error) string {
 	case errors.As(err, &invalid):
 		return "Claude returned an answer Paige could not read. Try again."
 	case errors.As(err, &apiErr):
-		switch {
-		case apiErr.StatusCode == 401 || apiErr.StatusCode == 403:
+		// By kind (HTTP status, or error.type for an error inside a
+		// stream), never by the error's text.
+		switch apiErr.Kind() {
+		case llm.KindAuth:
 			return "Claude rejected the API key. Check ANTHROPIC_API_KEY."
-		case apiErr.StatusCode == 429:
+		case llm.KindRateLimited:
 			return "Claude is rate-limiting requests right now. Wait a moment and try again."
-		case apiErr.StatusCode >= 500:
+		case llm.KindOverloaded, llm.KindUnavailable, llm.KindTimeout:
 			return "Claude is unavailable or overloaded right now. Try again in a minute."
 		default:
 			return what + " failed: Claude rejected the request."

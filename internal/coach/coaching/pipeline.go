@@ -44,7 +44,7 @@ func (s *Service) RunPipeline(ctx context.Context, in PipelineRequest) (Plan, er
 	memories, retrieved := s.relevantMemories(ctx, sess.ID, in)
 
 	user := coachagent.Assemble(in.PlanText, string(stage), memories)
-	resp, res, err := llm.CallWithRetry[coachagent.Response](ctx, s.llm, coachagent.Request(sess.ID, user))
+	resp, res, err := llm.Call[coachagent.Response](ctx, s.llm, coachagent.Request(sess.ID, user))
 	if err != nil {
 		s.log.Error("coaching pipeline: coach agent failed; nothing stored", "session", sess.ID, "err", err)
 		return Plan{}, fmt.Errorf("coach agent: %w", err)

@@ -50,7 +50,7 @@ func newRig(tb testing.TB) *rig {
 	}
 	tb.Cleanup(func() { mem.Close() })
 	fake := llmtest.NewServer(tb)
-	client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Log: al, RetryDelay: time.Millisecond})
+	client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Log: al, Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
 	svc := New(Options{Store: st, Session: sess, Actions: al, LLM: client, Memory: mem})
 	return &rig{svc: svc, st: st, sess: sess, mem: mem, fake: fake}
 }
@@ -136,7 +136,7 @@ func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
 	}
 }
 
-// With a transient failure the wrap-up step is retried once (CallWithRetry).
+// With a transient failure the wrap-up step is retried (llm.Call's policy).
 func TestWrapUpRetriesTransientFailures(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()

@@ -86,6 +86,7 @@ func TestUserMessage(t *testing.T) {
 		{&llm.APIError{StatusCode: 429}, "Claude is rate-limiting requests right now. Wait a moment and try again."},
 		{fmt.Errorf("call: %w", &llm.APIError{StatusCode: 529}), "Claude is unavailable or overloaded right now. Try again in a minute."},
 		{&llm.APIError{StatusCode: 400}, "Explain This failed: Claude rejected the request."},
+		{&llm.OverloadedError{APIError: &llm.APIError{StatusCode: 200, Type: "overloaded_error"}}, "Claude is unavailable or overloaded right now. Try again in a minute."},
 		{context.Canceled, "Explain This was cancelled before Claude answered. Try again."},
 		{errors.New("boom"), "Explain This failed unexpectedly. Try again."},
 		{nil, ""},

@@ -191,7 +191,7 @@ func (s *Service) extractGaps(ctx context.Context, d sessionData, out *WrapUp) (
 		return nil, fmt.Errorf("read earlier gaps: %w", err)
 	}
 	user := knowledgegaps.Assemble(gapActions(d.actions, d.events), gapPhases(d.phases), existingGaps(earlier))
-	resp, _, err := llm.CallWithRetry[knowledgegaps.Response](ctx, s.llm, knowledgegaps.Request(d.sess.ID, user))
+	resp, _, err := llm.Call[knowledgegaps.Response](ctx, s.llm, knowledgegaps.Request(d.sess.ID, user))
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func (s *Service) assessDreyfus(ctx context.Context, d sessionData, out *WrapUp)
 		return fmt.Errorf("read the evidence: %w", err)
 	}
 	user := dreyfusassessment.Assemble(dreyfusEvidence(h), currentAssessments(h.Assessments), recentSession(d.phases, h.SessionHints))
-	resp, _, err := llm.CallWithRetry[dreyfusassessment.Response](ctx, s.llm, dreyfusassessment.Request(d.sess.ID, user))
+	resp, _, err := llm.Call[dreyfusassessment.Response](ctx, s.llm, dreyfusassessment.Request(d.sess.ID, user))
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (s *Service) summariseMemories(ctx context.Context, d sessionData, transcri
 		mgaps = append(mgaps, memorysummary.Gap{Topic: g.Topic, Severity: string(g.Severity)})
 	}
 	user := memorysummary.Assemble(transcript, d.sess.IssueTitle, phases, mgaps)
-	resp, _, err := llm.CallWithRetry[memorysummary.Response](ctx, s.llm, memorysummary.Request(d.sess.ID, user))
+	resp, _, err := llm.Call[memorysummary.Response](ctx, s.llm, memorysummary.Request(d.sess.ID, user))
 	if err != nil {
 		return err
 	}

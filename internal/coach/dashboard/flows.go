@@ -58,7 +58,7 @@ func (s *Service) Issues(ctx context.Context) (wsapi.DashboardIssues, error) {
 		brief = append(brief, issueassessment.Gap{Topic: g.Topic, Severity: g.Severity})
 	}
 	user := issueassessment.Assemble(issues, stages, recent, brief, mems)
-	resp, _, err := llm.CallWithRetry[issueassessment.Response](ctx, s.llm, issueassessment.Request(s.sessionID(), user))
+	resp, _, err := llm.Call[issueassessment.Response](ctx, s.llm, issueassessment.Request(s.sessionID(), user))
 	if err != nil {
 		return wsapi.DashboardIssues{}, err
 	}
@@ -151,7 +151,7 @@ func (s *Service) materialsFor(ctx context.Context, refresh bool) (out wsapi.Das
 		return cached, true, nil
 	}
 	req := learningmaterials.Request(s.sessionID(), stage, user)
-	resp, _, err := llm.CallWithRetry[learningmaterials.Response](ctx, s.llm, req)
+	resp, _, err := llm.Call[learningmaterials.Response](ctx, s.llm, req)
 	if err != nil {
 		return out, true, err
 	}

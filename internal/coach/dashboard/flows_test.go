@@ -20,6 +20,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -304,10 +305,10 @@ func TestDashboardErrors(t *testing.T) {
 			wantIssues: "GitHub CLI not found", wantCalls: 1},
 		{name: "no remote", gh: "echo 'no git remotes found' >&2; exit 1", script: []llmtest.Response{llmtest.JSON(materialsReply())},
 			wantIssues: "No GitHub remote found", wantCalls: 1},
-		{name: "both calls fail after one retry", gh: ghPrints(`[{"number":1,"title":"t","body":"","labels":[],"assignees":[],"comments":[]}]`),
+		{name: "both calls fail after every retry", gh: ghPrints(`[{"number":1,"title":"t","body":"","labels":[],"assignees":[],"comments":[]}]`),
 			script:        []llmtest.Response{llmtest.Error(500, "api_error", "x")},
 			wantIssues:    "Issue assessment failed: Claude is unavailable right now; try again later",
-			wantMaterials: "Learning materials failed: Claude is unavailable right now; try again later", wantCalls: 4},
+			wantMaterials: "Learning materials failed: Claude is unavailable right now; try again later", wantCalls: 2 * llm.DefaultMaxAttempts},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -54,7 +54,7 @@ func newServer(t testing.TB, o serverOpts) *server {
 		t.Fatal(err)
 	}
 	fake := llmtest.NewServer(t)
-	client := llm.New(llm.Options{APIKey: "test", BaseURL: fake.URL(), Log: al, RetryDelay: time.Millisecond})
+	client := llm.New(llm.Options{APIKey: "test", BaseURL: fake.URL(), Log: al, Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
 	if o.gh == nil {
 		o.gh, _ = fakeGH(t, ghPrints(`[]`))
 	}

@@ -5,7 +5,7 @@
 // [Service.Explain] logs explain_requested, enriches the request with
 // server-side state (the Dreyfus stage that fits the file's language,
 // default novice; the current phase of the active session's plan, if any),
-// calls Sonnet through llm.CallWithRetry (one retry after 1 s on transient
+// calls Sonnet through llm.Call (retries under the client's policy on transient
 // errors, D68; every attempt in api_call_log) and logs explain_completed
 // {path, model, latency_ms, success, error?} (D72). Failures come back as a
 // *coaching.UserError whose message is fit for a toast (explain:error).
@@ -85,7 +85,7 @@ func (s *Service) Explain(ctx context.Context, req Request) (Explanation, error)
 	sessionID := s.sess.ActiveID()
 	user := explainthis.Assemble(req.SelectedText, req.SurroundingContext, req.Path, req.Language, s.phase(ctx, sessionID))
 	start := time.Now()
-	resp, _, err := llm.CallWithRetry[explainthis.Response](ctx, s.llm, explainthis.Request(sessionID, string(stage), user))
+	resp, _, err := llm.Call[explainthis.Response](ctx, s.llm, explainthis.Request(sessionID, string(stage), user))
 	took := time.Since(start)
 	if err != nil {
 		return Explanation{}, s.fail(ctx, req.Path, took, &coaching.UserError{Msg: coaching.UserMessage("Explain This", err), Err: err})

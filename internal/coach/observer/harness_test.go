@@ -136,7 +136,8 @@ func newHarness(t testing.TB) *harness {
 	al := actionlog.New(st, &actionlog.Options{Bus: bus, Now: clock.Now})
 	t.Cleanup(func() { al.Close(ctx) })
 	fake := llmtest.NewServer(t)
-	client := llm.New(llm.Options{APIKey: "test", BaseURL: fake.URL(), Log: al, Now: clock.Now})
+	client := llm.New(llm.Options{APIKey: "test", BaseURL: fake.URL(), Log: al, Now: clock.Now,
+		Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
 	sess, err := st.CreateSession(ctx, store.NewSession{ProjectDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

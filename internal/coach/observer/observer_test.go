@@ -13,6 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
@@ -244,14 +245,39 @@ func TestTriageFailure(t *testing.T) {
 	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
 	h.waitEval(t)
 	calls, err := h.st.APICalls(context.Background(), store.APICallFilter{SessionID: h.sid}, 10)
-	if err != nil || len(calls) != 1 || calls[0].LatencyMs != -1 {
-		t.Fatalf("api_call_log: got %+v, %v", calls, err)
+	if err != nil || len(calls) != llm.DefaultMaxAttempts {
+		t.Fatalf("api_call_log: got %+v, %v; want every attempt", calls, err)
+	}
+	for _, c := range calls {
+		if c.LatencyMs != -1 {
+			t.Errorf("failed attempt logged as %+v", c)
+		}
+	}
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+		t.Errorf("after a failed triage: got %d nudges", n)
 	}
 	h.llm.Enqueue(triage(true, 0.9, "wrong_file"))
 	h.act(t, coach.ActionFileOpen, map[string]any{"path": "b.ts"})
 	h.waitEval(t)
 	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 1 {
 		t.Errorf("after a failure: got %d nudges, want 1", n)
+	}
+}
+
+// Triage is a one-shot call, and it retries like every other: a transient
+// failure costs one logged attempt, and the nudge still comes.
+func TestTriageRetries(t *testing.T) {
+	h := newHarness(t)
+	seedOAuthPhase(t, h)
+	h.llm.Enqueue(llmtest.Error(529, "overloaded_error", "busy"), triage(true, 0.85, "wrong_file"))
+	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
+	h.waitEval(t)
+	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 1 {
+		t.Errorf("nudges: got %d, want 1 after the retry", n)
+	}
+	calls, err := h.st.APICalls(context.Background(), store.APICallFilter{SessionID: h.sid}, 10)
+	if err != nil || len(calls) != 2 || calls[0].LatencyMs != -1 || calls[1].LatencyMs < 0 {
+		t.Errorf("api_call_log: got %+v, %v; want a failed then a successful attempt", calls, err)
 	}
 }
 

@@ -7,7 +7,7 @@
 // a model call), looks up the Dreyfus stage of the kata's knowledge-gap
 // topic (default novice), resolves the active constraint titles (unknown
 // ones ignored, EC-77), sends the earlier attempts made with the same
-// constraint set (D75), and calls Sonnet through llm.CallWithRetry (D68).
+// constraint set (D75), and calls Sonnet through llm.Call, which retries (D68).
 // Only a successful review is appended to kata_specs.user_attempts
 // (FR-157, FR-167); the response lists the constraints the new level
 // unlocked. review_completed {kataId, level, passed, model, latency_ms,
@@ -96,7 +96,7 @@ func (s *Service) Review(ctx context.Context, req Request) (Review, error) {
 	user := practicereview.Assemble(kata.Description, kata.InstructorNotes, promptConstraints(active), req.UserCode,
 		SameConstraintAttempts(kata.UserAttempts, active))
 	start := time.Now()
-	resp, _, err := llm.CallWithRetry[practicereview.Response](ctx, s.llm, practicereview.Request(s.sess.ActiveID(), string(stage), user))
+	resp, _, err := llm.Call[practicereview.Response](ctx, s.llm, practicereview.Request(s.sess.ActiveID(), string(stage), user))
 	took := time.Since(start)
 	if err != nil {
 		ue := &coaching.UserError{Msg: coaching.UserMessage("The review", err), Err: err}

@@ -186,12 +186,16 @@ func (s *Store) InsertAPICall(ctx context.Context, c coach.APICall) error {
 	if c.CallType == "" || c.Model == "" {
 		return invalidf("api call needs call_type and model")
 	}
+	var cost any = c.CostEstimate
+	if c.CostUnknown {
+		cost = nil
+	}
 	insert := func(session any) error {
 		return s.Update(ctx, func(tx *Tx) error {
 			_, err := tx.tx.ExecContext(ctx, `INSERT INTO api_call_log (id, session_id, call_type, model, input_hash, latency_ms,
 				input_tokens, output_tokens, cost_estimate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				c.ID, session, c.CallType, c.Model, c.InputHash, c.LatencyMs, c.InputTokens, c.OutputTokens,
-				c.CostEstimate, sqlite.FormatTime(c.CreatedAt))
+				cost, sqlite.FormatTime(c.CreatedAt))
 			return insertErr("api call", "session "+c.SessionID, err)
 		})
 	}

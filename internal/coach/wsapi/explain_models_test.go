@@ -24,7 +24,7 @@ func explainHarness(t *testing.T, deadline time.Duration) (*harness, *llmtest.Se
 		return svc.Load().Explain(ctx, r)
 	})
 	h := newHarness(t, Options{Extensions: Extensions{Explain: ExplainHandler(lazy, bg)}})
-	client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), RetryDelay: time.Millisecond,
+	client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond},
 		Deadlines: map[string]time.Duration{"explain_this": deadline}})
 	svc.Store(explain.New(h.st, h.sess, client, nil))
 	return h, fake

@@ -6,12 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"math/rand/v2"
-	"net/http"
 	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -21,14 +16,12 @@ import (
 	"github.com/paige-dev/paige/internal/llm"
 )
 
-// Retry defaults of the resilient client (spec §0.1).
+// Retry defaults of the resilient client (spec §0.1): the llm package's
+// RetryPolicy defaults, which every Claude caller shares.
 const (
-	DefaultMaxRetries = 3
-	DefaultBaseDelay  = time.Second
-	DefaultMaxDelay   = 60 * time.Second
-	// maxRetryAfter bounds a server-sent retry-after so a bad header cannot
-	// park a run for hours.
-	maxRetryAfter = 10 * time.Minute
+	DefaultMaxRetries = llm.DefaultMaxAttempts - 1
+	DefaultBaseDelay  = llm.DefaultRetryDelay
+	DefaultMaxDelay   = llm.DefaultMaxRetryDelay
 )
 
 // Messages is the part of the SDK the runner uses; *anthropic.MessageService
@@ -38,6 +31,8 @@ type Messages interface {
 }
 
 // ClientOptions configure a [Client]. A zero ClientOptions uses the defaults.
+// The retry fields are GhostPath's settings (ANTHROPIC_MAX_RETRIES, ...) of
+// the process's one retry policy, [llm.RetryPolicy].
 type ClientOptions struct {
 	MaxRetries int           // if zero, DefaultMaxRetries; negative means none
 	BaseDelay  time.Duration // if zero, DefaultBaseDelay
@@ -54,17 +49,21 @@ type ClientOptions struct {
 	Logger *slog.Logger
 }
 
-// Client wraps the SDK's Messages.New with the spec's resilience: rate
-// limits (429) and transient failures (5xx, 529, connection errors) are
-// retried up to MaxRetries times with exponential backoff (BaseDelay·2^n,
-// ±25 % jitter, capped at MaxDelay), a retry-after header wins over the
-// backoff, and any other 4xx fails at once. The SDK must be built with
-// retries off (option.WithMaxRetries(0)) so retries do not stack. Every
-// failure becomes ANTHROPIC_API_ERROR, except a cancelled context, which is
+// Client wraps the SDK's Messages.New with the process's retry policy
+// ([llm.RetryPolicy]): rate limits (429), overload (529, 503), other
+// transient failures (408, 409, 5xx, connection errors) are retried up to
+// MaxRetries times, after the server's retry-after (capped) or exponential
+// backoff (BaseDelay·2^n, ±25 % jitter, capped at MaxDelay); any other 4xx
+// fails at once. The SDK must be built with retries off
+// (option.WithMaxRetries(0)) so retries do not stack. Every failure
+// becomes ANTHROPIC_API_ERROR, except a cancelled context, which is
 // returned as is. A Client is safe for concurrent use.
 type Client struct {
-	msgs Messages
-	o    ClientOptions
+	msgs    Messages
+	o       ClientOptions
+	policy  llm.RetryPolicy
+	logger  *slog.Logger
+	timeout time.Duration
 }
 
 // NewClient wraps msgs (usually &sdk.Messages).
@@ -73,149 +72,87 @@ func NewClient(msgs Messages, opts *ClientOptions) *Client {
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = DefaultMaxRetries
-	} else if o.MaxRetries < 0 {
-		o.MaxRetries = 0
-	}
-	if o.BaseDelay == 0 {
-		o.BaseDelay = DefaultBaseDelay
+	retries := o.MaxRetries
+	if retries == 0 {
+		retries = DefaultMaxRetries
+	} else if retries < 0 {
+		retries = 0
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = llm.DeadlineAgentTurn
 	}
-	if o.MaxDelay == 0 {
-		o.MaxDelay = DefaultMaxDelay
-	}
-	if o.Sleep == nil {
-		o.Sleep = sleep
-	}
-	if o.Jitter == nil {
-		o.Jitter = func() float64 { return 0.75 + rand.Float64()*0.5 }
-	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Client{msgs: msgs, o: o}
+	return &Client{msgs: msgs, o: o, logger: o.Logger, timeout: o.Timeout, policy: llm.RetryPolicy{
+		MaxAttempts: retries + 1, BaseDelay: o.BaseDelay, MaxDelay: o.MaxDelay, Jitter: o.Jitter, Sleep: o.Sleep,
+	}}
 }
 
 // Backoff returns the delay before retry attempt (0-based): BaseDelay·2^attempt
 // times jitter, capped at MaxDelay.
-func (c *Client) Backoff(attempt int) time.Duration {
-	d := float64(c.o.BaseDelay) * math.Pow(2, float64(attempt)) * c.o.Jitter()
-	return time.Duration(min(d, float64(c.o.MaxDelay)))
-}
+func (c *Client) Backoff(attempt int) time.Duration { return c.policy.Backoff(attempt) }
 
 // Create sends params, retrying as described on [Client]. The error is a
 // *core.Error (ANTHROPIC_API_ERROR) or ctx.Err().
 func (c *Client) Create(ctx context.Context, params anthropic.MessageNewParams) (*anthropic.Message, error) {
-	for attempt := 0; ; attempt++ {
-		msg, err := c.attempt(ctx, params)
-		if err == nil {
-			return msg, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		kind, retryAfter := classify(err)
-		if kind == kindFatal || attempt >= c.o.MaxRetries {
-			return nil, apiError(err, kind, retryAfter, attempt)
-		}
-		delay := c.Backoff(attempt)
-		if retryAfter > 0 {
-			delay = min(retryAfter, maxRetryAfter)
-		}
-		c.o.Logger.Warn("anthropic call failed, retrying", "attempt", attempt+1, "delay", delay.String(), "err", err)
-		if err := c.o.Sleep(ctx, delay); err != nil {
-			return nil, err
-		}
+	var (
+		msg      *anthropic.Message
+		attempts int
+	)
+	err := c.policy.Do(ctx, c.logger, llm.CallTypeGhostPath, func(ctx context.Context) error {
+		attempts++
+		m, err := c.attempt(ctx, params)
+		msg = m
+		return err
+	})
+	switch {
+	case err == nil:
+		return msg, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	}
+	return nil, apiError(err, attempts-1)
 }
 
 func (c *Client) attempt(ctx context.Context, params anthropic.MessageNewParams) (*anthropic.Message, error) {
-	actx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout,
-		&llm.TimeoutError{CallType: llm.CallTypeGhostPath, After: c.o.Timeout})
+	actx, cancel := context.WithTimeoutCause(ctx, c.timeout,
+		&llm.TimeoutError{CallType: llm.CallTypeGhostPath, After: c.timeout})
 	defer cancel()
 	msg, err := c.msgs.New(actx, params)
-	return msg, llm.TimeoutCause(actx, err)
-}
-
-type errKind int
-
-const (
-	kindFatal errKind = iota
-	kindRateLimit
-	kindTransient
-)
-
-// classify sorts an SDK error: 429 rate limit (with retry-after), 5xx/529
-// and connection failures transient, other 4xx and timeouts fatal.
-func classify(err error) (errKind, time.Duration) {
-	var apiErr *anthropic.Error
-	if errors.As(err, &apiErr) {
-		switch {
-		case apiErr.StatusCode == http.StatusTooManyRequests:
-			return kindRateLimit, retryAfter(apiErr.Response)
-		case apiErr.StatusCode >= 500:
-			return kindTransient, retryAfter(apiErr.Response)
-		}
-		return kindFatal, 0
-	}
-	if errors.Is(err, llm.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-		return kindFatal, 0
-	}
-	return kindTransient, 0 // connection refused, reset, EOF…
-}
-
-// retryAfter reads retry-after (seconds, possibly fractional) or
-// retry-after-ms from resp; zero when absent or unparsable.
-func retryAfter(resp *http.Response) time.Duration {
-	if resp == nil {
-		return 0
-	}
-	if ms := resp.Header.Get("retry-after-ms"); ms != "" {
-		if f, err := strconv.ParseFloat(ms, 64); err == nil && f > 0 {
-			return time.Duration(f * float64(time.Millisecond))
-		}
-	}
-	if s := strings.TrimSpace(resp.Header.Get("retry-after")); s != "" {
-		if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 {
-			return time.Duration(f * float64(time.Second))
-		}
-		if t, err := http.ParseTime(s); err == nil {
-			return max(time.Until(t), 0)
-		}
-	}
-	return 0
+	return msg, llm.TimeoutCause(actx, llm.WrapError(err))
 }
 
 // errorType is what an API error.type looks like ("overloaded_error");
 // anything else from the body is not repeated.
 var errorType = regexp.MustCompile(`^[a-z_]{1,40}$`)
 
-func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *core.Error {
+// apiError turns the last error of a call that retried retries times into
+// ANTHROPIC_API_ERROR, by its type (never its text).
+func apiError(err error, retries int) *core.Error {
 	typ, msg := "client_error", "request rejected"
-	var apiErr *anthropic.Error
+	var (
+		apiErr  *llm.APIError
+		rate    *llm.RateLimitError
+		timeout *llm.TimeoutError
+		conn    *llm.ConnectionError
+	)
 	status := 0
 	if errors.As(err, &apiErr) {
 		status = apiErr.StatusCode
-		if t := string(apiErr.Type()); errorType.MatchString(t) {
-			typ = t
+		if errorType.MatchString(apiErr.Type) {
+			typ = apiErr.Type
 		}
 	}
 	switch {
-	case kind == kindRateLimit:
-		typ, msg = "rate_limit", fmt.Sprintf("Rate limit exceeded after %d retries", attempt)
-	case kind == kindTransient && status == 0:
-		typ, msg = "connection_error", fmt.Sprintf("Transient failure after %d retries", attempt)
-	case kind == kindTransient:
-		msg = fmt.Sprintf("Server error %d after %d retries", status, attempt)
-	case errors.Is(err, context.DeadlineExceeded):
-		typ, msg = "timeout", "API timeout"
-		var te *llm.TimeoutError
-		if errors.As(err, &te) {
-			msg = fmt.Sprintf("Claude did not answer within %v", te.After)
-		}
+	case errors.As(err, &rate):
+		typ, msg = "rate_limit", fmt.Sprintf("Rate limit exceeded after %d retries", retries)
+	case errors.As(err, &timeout):
+		typ, msg = "timeout", fmt.Sprintf("Claude did not answer within %v", timeout.After)
+	case errors.As(err, &conn), !errors.As(err, &apiErr) && llm.IsTransient(err):
+		typ, msg = "connection_error", fmt.Sprintf("Transient failure after %d retries", retries)
+	case llm.IsTransient(err):
+		msg = fmt.Sprintf("Server error %d after %d retries", status, retries)
 	case status != 0:
 		msg = fmt.Sprintf("request rejected with status %d", status)
 	}
@@ -223,20 +160,9 @@ func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *c
 	// never reaches clients (it is in the server log).
 	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg)
 	e.Err = err
-	if retryAfter > 0 {
-		ms := retryAfter.Milliseconds()
+	if apiErr != nil && apiErr.RetryAfter > 0 {
+		ms := apiErr.RetryAfter.Milliseconds()
 		e.Context.RetryAfterMs = &ms
 	}
 	return e
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

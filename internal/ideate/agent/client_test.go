@@ -104,11 +104,33 @@ func TestClientCancelDuringBackoff(t *testing.T) {
 	fake := llmtest.NewServer(t)
 	fake.Enqueue(llmtest.Error(529, "overloaded_error", "x"))
 	sdk := anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(fake.URL()), option.WithMaxRetries(0))
-	c := NewClient(&sdk.Messages, nil) // real sleep: 1 s ±25 %
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := c.Create(ctx, testParams()); !errors.Is(err, context.DeadlineExceeded) {
+	c := NewClient(&sdk.Messages, &ClientOptions{BaseDelay: time.Hour}) // real sleep
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		fake.WaitRequests(t, 1, 30*time.Second)
+		cancel()
+	}()
+	if _, err := c.Create(ctx, testParams()); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want the context's error", err)
+	}
+	if n := len(fake.Requests()); n != 1 {
+		t.Errorf("requests: got %d, want 1", n)
+	}
+}
+
+// A pause that would end after the caller's deadline is not taken: the
+// overload comes back at once as ANTHROPIC_API_ERROR.
+func TestClientPauseBeyondDeadline(t *testing.T) {
+	fake := llmtest.NewServer(t)
+	fake.Enqueue(llmtest.Error(529, "overloaded_error", "x"))
+	sdk := anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(fake.URL()), option.WithMaxRetries(0))
+	c := NewClient(&sdk.Messages, &ClientOptions{BaseDelay: time.Hour})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := c.Create(ctx, testParams())
+	var ce *core.Error
+	if !errors.As(err, &ce) || ce.Code != core.CodeAnthropicAPI || ctx.Err() != nil {
+		t.Errorf("got %v, want ANTHROPIC_API_ERROR before the deadline", err)
 	}
 }
 
@@ -134,25 +156,6 @@ func TestBackoff(t *testing.T) {
 	for range 100 {
 		if d := c.Backoff(0); d < 750*time.Millisecond || d >= 1250*time.Millisecond {
 			t.Fatalf("jittered backoff %v outside ±25 %%", d)
-		}
-	}
-}
-
-func TestRetryAfterHeader(t *testing.T) {
-	for _, tt := range []struct {
-		header, value string
-		want          time.Duration
-	}{
-		{"retry-after", "3", 3 * time.Second},
-		{"retry-after", "0.5", 500 * time.Millisecond},
-		{"retry-after-ms", "250", 250 * time.Millisecond},
-		{"retry-after", "soon", 0},
-		{"retry-after", "-4", 0},
-	} {
-		resp := &http.Response{Header: http.Header{}}
-		resp.Header.Set(tt.header, tt.value)
-		if got := retryAfter(resp); got != tt.want {
-			t.Errorf("%s: %s got %v, want %v", tt.header, tt.value, got, tt.want)
 		}
 	}
 }

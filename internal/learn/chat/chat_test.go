@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
@@ -45,7 +46,7 @@ func newService(tb testing.TB, model Model) *Service {
 
 func claude(tb testing.TB, srv *llmtest.Server) *Claude {
 	tb.Helper()
-	return &Claude{Client: llm.New(llm.Options{APIKey: "k", BaseURL: srv.URL()})}
+	return &Claude{Client: llm.New(llm.Options{APIKey: "k", BaseURL: srv.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})}
 }
 
 func TestSendWithClaude(t *testing.T) {

@@ -81,16 +81,22 @@ func (c *Claude) params(system string, history []Turn) anthropic.MessageNewParam
 }
 
 // Reply implements [Model]. Without an API key it returns [llm.ErrNoModel].
-// The call runs under the chat deadline (*llm.TimeoutError); a refusal is
-// an *llm.RefusalError, a reply cut at max_tokens an *llm.MaxTokensError,
-// an empty reply an *llm.InvalidReplyError: none is a complete answer.
+// Transient failures are retried under the client's [llm.RetryPolicy];
+// errors are llm's typed errors. The call runs under the chat deadline
+// (*llm.TimeoutError); a refusal is an *llm.RefusalError, a reply cut at
+// max_tokens an *llm.MaxTokensError, an empty reply an
+// *llm.InvalidReplyError: none is a complete answer.
 func (c *Claude) Reply(ctx context.Context, system string, history []Turn) (Reply, error) {
 	if !c.Client.Available() {
 		return Reply{}, llm.ErrNoModel
 	}
 	ctx, cancel := c.Client.WithDeadline(ctx, llm.CallTypeChat)
 	defer cancel()
-	msg, err := c.Client.SDK().Messages.New(ctx, c.params(system, history))
+	var msg *anthropic.Message
+	err := c.Client.Retry(ctx, llm.CallTypeChat, func(ctx context.Context) (err error) {
+		msg, err = c.Client.SDK().Messages.New(ctx, c.params(system, history))
+		return llm.WrapError(err)
+	})
 	if err != nil {
 		return Reply{}, fmt.Errorf("claude: %w", llm.TimeoutCause(ctx, err))
 	}
@@ -98,33 +104,51 @@ func (c *Claude) Reply(ctx context.Context, system string, history []Turn) (Repl
 }
 
 // Stream implements [Model], with the errors of [Claude.Reply]; the
-// deadline bounds the whole stream.
+// deadline bounds the whole stream. A failure before the first piece of
+// text (an HTTP error, or an error event such as overloaded_error) is
+// retried like Reply's; once text has reached onDelta it is not, since
+// the reader already has part of the reply.
 func (c *Claude) Stream(ctx context.Context, system string, history []Turn, onDelta func(string) error) (Reply, error) {
 	if !c.Client.Available() {
 		return Reply{}, llm.ErrNoModel
 	}
 	ctx, cancel := c.Client.WithDeadline(ctx, llm.CallTypeChat)
 	defer cancel()
+	var msg anthropic.Message
+	err := c.Client.Retry(ctx, llm.CallTypeChat, func(ctx context.Context) error {
+		msg = anthropic.Message{}
+		return c.stream(ctx, system, history, &msg, onDelta)
+	})
+	if err != nil {
+		return Reply{}, fmt.Errorf("claude stream: %w", llm.TimeoutCause(ctx, err))
+	}
+	return claudeReply(&msg, DefaultMaxTokens)
+}
+
+// stream is one attempt of Stream, accumulating into msg.
+func (c *Claude) stream(ctx context.Context, system string, history []Turn, msg *anthropic.Message, onDelta func(string) error) error {
 	stream := c.Client.SDK().Messages.NewStreaming(ctx, c.params(system, history))
 	defer stream.Close()
-	var msg anthropic.Message
+	sent := false
 	for stream.Next() {
 		ev := stream.Current()
 		if err := msg.Accumulate(ev); err != nil {
-			return Reply{}, fmt.Errorf("claude stream: %w", err)
+			return llm.Permanent(err)
 		}
 		if d, ok := ev.AsAny().(anthropic.ContentBlockDeltaEvent); ok {
 			if t, ok := d.Delta.AsAny().(anthropic.TextDelta); ok && t.Text != "" {
+				sent = true
 				if err := onDelta(t.Text); err != nil {
-					return Reply{}, err
+					return llm.Permanent(err)
 				}
 			}
 		}
 	}
-	if err := stream.Err(); err != nil {
-		return Reply{}, fmt.Errorf("claude stream: %w", llm.TimeoutCause(ctx, err))
+	err := llm.WrapError(stream.Err())
+	if sent {
+		return llm.Permanent(err)
 	}
-	return claudeReply(&msg, DefaultMaxTokens)
+	return err
 }
 
 // claudeReply returns m's text, or the error of a reply that is not a

@@ -22,7 +22,7 @@ func (Extraction) CustomizeSchema(s *jsonschema.Schema) error {
 		llm.Range("items[].confidence", 0, 1))
 }
 
-// Claude extracts with Claude through [llm.CallWithRetry] (structured
+// Claude extracts with Claude through [llm.Call] (structured
 // output: the reply must match the [Extraction] schema). Calls are recorded
 // with call type "learn_extract".
 type Claude struct {
@@ -52,7 +52,7 @@ func (c *Claude) model() string {
 // Extract implements [Extractor]. Without an API key it returns
 // [llm.ErrNoModel].
 func (c *Claude) Extract(ctx context.Context, turns []learn.Turn, source string) ([]learn.Entry, error) {
-	x, _, err := llm.CallWithRetry[Extraction](ctx, c.Client, llm.Request{
+	x, _, err := llm.Call[Extraction](ctx, c.Client, llm.Request{
 		CallType: "learn_extract",
 		Model:    c.model(),
 		System:   Prompt,

@@ -14,7 +14,7 @@ import (
 
 func claudeClient(tb testing.TB, srv *llmtest.Server) *llm.Client {
 	tb.Helper()
-	return llm.New(llm.Options{APIKey: "test-key", BaseURL: srv.URL(), RetryDelay: time.Millisecond})
+	return llm.New(llm.Options{APIKey: "test-key", BaseURL: srv.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
 }
 
 func TestClaudeExtract(t *testing.T) {

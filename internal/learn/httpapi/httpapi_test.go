@@ -58,7 +58,8 @@ func startWith(tb testing.TB, x extract.Extractor, offline bool, deadlines map[s
 	if offline {
 		key = ""
 	}
-	svc := &chat.Service{DB: db, Model: &chat.Claude{Client: llm.New(llm.Options{APIKey: key, BaseURL: e.llm.URL(), Deadlines: deadlines})},
+	svc := &chat.Service{DB: db, Model: &chat.Claude{Client: llm.New(llm.Options{APIKey: key, BaseURL: e.llm.URL(), Deadlines: deadlines,
+		Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})},
 		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: e.store}}
 	mux := http.NewServeMux()
 	AddRoutes(mux, Deps{Store: e.store, Extractor: x, Roots: NewRoots(e.root), Chat: svc})

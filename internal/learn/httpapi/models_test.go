@@ -49,7 +49,13 @@ func TestChatModelFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := startWith(t, nil, false, map[string]time.Duration{llm.CallTypeChat: 100 * time.Millisecond})
+			// Only the hanging model needs a short deadline; the others get
+			// one a loaded machine cannot miss.
+			deadline := 30 * time.Second
+			if tt.kind == llm.KindTimeout {
+				deadline = 100 * time.Millisecond
+			}
+			e := startWith(t, nil, false, map[string]time.Duration{llm.CallTypeChat: deadline})
 			var ss chat.Session
 			call(t, "POST", e.url+"/api/chat/sessions", `{}`, &ss)
 			e.llm.Handle(func(llmtest.Request) llmtest.Response { return tt.resp })
@@ -122,8 +128,12 @@ func TestExtractModelFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := llmtest.NewServer(t)
 			fake.Handle(func(llmtest.Request) llmtest.Response { return tt.resp })
-			client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), RetryDelay: time.Millisecond,
-				Deadlines: map[string]time.Duration{llm.CallTypeExtract: 100 * time.Millisecond}})
+			deadline := 30 * time.Second // only the hanging model needs a short one
+			if tt.kind == llm.KindTimeout {
+				deadline = 100 * time.Millisecond
+			}
+			client := llm.New(llm.Options{APIKey: "k", BaseURL: fake.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond},
+				Deadlines: map[string]time.Duration{llm.CallTypeExtract: deadline}})
 			e := start(t, &extract.Claude{Client: client}, false)
 			var got struct{ Error, Kind string }
 			code := call(t, "POST", e.url+"/api/extract", jsonBody(map[string]string{"transcriptPath": filepath.Join(e.root, "sample.jsonl")}), &got)

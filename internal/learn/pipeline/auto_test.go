@@ -82,7 +82,7 @@ func TestAutoCallsModelOnlyForCandidates(t *testing.T) {
 		{"type":"opinion","content":"The user likes tests","confidence":0.5,"evidence":"user","entities":[]}]}`).WithUsage(800, 60))
 	var mu sync.Mutex
 	var calls []llm.CallRecord
-	client := llm.New(llm.Options{APIKey: "test-key", BaseURL: srv.URL(), RetryDelay: time.Millisecond,
+	client := llm.New(llm.Options{APIKey: "test-key", BaseURL: srv.URL(), Retry: llm.RetryPolicy{BaseDelay: time.Millisecond},
 		Log: llm.CallLoggerFunc(func(_ context.Context, rec llm.CallRecord) error {
 			mu.Lock()
 			defer mu.Unlock()

@@ -5,7 +5,8 @@
 // (a FIFO) or [Server.Handle] (a function used when the queue is empty). The
 // server answers POST /v1/messages like the real API: a whole message as JSON,
 // or, when the request has "stream": true, the same message rendered as SSE
-// events. POST /v1/messages/count_tokens answers a rough count. Every request
+// events. POST /v1/messages/count_tokens answers a rough count. GET
+// /v1/models and /v1/models/{id} answer the Models API from [Server.SetModels]. Every request
 // to /v1/messages is recorded ([Server.Requests]) so tests can assert what the
 // SDK sent: model, system prompt, max_tokens, tools and output_config.format.
 //
@@ -44,6 +45,8 @@ type Server struct {
 	// out, closed the connection) before the scripted answer was sent;
 	// guarded by mu.
 	cancelled int
+	models    []Model       // the Models API's list; guarded by mu
+	modelReqs []http.Header // headers of Models API requests; guarded by mu
 }
 
 // NewServer starts a fake server; it is closed by tb.Cleanup.
@@ -53,6 +56,8 @@ func NewServer(tb testing.TB) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.handleMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.handleCountTokens)
+	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("GET /v1/models/{id...}", s.handleModel)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found_error", "llmtest: no route "+r.Method+" "+r.URL.Path, -1)
 	})
@@ -199,6 +204,9 @@ func (s *Server) handleMessages(w http.ResponseWriter, hr *http.Request) {
 	if !wait(hr.Context(), resp.delay) {
 		s.abandoned()
 		return
+	}
+	for _, h := range resp.headers {
+		w.Header().Add(h[0], h[1])
 	}
 	if resp.status != 0 {
 		writeError(w, resp.status, resp.errType, resp.errMsg, resp.retryAfter)

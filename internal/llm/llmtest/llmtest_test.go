@@ -337,7 +337,7 @@ func TestRawRequestShapes(t *testing.T) {
 	if res.StatusCode != 400 || len(s.Requests()) != 2 || string(s.Requests()[1].Raw) != "{not json" {
 		t.Errorf("invalid JSON: got status %d, %d requests", res.StatusCode, len(s.Requests()))
 	}
-	res, err = http.Get(s.URL() + "/v1/models")
+	res, err = http.Get(s.URL() + "/v1/files")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ type Response struct {
 	delay      time.Duration
 	hang       bool      // never answer: block until the client gives up
 	streamErr  [2]string // error type and message sent mid-stream; "" none
+	headers    [][2]string
 }
 
 // Block is one content block of a scripted message.
@@ -109,6 +110,13 @@ func (r Response) WithStop(reason string) Response {
 // WithRetryAfter returns r with a retry-after header of seconds.
 func (r Response) WithRetryAfter(seconds int) Response {
 	r.retryAfter = seconds
+	return r
+}
+
+// WithHeader returns r answered with the extra header name: value, e.g.
+// retry-after as an HTTP date or retry-after-ms.
+func (r Response) WithHeader(name, value string) Response {
+	r.headers = append(append([][2]string(nil), r.headers...), [2]string{name, value})
 	return r
 }
 

@@ -2,7 +2,7 @@ package llmtest_test
 
 import (
 	"context"
-	"strings"
+	"errors"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -127,8 +127,9 @@ func TestStreamErrorMidStream(t *testing.T) {
 		_ = acc.Accumulate(stream.Current())
 	}
 	err := stream.Err()
-	if err == nil || !strings.Contains(err.Error(), "overloaded_error") {
-		t.Fatalf("got %v, want the mid-stream overloaded error", err)
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) || apiErr.Type() != "overloaded_error" {
+		t.Fatalf("got %v (%T), want the mid-stream overloaded error", err, err)
 	}
 	if len(acc.Content) != 1 || acc.Content[0].Text == "" || acc.Content[0].Text == "partial answer" {
 		t.Errorf("accumulated before the error: got %+v, want a partial text block", acc.Content)
