@@ -33,7 +33,9 @@ func TestUpdateEditsOneEntryAndKeepsHistory(t *testing.T) {
 	}
 }
 
-func containsSecret(s string) bool { return strings.Contains(s, "abcdefghijklmnopqrstuvwxyz0123456789") }
+func containsSecret(s string) bool {
+	return strings.Contains(s, "abcdefghijklmnopqrstuvwxyz0123456789")
+}
 
 func TestSetPinnedAndRefusals(t *testing.T) {
 	s := openStore(t)
