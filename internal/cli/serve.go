@@ -12,6 +12,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach/terminal"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/server"
 )
 
@@ -42,6 +43,7 @@ type app struct {
 	key        *terminal.Key     // the terminal's per-process key; nil without the workbench
 	term       *terminal.Manager // the workbench terminal (/pty); nil without the workbench
 	policy     *server.Policy    // the origin/host policy every route is served behind
+	mem        memory.Store      // the coach's memory store; nil when it could not be opened
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {

@@ -95,10 +95,3 @@ func TestPlanFirst(t *testing.T) {
 	}
 }
 
-func TestProjectName(t *testing.T) {
-	for dir, want := range map[string]string{"/home/u/app-alpha": "app-alpha", "/home/u/app-alpha/": "app-alpha", "": ""} {
-		if got := ProjectName(coach.Session{ProjectDir: dir}); got != want {
-			t.Errorf("ProjectName(%q) = %q, want %q", dir, got, want)
-		}
-	}
-}
