@@ -94,4 +94,3 @@ func TestPlanFirst(t *testing.T) {
 		t.Errorf("First = %+v, %v", f, ok)
 	}
 }
-
