@@ -69,7 +69,7 @@ function EntryRow({ e, busy, act }: { e: LearnedEntry; busy: boolean; act: Act }
     <li data-entry={e.id} data-pinned={!!e.pinned} className={`space-y-1 p-3 text-sm ${e.pinned ? "bg-indigo-50/60" : ""}`}>
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone="indigo">{e.type}</Badge>
-        {e.pinned && <Badge tone="indigo">📌 pinned</Badge>}
+        {e.pinned && <Badge tone="indigo">pinned</Badge>}
         <span className="text-xs text-gray-500">confidence {e.confidence.toFixed(2)} · {e.source} · {when(e.extractedAt)}</span>
         {e.proposal && <Badge tone={statusTone(e.proposal.status)}>seed: {e.proposal.status}</Badge>}
         <span className="ml-auto flex items-center gap-3">
@@ -133,6 +133,12 @@ function MemoryRow({ m, editable, busy, act }: { m: CoachMemory; editable: boole
   );
 }
 
+/** forgottenNote says how many forgotten entries are kept out of every context (none: no note). */
+export function forgottenNote(n: number): string | undefined {
+  if (n <= 0) return undefined;
+  return n === 1 ? "1 forgotten entry is kept out of every context." : `${n} forgotten entries are kept out of every context.`;
+}
+
 /** MemoryView is the Memory page: everything Paige learned and remembers, searchable, with controls. */
 export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: MemoryApi; delay?: number }) {
   const [s, dispatch] = useReducer(reduceMemory, initialMemory);
@@ -174,12 +180,12 @@ export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: Me
                 <ul className="divide-y divide-gray-100">{v.proposals.map((p) => <ProposalRow key={p.id} p={p} entry={p.entryId ? entries.get(p.entryId) : undefined} busy={s.busy === p.id} act={act} />)}</ul>
               )}
             </Section>
-            <Section title="Learned" count={v.entries.length} note={v.forgotten > 0 ? `${v.forgotten} forgotten entries are kept out of every context.` : undefined}>
+            <Section title="Learned" count={v.entries.length} note={forgottenNote(v.forgotten)}>
               {!v.entries.length ? <p className="text-sm text-gray-500">Nothing learned{v.query && " matches"}. Turn learning on with `paige claude install`.</p> : (
                 <ul className="divide-y divide-gray-100">{v.entries.map((e) => <EntryRow key={e.id} e={e} busy={s.busy === e.id} act={act} />)}</ul>
               )}
             </Section>
-            <Section title="Coach memories" count={v.memories.length} note={v.memoryStatus === "off" ? "No memory store is open." : v.memoryStatus === "read-only" ? "This memory backend cannot edit memories; use the embedded one to change them." : undefined}>
+            <Section title="Coach memories" count={v.memories.length} note={v.memoryStatus === "off" ? "No memory store is open." : v.memoryStatus === "read-only" ? "This memory backend (ChromaDB) cannot list or edit memories here; `paige memory search` finds them." : undefined}>
               {!v.memories.length ? <p className="text-sm text-gray-500">No memories{v.query && " match"}. The coach keeps some at the end of each session.</p> : (
                 <ul className="divide-y divide-gray-100">{v.memories.map((m) => <MemoryRow key={m.id} m={m} editable={v.memoryStatus === "editable"} busy={s.busy === m.id} act={act} />)}</ul>
               )}

@@ -102,7 +102,7 @@ describe("MemoryView", () => {
     await screen.findByText("Start the app with mix phx.server");
 
     fireEvent.click(screen.getByRole("button", { name: /^Pin learned procedure/ }));
-    await screen.findByText("📌 pinned");
+    await screen.findByText("pinned");
     expect(screen.getByRole("status")).toHaveTextContent("Pinned: it goes into the context first.");
 
     fireEvent.click(screen.getByRole("button", { name: /^Edit learned procedure/ }));
@@ -118,7 +118,7 @@ describe("MemoryView", () => {
     fireEvent.click(screen.getByRole("button", { name: /^Forget learned preference/ }));
     expect(calls).not.toContain("forget e2"); // asks first
     fireEvent.click(screen.getByRole("button", { name: "Yes, forget" }));
-    await screen.findByText("1 forgotten entries are kept out of every context.");
+    await screen.findByText("1 forgotten entry is kept out of every context.");
     expect(calls).toEqual(expect.arrayContaining(["pin e1 true", "edit e1 Start with iex -S mix phx.server", "decide p1 true", "forget e2"]));
 
     fireEvent.click(screen.getByRole("button", { name: "Forget memory mem_s1_0" }));
