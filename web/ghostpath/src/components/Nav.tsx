@@ -3,12 +3,13 @@ import type { MouseEvent, ReactNode } from "react";
 
 /**
  * NAV_LINKS are the product's top-level pages. The workbench routes the
- * first three client-side; GhostPath is its own app at /ghostpath/.
+ * first four client-side; GhostPath is its own app at /ghostpath/.
  */
 export const NAV_LINKS = [
   { id: "dashboard", label: "Dashboard", href: "/" },
   { id: "work", label: "Work", href: "/work" },
   { id: "practice", label: "Practice", href: "/practice" },
+  { id: "memory", label: "Memory", href: "/memory" },
   { id: "ghostpath", label: "GhostPath", href: "/ghostpath/" },
 ] as const;
 
