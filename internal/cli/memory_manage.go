@@ -169,6 +169,9 @@ func printView(w io.Writer, v memoryview.View) {
 	for _, m := range v.Memories {
 		fmt.Fprintf(w, "  %s [%s] %s (session %s, project %s)\n", m.ID, m.Metadata.Importance, oneLine(m.Content), m.Metadata.SessionID, m.Metadata.Project)
 	}
+	if m := v.More; m.Entries+m.Proposals+m.Memories > 0 {
+		fmt.Fprintf(w, "Not listed: %d more entries, %d proposals, %d memories; give words to narrow them down.\n", m.Entries, m.Proposals, m.Memories)
+	}
 	if v.Forgotten > 0 {
 		fmt.Fprintf(w, "%d forgotten entries are kept out of every context.\n", v.Forgotten)
 	}

@@ -27,6 +27,10 @@ import (
 // MaxQuery bounds a search query, in bytes.
 const MaxQuery = 1024
 
+// MaxListed bounds how many items of each kind a [View] carries; the rest
+// are counted in View.More (a search narrows them down).
+const MaxListed = 500
+
 // MaxContent bounds an edited entry's or memory's content, in bytes.
 const MaxContent = 16 << 10
 
@@ -107,4 +111,13 @@ type View struct {
 	SeedWarnings []string `json:"seedWarnings,omitempty"`
 	// Forgotten counts the forgotten entries (never shown, never injected).
 	Forgotten int `json:"forgotten"`
+	// More counts the matching items of each kind left out beyond MaxListed.
+	More More `json:"more"`
+}
+
+// More counts items left out of a [View] beyond [MaxListed].
+type More struct {
+	Entries   int `json:"entries"`
+	Proposals int `json:"proposals"`
+	Memories  int `json:"memories"`
 }

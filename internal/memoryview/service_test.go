@@ -3,9 +3,11 @@ package memoryview
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/seed"
 )
@@ -165,5 +167,26 @@ func TestEditAndForgetMemories(t *testing.T) {
 	}
 	if v, err := off.View(ctx, ""); err != nil || v.MemoryStatus != "off" {
 		t.Errorf("view without memory: %v, %s", err, v.MemoryStatus)
+	}
+}
+
+func TestViewIsBounded(t *testing.T) {
+	r := newRig(t)
+	var many []learn.Entry
+	for i := range MaxListed + 7 {
+		many = append(many, learn.Entry{Type: learn.Fact, Content: fmt.Sprintf("Service %d listens on port %d", i, 9000+i), Source: "session:bulk"})
+	}
+	if _, err := r.svc.Knowledge.Append(many...); err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.svc.View(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Entries) != MaxListed || v.More.Entries != 3+7 {
+		t.Errorf("listed %d, more %d; want %d and %d", len(v.Entries), v.More.Entries, MaxListed, 10)
+	}
+	if v, _ := r.svc.View(context.Background(), "port 9003"); len(v.Entries) != 1 || v.More.Entries != 0 {
+		t.Errorf("a search narrows it: %d listed, %d more", len(v.Entries), v.More.Entries)
 	}
 }

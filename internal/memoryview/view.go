@@ -61,7 +61,18 @@ func (s *Service) View(ctx context.Context, query string) (View, error) {
 	}
 	sortProposals(v.Proposals)
 	v.Memories, v.MemoryStatus, err = s.memories(ctx, words)
+	v.Entries, v.More.Entries = capped(v.Entries)
+	v.Proposals, v.More.Proposals = capped(v.Proposals)
+	v.Memories, v.More.Memories = capped(v.Memories)
 	return v, err
+}
+
+// capped keeps the first MaxListed items and counts the rest.
+func capped[T any](xs []T) ([]T, int) {
+	if len(xs) <= MaxListed {
+		return xs, 0
+	}
+	return xs[:MaxListed], len(xs) - MaxListed
 }
 
 func (s *Service) readSeed() (*seed.Seed, []string) {
