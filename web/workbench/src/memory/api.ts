@@ -52,6 +52,8 @@ export interface MemoryView {
   memoryStatus: "editable" | "read-only" | "off";
   seedWarnings?: string[];
   forgotten: number;
+  /** more counts the matching items of each kind beyond the first 500 (a search narrows them down). */
+  more: { entries: number; proposals: number; memories: number };
 }
 
 /** ApiError is a refusal from the server, with its HTTP status and message. */

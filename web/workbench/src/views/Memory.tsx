@@ -19,6 +19,11 @@ function Section({ title, count, children, note }: { title: string; count: numbe
   );
 }
 
+/** More says how many matching items are not listed. */
+function More({ n }: { n: number }) {
+  return n > 0 ? <p className="mt-2 text-xs text-gray-500">{n} more not listed; search to narrow them down.</p> : null;
+}
+
 function Badge({ children, tone = "gray" }: { children: ReactNode; tone?: "gray" | "indigo" | "green" | "amber" | "red" }) {
   const tones = { gray: "bg-gray-100 text-gray-700", indigo: "bg-indigo-100 text-indigo-800", green: "bg-green-100 text-green-800", amber: "bg-amber-100 text-amber-800", red: "bg-red-100 text-red-800" };
   return <span className={`rounded px-1.5 py-0.5 text-xs ${tones[tone]}`}>{children}</span>;
@@ -179,16 +184,19 @@ export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: Me
               {!v.proposals.length ? <p className="text-sm text-gray-500">No proposals{v.query && " match"}.</p> : (
                 <ul className="divide-y divide-gray-100">{v.proposals.map((p) => <ProposalRow key={p.id} p={p} entry={p.entryId ? entries.get(p.entryId) : undefined} busy={s.busy === p.id} act={act} />)}</ul>
               )}
+              <More n={v.more?.proposals ?? 0} />
             </Section>
             <Section title="Learned" count={v.entries.length} note={forgottenNote(v.forgotten)}>
               {!v.entries.length ? <p className="text-sm text-gray-500">Nothing learned{v.query && " matches"}. Turn learning on with `paige claude install`.</p> : (
                 <ul className="divide-y divide-gray-100">{v.entries.map((e) => <EntryRow key={e.id} e={e} busy={s.busy === e.id} act={act} />)}</ul>
               )}
+              <More n={v.more?.entries ?? 0} />
             </Section>
             <Section title="Coach memories" count={v.memories.length} note={v.memoryStatus === "off" ? "No memory store is open." : v.memoryStatus === "read-only" ? "This memory backend (ChromaDB) cannot list or edit memories here; `paige memory search` finds them." : undefined}>
               {!v.memories.length ? <p className="text-sm text-gray-500">No memories{v.query && " match"}. The coach keeps some at the end of each session.</p> : (
                 <ul className="divide-y divide-gray-100">{v.memories.map((m) => <MemoryRow key={m.id} m={m} editable={v.memoryStatus === "editable"} busy={s.busy === m.id} act={act} />)}</ul>
               )}
+              <More n={v.more?.memories ?? 0} />
             </Section>
           </>
         )}

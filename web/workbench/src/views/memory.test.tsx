@@ -22,6 +22,7 @@ const base = (): View => ({
   memories: [{ id: "mem_s1_0", content: "Paired on the OAuth race", metadata: { session_id: "s1", project: "/r/app/.git", created_at: "2026-11-03T10:00:00Z", importance: "high", tags: "oauth" }, thisProject: true }],
   memoryStatus: "editable",
   forgotten: 0,
+  more: { entries: 0, proposals: 0, memories: 0 },
 });
 
 /** fakeApi is an in-memory server: it applies each change to its view, like the real one. */
@@ -94,6 +95,7 @@ describe("MemoryView", () => {
     expect(within(proposals).getByText(/proposed from session:bbbb/)).toBeInTheDocument();
     expect(within(proposals).getByText(/From the learned preference “User prefers pnpm over npm”/)).toBeInTheDocument();
     expect(within(screen.getByRole("region", { name: "Coach memories" })).getByText("this project")).toBeInTheDocument();
+    expect(screen.queryByText(/more not listed/)).toBeNull();
 
     fireEvent.change(screen.getByRole("searchbox", { name: "Search memory" }), { target: { value: "pnpm" } });
     await waitFor(() => expect(within(screen.getByRole("region", { name: "Learned" })).queryByText("Start the app with mix phx.server")).toBeNull());
@@ -124,6 +126,15 @@ describe("MemoryView", () => {
     fireEvent.click(screen.getByRole("button", { name: "Forget memory mem_s1_0" }));
     fireEvent.click(screen.getByRole("button", { name: "Yes, forget" }));
     await screen.findByText(/No memories/);
+  });
+
+  it("says how many items are not listed", async () => {
+    const { api } = fakeApi();
+    const view = api.view;
+    api.view = async (q) => ({ ...(await view(q)), more: { entries: 12, proposals: 0, memories: 0 } });
+    render(<MemoryView api={api} delay={0} />);
+    const learned = await screen.findByRole("region", { name: "Learned" });
+    expect(await within(learned).findByText("12 more not listed; search to narrow them down.")).toBeInTheDocument();
   });
 
   it("shows the server's refusal and keeps the page usable", async () => {
