@@ -63,7 +63,7 @@ func runDoctor(ctx context.Context, e *env) []check {
 		checkKey(cfg),
 		checkLearnQueue(cfg),
 	)
-	checks = append(checks, checkModels(ctx, cfg, e.getenv)...)
+	checks = append(checks, checkModels(ctx, cfg)...)
 	return append(checks, checkClaudeSettings(e, cfg)...)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm"
@@ -14,13 +13,11 @@ import (
 // variable that sets it.
 type configuredModel struct{ variable, id string }
 
-// configuredModels lists the tier models and GhostPath's AGENT_MODEL when
-// set, each once.
-func configuredModels(cfg config.Config, getenv func(string) string) []configuredModel {
-	list := []configuredModel{{"PAIGE_MODEL_HAIKU", cfg.ModelHaiku}, {"PAIGE_MODEL_SONNET", cfg.ModelSonnet}, {"PAIGE_MODEL_OPUS", cfg.ModelOpus}}
-	if m := strings.TrimSpace(getenv("AGENT_MODEL")); m != "" {
-		list = append(list, configuredModel{"AGENT_MODEL", m})
-	}
+// configuredModels lists the tier models and GhostPath's AGENT_MODEL (when
+// it is not the Opus tier's), each once.
+func configuredModels(cfg config.Config) []configuredModel {
+	list := []configuredModel{{"PAIGE_MODEL_HAIKU", cfg.ModelHaiku}, {"PAIGE_MODEL_SONNET", cfg.ModelSonnet},
+		{"PAIGE_MODEL_OPUS", cfg.ModelOpus}, {"AGENT_MODEL", cfg.Ideate.AgentModel}}
 	seen := map[string]bool{}
 	out := list[:0]
 	for _, m := range list {
@@ -37,14 +34,14 @@ func configuredModels(cfg config.Config, getenv func(string) string) []configure
 // Paige's status table says of it. Legacy models pass with a note;
 // deprecated, retired, missing and unknown models are advice. Without a
 // key, or when the API cannot be reached, only the table is consulted.
-func checkModels(ctx context.Context, cfg config.Config, getenv func(string) string) []check {
+func checkModels(ctx context.Context, cfg config.Config) []check {
 	var client *llm.Client
 	if !cfg.Offline && cfg.AnthropicAPIKey != "" {
 		client = llm.New(llm.Options{APIKey: cfg.AnthropicAPIKey, BaseURL: cfg.AnthropicURL,
 			Retry: llm.RetryPolicy{MaxAttempts: 1}})
 	}
 	var out []check
-	for _, m := range configuredModels(cfg, getenv) {
+	for _, m := range configuredModels(cfg) {
 		out = append(out, checkModel(ctx, client, m))
 	}
 	return out

@@ -18,10 +18,12 @@ import (
 func newMemoryCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "memory",
-		Short: "Search what Paige remembers: coaching memories and learned knowledge",
+		Short: "See and control what Paige remembers: learned entries, seed proposals and coaching memories",
 		Args:  cobra.NoArgs,
 	}
 	c.AddCommand(newMemorySearchCmd(e))
+	c.AddCommand(memoryCommands(e)...)
+	c.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH, else ~/.pai/seed.json)")
 	return c
 }
 

@@ -28,6 +28,9 @@ func wire(ctx context.Context, a *app, mux *routeMux) error {
 	if err := wireLearn(ctx, a, mux); err != nil {
 		return err
 	}
+	if err := wireMemory(ctx, a, mux); err != nil {
+		return err
+	}
 	return wireWorkbench(ctx, a, mux)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/terminal"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/server"
 )
 
@@ -44,6 +45,7 @@ type app struct {
 	term       *terminal.Manager // the workbench terminal (/pty); nil without the workbench
 	policy     *server.Policy    // the origin/host policy every route is served behind
 	calls      llm.CallLogger    // api_call_log (the coach's action log); set by wireCoach, used by learn
+	mem        memory.Store      // the coach's memory store; nil when it could not be opened
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {

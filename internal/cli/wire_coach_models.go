@@ -48,7 +48,9 @@ func openCoachModels(ctx context.Context, a *app, st *store.Store, al *actionlog
 		log.Error("memory store unavailable; coaching runs without memories", "err", err)
 	} else {
 		m.mem = mem
+		a.mem = mem
 		a.onClose("memory", func(context.Context) error { return mem.Close() })
+		migrateMemoryProjects(ctx, mem, st, log)
 	}
 	var cmem coaching.Memory
 	if m.mem != nil {
@@ -130,5 +132,21 @@ func announceWrapUp(hub *wsapi.Hub) func(coaching.WrapUp) {
 	return func(w coaching.WrapUp) {
 		hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
 			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
+	}
+}
+
+// migrateMemoryProjects re-keys memories stored under a project's base name
+// (before the project identity) to their session's identity; a failure is
+// logged and the memories stay readable by cross-project recall.
+func migrateMemoryProjects(ctx context.Context, mem memory.Store, st *store.Store, log *slog.Logger) {
+	ed, ok := mem.(memory.Editor)
+	if !ok {
+		return
+	}
+	n, err := coaching.MigrateMemoryProjects(ctx, ed, st)
+	if err != nil {
+		log.Warn("memories keep their old project keys", "err", err)
+	} else if n > 0 {
+		log.Info("memories re-keyed to their project identity", "count", n)
 	}
 }

@@ -41,7 +41,8 @@ func (t KnowledgeType) Valid() bool {
 // Entry is one piece of learned knowledge. ID is unique within a store;
 // SupersededBy, when set, names the entry that replaces this one; Forgotten
 // marks an entry the user asked to forget. Superseded and forgotten entries
-// stay in the store's history but are never shown or injected.
+// stay in the store's history but are never shown or injected. Pinned marks
+// an entry the user pinned: context assembly takes pinned entries first.
 type Entry struct {
 	ID           string        `json:"id"`
 	Type         KnowledgeType `json:"type"`
@@ -53,6 +54,7 @@ type Entry struct {
 	ExtractedAt  string        `json:"extractedAt"` // ISO 8601 UTC
 	SupersededBy string        `json:"supersededBy,omitempty"`
 	Forgotten    bool          `json:"forgotten,omitempty"`
+	Pinned       bool          `json:"pinned,omitempty"`
 	// Project is the identity of the project the entry belongs to
 	// (internal/project: a git common directory or an absolute path);
 	// empty means it holds everywhere.

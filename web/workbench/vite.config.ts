@@ -9,8 +9,9 @@ import tailwindcss from "@tailwindcss/vite";
 // binary (Monaco's worker is bundled with `?worker`, never a CDN).
 function proxy() {
   const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-  const target = (env.PAIGE_URL ?? "http://127.0.0.1:3000").replace(/^http/, "ws");
-  return { "/ws": { target, ws: true }, "/pty": { target, ws: true } };
+  const http = env.PAIGE_URL ?? "http://127.0.0.1:3000";
+  const target = http.replace(/^http/, "ws");
+  return { "/ws": { target, ws: true }, "/pty": { target, ws: true }, "/api": { target: http } };
 }
 
 export default defineConfig({

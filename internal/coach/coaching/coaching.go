@@ -47,7 +47,6 @@ package coaching
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -123,13 +122,14 @@ func (s *Service) logActive(ctx context.Context, t coach.ActionType, data any) {
 	}
 }
 
-// ProjectName is the memory metadata "project" of a session: the base name
-// of its project directory (spec story 8's "app-alpha").
+// ProjectName is the memory metadata "project" of a session: the project
+// identity of its directory ([ProjectKey]), never a base name (the spec's
+// "app-alpha" would make two repositories called "api" share memories).
 func ProjectName(sess coach.Session) string {
 	if sess.ProjectDir == "" {
 		return ""
 	}
-	return filepath.Base(filepath.Clean(sess.ProjectDir))
+	return ProjectKey(sess.ProjectDir)
 }
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }

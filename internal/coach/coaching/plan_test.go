@@ -94,11 +94,3 @@ func TestPlanFirst(t *testing.T) {
 		t.Errorf("First = %+v, %v", f, ok)
 	}
 }
-
-func TestProjectName(t *testing.T) {
-	for dir, want := range map[string]string{"/home/u/app-alpha": "app-alpha", "/home/u/app-alpha/": "app-alpha", "": ""} {
-		if got := ProjectName(coach.Session{ProjectDir: dir}); got != want {
-			t.Errorf("ProjectName(%q) = %q, want %q", dir, got, want)
-		}
-	}
-}

@@ -65,7 +65,7 @@ func wrapUpReplies() []llmtest.Response {
 
 // A session started while the wrap-up runs does not lose the wrap-up: the
 // wrapped-up session is still completed, the new one stays active, and the
-// memories carry the project name (9.11: session id and project).
+// memories carry the project identity (9.11: session id and project).
 func TestEndSessionWhileAnotherStarts(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
@@ -100,7 +100,7 @@ func TestEndSessionWhileAnotherStarts(t *testing.T) {
 		t.Errorf("active = %s, want B %s", r.sess.ActiveID(), b.ID)
 	}
 	got, _ := r.mem.QueryMemories(ctx, memory.Query{Text: "OAuth race"})
-	if len(got) != 1 || got[0].Metadata.SessionID != a.ID || got[0].Metadata.Project != "app-alpha" || got[0].Metadata.Importance != "high" {
+	if len(got) != 1 || got[0].Metadata.SessionID != a.ID || got[0].Metadata.Project != ProjectKey(a.ProjectDir) || !filepath.IsAbs(got[0].Metadata.Project) || got[0].Metadata.Importance != "high" {
 		t.Errorf("memories = %+v", got)
 	}
 	if n, _ := r.st.CountActions(ctx, a.ID, coach.ActionSessionEnd, time.Time{}); n != 1 {

@@ -13,7 +13,7 @@
 //
 // The token budget (about four characters a token) is a hard cap on the
 // whole prompt. Items are taken whole, in priority order, until the next
-// one does not fit: hard_rule preprompts, core and persona preprompts,
+// one does not fit: entries the user pinned (always first), hard_rule preprompts, core and persona preprompts,
 // learned rules, domain preprompts, other knowledge, procedures; learned
 // entries of one kind by descending confidence, then most recent first.
 // What is left out is counted per section in [Metadata.LeftOut] and named
@@ -108,23 +108,24 @@ func Assemble(prompts []Preprompt, entries []learn.Entry, tokenBudget int) Assem
 		return known[i].ExtractedAt > known[j].ExtractedAt // RFC 3339: most recent first
 	})
 
+	pinned, known := splitPinned(known)
 	rules := ofType(known, func(t learn.KnowledgeType) bool { return t == learn.Rule })
 	procs := ofType(known, func(t learn.KnowledgeType) bool { return t == learn.Procedure })
 	facts := ofType(known, func(t learn.KnowledgeType) bool { return t != learn.Rule && t != learn.Procedure })
 
-	groups := []group{ // in priority order
+	groups := append(pinnedGroups(pinned), []group{ // in priority order, after the pinned entries
 		{"CONSTRAINTS", contents(active, HardRule)},
 		{"IDENTITY", append(contents(active, Core), contents(active, Persona)...)},
 		{"CONSTRAINTS", items(rules)},
 		{"LEARNED KNOWLEDGE", append(contents(active, Domain), items(facts)...)},
 		{"PROCEDURES", items(procs)},
-	}
+	}...)
 	sections, prompt, left := fill(groups, tokenBudget*CharsPerToken)
 	return Assembled{
 		SystemPrompt: prompt,
 		Sections:     sections,
 		Metadata: Metadata{
-			PrepromptsLoaded: len(active), KnowledgeEntries: len(known), RulesCount: len(rules),
+			PrepromptsLoaded: len(active), KnowledgeEntries: len(known) + len(pinned), RulesCount: len(rules) + countType(pinned, learn.Rule),
 			EstimatedTokens: (len(prompt) + CharsPerToken - 1) / CharsPerToken, Truncated: len(left) > 0, LeftOut: left,
 		},
 	}
@@ -156,4 +157,44 @@ func items(es []learn.Entry) []string {
 		out = append(out, "- "+strings.ReplaceAll(strings.TrimSpace(e.Content), "\n", "\n  ")+knowledge.ProjectSuffix(e))
 	}
 	return out
+}
+
+// splitPinned returns the pinned entries and the others, each in es's order.
+func splitPinned(es []learn.Entry) (pinned, rest []learn.Entry) {
+	for _, e := range es {
+		if e.Pinned {
+			pinned = append(pinned, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return pinned, rest
+}
+
+// pinnedGroups are the pinned entries, each in its own section, filled
+// before everything else: a pinned entry is left out only when the pinned
+// entries alone exceed the budget.
+func pinnedGroups(pinned []learn.Entry) []group {
+	var gs []group
+	for _, e := range pinned {
+		section := "LEARNED KNOWLEDGE"
+		switch e.Type {
+		case learn.Rule:
+			section = "CONSTRAINTS"
+		case learn.Procedure:
+			section = "PROCEDURES"
+		}
+		gs = append(gs, group{section, items([]learn.Entry{e})})
+	}
+	return gs
+}
+
+func countType(es []learn.Entry, t learn.KnowledgeType) int {
+	n := 0
+	for _, e := range es {
+		if e.Type == t {
+			n++
+		}
+	}
+	return n
 }

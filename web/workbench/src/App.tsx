@@ -3,19 +3,20 @@ import { Toasts } from "./components/Toasts";
 import { navigate, useRoute } from "./router";
 import { appStore, useApp } from "./state/store";
 import { DashboardView } from "./views/Dashboard";
+import { MemoryView } from "./views/Memory";
 import { PracticeView } from "./views/Practice";
 import { WorkView } from "./views/Work";
 
 const dismissToast = (id: number) => appStore().dispatch({ kind: "toast/dismiss", id });
 
-const routable = (href: string) => href === "/" || href === "/work" || href === "/practice";
+const routable = (href: string) => href === "/" || href === "/work" || href === "/practice" || href === "/memory";
 
 /** App is the workbench shell: navigation, connection status, the current view and toasts. */
 export function App() {
   const route = useRoute();
   const status = useApp((s) => s.conn.status);
   const toasts = useApp((s) => s.toasts);
-  const current: NavId = route.page === "work" ? "work" : route.page === "practice" ? "practice" : "dashboard";
+  const current: NavId = route.page === "work" || route.page === "practice" || route.page === "memory" ? route.page : "dashboard";
   return (
     <div className="flex h-full flex-col">
       <Nav current={current} onNavigate={(href) => (routable(href) ? (navigate(href), true) : false)}>
@@ -27,6 +28,7 @@ export function App() {
         {route.page === "dashboard" && <DashboardView />}
         {route.page === "work" && <WorkView />}
         {route.page === "practice" && <PracticeView kataId={route.kataId} />}
+        {route.page === "memory" && <MemoryView />}
         {route.page === "not_found" && (
           <p className="p-6">
             Page not found. <a href="/" className="text-indigo-700 underline">Go to the dashboard</a>

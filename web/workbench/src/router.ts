@@ -4,13 +4,15 @@ export type Route =
   | { page: "dashboard" }
   | { page: "work" }
   | { page: "practice"; kataId: string | null }
+  | { page: "memory" }
   | { page: "not_found" };
 
-/** matchRoute maps a pathname to a page: /, /work, /practice, /practice/<kataId>. */
+/** matchRoute maps a pathname to a page: /, /work, /practice, /practice/<kataId>, /memory. */
 export function matchRoute(pathname: string): Route {
   const rest = pathname.replace(/\/+$/, "");
   if (rest === "") return { page: "dashboard" };
   if (rest === "/work") return { page: "work" };
+  if (rest === "/memory") return { page: "memory" };
   const m = /^\/practice(?:\/([^/]+))?$/.exec(rest);
   if (m) {
     try {

@@ -2,19 +2,21 @@ import type { MouseEvent, ReactNode } from "react";
 
 /**
  * NAV_LINKS are the product's top-level pages. The workbench routes the
- * first three client-side; GhostPath is its own app at /ghostpath/.
+ * first four client-side; GhostPath is its own app at /ghostpath/.
  */
 export const NAV_LINKS = [
   { id: "dashboard", label: "Dashboard", href: "/" },
   { id: "work", label: "Work", href: "/work" },
   { id: "practice", label: "Practice", href: "/practice" },
+  { id: "memory", label: "Memory", href: "/memory" },
   { id: "ghostpath", label: "GhostPath", href: "/ghostpath/" },
 ] as const;
 
 export type NavId = (typeof NAV_LINKS)[number]["id"];
 
 /**
- * Nav is the Paige navigation bar shared by the workbench and GhostPath: a
+ * Nav is the Paige navigation bar (on a narrow screen it scrolls sideways
+ * rather than widen the page) shared by the workbench and GhostPath: a
  * self-contained component (Tailwind only, no app imports) that another UI
  * can copy. onNavigate, when given, handles plain left clicks on links it
  * can route itself (it returns false to let the browser load the page).
@@ -25,7 +27,7 @@ export function Nav({ current, onNavigate, children }: { current: NavId; onNavig
     if (onNavigate(href)) e.preventDefault();
   };
   return (
-    <nav aria-label="Paige" className="flex h-11 shrink-0 items-center gap-1 border-b border-gray-200 bg-white px-3">
+    <nav aria-label="Paige" className="flex h-11 shrink-0 items-center gap-1 overflow-x-auto whitespace-nowrap border-b border-gray-200 bg-white px-3">
       <a href="/" onClick={click("/")} className="mr-3 text-lg font-bold tracking-tight text-indigo-700">
         Paige
       </a>

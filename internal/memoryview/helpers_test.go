@@ -1,0 +1,73 @@
+package memoryview
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/memory"
+)
+
+// TestMain isolates git from the user's and system configuration.
+func TestMain(m *testing.M) {
+	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	os.Exit(m.Run())
+}
+
+// rig is a Service over real stores in a temporary directory: a knowledge
+// store with three entries, a seed with proposals made from two of them by
+// the real loop (a git commit), and an embedded memory store.
+type rig struct {
+	svc     *Service
+	entries []learn.Entry
+	mem     *memory.Embedded
+	seedDir string
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	ks, err := knowledge.Open(filepath.Join(dir, "knowledge"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := ks.Append(
+		learn.Entry{Type: learn.Procedure, Content: "Start the app with mix phx.server", Confidence: 0.8, Evidence: "ran 4 times", Source: "session:aaaa1111", ExtractedAt: "2026-11-01T10:00:00Z"},
+		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm over npm", Confidence: 0.9, Source: "session:bbbb2222", ExtractedAt: "2026-11-02T10:00:00Z"},
+		learn.Entry{Type: learn.Rule, Content: "Never force-push to main", Confidence: 0.95, Source: "session:cccc3333", ExtractedAt: "2026-11-03T10:00:00Z"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedPath := filepath.Join(dir, "pai", "seed.json")
+	if _, err := loop.Run(es[1:], loop.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "bbbb2222", Method: "regex"}); err != nil {
+		t.Fatal(err)
+	}
+	mem, err := memory.OpenEmbedded(context.Background(), filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mem.Close() })
+	if _, err := mem.AddMemories(context.Background(), "s1", "/repos/app/.git", []memory.Memory{{Content: "Paired on the OAuth race"}, {Content: "CSS grid confusion"}}); err != nil {
+		t.Fatal(err)
+	}
+	return &rig{svc: &Service{Knowledge: ks, SeedPath: seedPath, Memory: mem, Project: "/repos/app/.git"}, entries: es, mem: mem, seedDir: filepath.Dir(seedPath)}
+}
+
+// gitLog returns the seed repository's commit subjects, newest first.
+func gitLog(t *testing.T, dir string) []string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "log", "--format=%s").Output()
+	if err != nil {
+		t.Fatalf("git log: %v", err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
