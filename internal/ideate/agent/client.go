@@ -203,6 +203,7 @@ func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *c
 			typ = t
 		}
 	}
+	var after time.Duration
 	switch {
 	case kind == kindRateLimit:
 		typ, msg = "rate_limit", fmt.Sprintf("Rate limit exceeded after %d retries", attempt)
@@ -214,20 +215,61 @@ func apiError(err error, kind errKind, retryAfter time.Duration, attempt int) *c
 		typ, msg = "timeout", "API timeout"
 		var te *llm.TimeoutError
 		if errors.As(err, &te) {
+			after = te.After
 			msg = fmt.Sprintf("Claude did not answer within %v", te.After)
 		}
 	case status != 0:
 		msg = fmt.Sprintf("request rejected with status %d", status)
 	}
 	// The message names the status and type only: the API's error body
-	// never reaches clients (it is in the server log).
-	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg)
+	// never reaches clients (it is in the server log). Clients show the
+	// sentence for people and get the API's type as api_code.
+	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg).
+		ForPeople(apiErrorForPeople(kind, status, after))
+	e.Context.APICode = typ
 	e.Err = err
 	if retryAfter > 0 {
 		ms := retryAfter.Milliseconds()
 		e.Context.RetryAfterMs = &ms
 	}
 	return e
+}
+
+// apiErrorForPeople is the sentence a user reads for a failed model call of
+// kind with HTTP status (0 when none); after is the timeout that expired.
+func apiErrorForPeople(kind errKind, status int, after time.Duration) string {
+	const saved = " Your session is saved: resume it to try again."
+	switch {
+	case kind == kindRateLimit:
+		return "Claude is receiving too many requests from this API key right now. Wait a minute, then resume the session."
+	case kind == kindTransient && status == 0:
+		return "Paige could not reach Claude (a network problem)." + saved
+	case kind == kindTransient:
+		return "Claude's service is overloaded or having trouble right now." + saved
+	case after > 0:
+		return "Claude did not answer within " + humanDuration(after) + "." + saved
+	case status == http.StatusUnauthorized:
+		return "Claude did not accept Paige's API key. Check ANTHROPIC_API_KEY and restart Paige."
+	case status == http.StatusForbidden:
+		return "Claude refused this request: the API key has no access to this model or feature. Check the key's permissions."
+	case status == http.StatusNotFound:
+		return "Claude does not know the model Paige asked for. Check the model in Paige's configuration."
+	}
+	return "Claude rejected the request Paige sent. The details are in Paige's server log."
+}
+
+// humanDuration writes d as "5 minutes" or "90 seconds".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d >= time.Second:
+		return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
+	}
+	return d.String()
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

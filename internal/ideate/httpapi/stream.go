@@ -39,7 +39,8 @@ func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Eve
 			return
 		}
 		if s.Status == core.StatusCancelled {
-			emit(core.NewError(core.CodeInvalidSessionState, "Session is cancelled").WithSession(id).SSE())
+			emit(core.NewError(core.CodeInvalidSessionState, "Session is cancelled").WithSession(id).
+				ForPeople("This session was cancelled, so the agent will not continue it. Start a new session to keep exploring.").SSE())
 			emit(core.Event{Type: core.EventDone, Data: core.DoneData{Error: true, Cancelled: true}})
 			return
 		}

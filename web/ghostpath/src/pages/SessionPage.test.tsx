@@ -145,8 +145,52 @@ describe("SessionPage", () => {
     await screen.findByRole("heading", { name: "Round 1" });
     for (const i of [0, 1, 2]) fireEvent.change(screen.getByLabelText(`Score for “Idea 1.${i}”`), { target: { value: "5.5" } });
     await user.click(screen.getByRole("button", { name: "Next Round →" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("VALIDATION_ERROR: scores: exactly 3 required");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("scores: exactly 3 required");
+    expect(alert).toHaveTextContent("Error code VALIDATION_ERROR");
     expect(screen.getByRole("heading", { name: "Round 1" })).toBeInTheDocument();
+  });
+
+  it("shows a run error as a sentence for people, with the codes as a small detail, and offers Resume", async () => {
+    const message = "Claude is receiving too many requests from this API key right now. Wait a minute, then resume the session.";
+    server([
+      { method: "GET", path: "/api/v1/sessions/s9", json: { id: "s9", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s9/stream",
+        sse: [
+          { type: "agent_text", data: "Let me look." },
+          { type: "error", data: { code: "ANTHROPIC_API_ERROR", message, severity: "critical", recoverable: false, tool_name: null, api_code: "rate_limit" } },
+          { type: "done", data: { error: true, awaiting_input: false } },
+        ],
+      },
+    ]);
+    render(<SessionPage id="s9" />);
+    const alert = await screen.findByRole("alert");
+    const [first, detail] = alert.querySelectorAll("p");
+    expect(first).toHaveTextContent(message); // the sentence leads
+    expect(first).not.toHaveTextContent("ANTHROPIC_API_ERROR");
+    expect(detail).toHaveTextContent("Error code ANTHROPIC_API_ERROR · rate_limit");
+    expect(screen.getByRole("button", { name: "Resume" })).toBeInTheDocument();
+  });
+
+  it("shows a run error without api_code with its code only", async () => {
+    const message = "Something unexpected went wrong inside Paige. The details are in Paige's server log.";
+    server([
+      { method: "GET", path: "/api/v1/sessions/s10", json: { id: "s10", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s10/stream",
+        sse: [
+          { type: "error", data: { code: "INTERNAL_ERROR", message, severity: "critical", recoverable: false } },
+          { type: "done", data: { error: true } },
+        ],
+      },
+    ]);
+    render(<SessionPage id="s10" />);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent(message);
+    expect(alert.querySelectorAll("p")[1]).toHaveTextContent(/^Error code INTERNAL_ERROR$/);
   });
 
   it("shows a resolved session's stored spec without streaming", async () => {
@@ -204,7 +248,9 @@ describe("SessionPage", () => {
     expect(sent).not.toContain("POST /api/v1/sessions/s5/cancel");
     await user.click(screen.getByRole("button", { name: "Cancel session" }));
     expect(confirm).toHaveBeenCalledTimes(2);
-    expect(await screen.findByRole("alert")).toHaveTextContent("CANCELLED: Session cancelled.");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Session cancelled.");
+    expect(alert).not.toHaveTextContent("CANCELLED");
     expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
     expect(sent).toContain("POST /api/v1/sessions/s5/cancel");
   });

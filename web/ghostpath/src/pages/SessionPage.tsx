@@ -83,9 +83,16 @@ export function SessionPage({ id }: { id: string }) {
 
       {view.error && (
         <div role="alert" className="space-y-2 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-          <p>
-            <span className="font-mono">{view.error.code}</span>: {view.error.message}
-          </p>
+          <p className="font-medium">{view.error.message}</p>
+          {view.error.code !== "CANCELLED" && (
+            <p className="text-xs text-red-700">
+              Error code{" "}
+              <span className="font-mono">
+                {view.error.code}
+                {view.error.apiCode && ` · ${view.error.apiCode}`}
+              </span>
+            </p>
+          )}
           {view.error.code !== "CANCELLED" && !busy && (
             <button type="button" onClick={resume} className="rounded-lg bg-red-700 px-3 py-1.5 text-white">
               Resume
