@@ -243,16 +243,38 @@ describe("SessionPage", () => {
     render(<SessionPage id="s5" />);
     expect(await screen.findByText("thinking")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
     await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    await user.click(screen.getByRole("button", { name: "No, keep it" }));
     expect(sent).not.toContain("POST /api/v1/sessions/s5/cancel");
     await user.click(screen.getByRole("button", { name: "Cancel session" }));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole("alertdialog", { name: "Cancel this session?" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Yes, cancel it" }));
     const alert = await screen.findByRole("alert");
-    expect(alert).toHaveTextContent("Session cancelled.");
+    expect(alert).toHaveTextContent("This session was cancelled.");
     expect(alert).not.toHaveTextContent("CANCELLED");
     expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
     expect(sent).toContain("POST /api/v1/sessions/s5/cancel");
+  });
+
+  it("cancels a session paused at a round: the round goes away and it says cancelled", async () => {
+    const user = userEvent.setup();
+    server([
+      { method: "GET", path: "/api/v1/sessions/s11", json: { id: "s11", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s11/stream",
+        sse: [{ type: "premises", data: premises(1) }, { type: "done", data: { awaiting_input: true } }],
+      },
+      { method: "POST", path: "/api/v1/sessions/s11/cancel", json: { message: "Session cancelled" } },
+    ]);
+    render(<SessionPage id="s11" />);
+    await screen.findByRole("heading", { name: "Round 1" });
+    await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    await user.click(screen.getByRole("button", { name: "Yes, cancel it" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This session was cancelled.");
+    expect(screen.queryByRole("heading", { name: "Round 1" })).toBeNull();
+    expect(screen.queryByRole("slider")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull();
   });
 
   it("deletes the session after confirmation and goes home", async () => {
@@ -267,11 +289,13 @@ describe("SessionPage", () => {
         return new Response(JSON.stringify({ id: "s6", problem: "p", status: "resolved", created_at: "" }));
       }),
     );
-    vi.spyOn(window, "confirm").mockReturnValue(true);
     render(<SessionPage id="s6" />);
     expect(await screen.findByRole("button", { name: "Delete session" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull(); // resolved: nothing to cancel
     await user.click(screen.getByRole("button", { name: "Delete session" }));
+    expect(screen.getByRole("alertdialog", { name: "Delete this session?" })).toHaveTextContent("This cannot be undone.");
+    expect(sent).not.toContain("DELETE /api/v1/sessions/s6");
+    await user.click(screen.getByRole("button", { name: "Yes, delete it" }));
     await waitFor(() => expect(window.location.pathname).toBe("/ghostpath/"));
     expect(sent).toContain("DELETE /api/v1/sessions/s6");
   });

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { deleteSession, specURL } from "../api/client";
 import { AgentActivityIndicator } from "../components/AgentActivityIndicator";
 import { AskUser } from "../components/AskUser";
+import { useConfirm } from "../components/ConfirmDialog";
 import { ContextMeter } from "../components/ContextMeter";
 import { RoundView } from "../components/RoundView";
 import { SpecView } from "../components/SpecView";
@@ -17,9 +18,25 @@ export function SessionPage({ id }: { id: string }) {
   const busy = view.phase === "streaming";
   const showPrompt = !busy && view.spec === null;
   const [removeError, setRemoveError] = useState<string | null>(null);
+  const [dialog, ask] = useConfirm();
+
+  const askCancel = async () => {
+    const ok = await ask({
+      title: "Cancel this session?",
+      detail: "The agent stops and the session cannot be resumed. Its rounds stay in the evolution report.",
+      confirm: "Yes, cancel it",
+    });
+    if (ok) await cancel();
+  };
 
   const remove = async () => {
-    if (!window.confirm("Delete this session and its rounds? This cannot be undone.")) return;
+    const ok = await ask({
+      title: "Delete this session?",
+      detail: "Its rounds, scores and spec are deleted. This cannot be undone.",
+      confirm: "Yes, delete it",
+      danger: true,
+    });
+    if (!ok) return;
     try {
       await deleteSession(id);
       navigate("");
@@ -41,6 +58,7 @@ export function SessionPage({ id }: { id: string }) {
 
   return (
     <div className="space-y-6">
+      {dialog}
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
           <Link to="" className="text-blue-700 underline">
@@ -53,7 +71,7 @@ export function SessionPage({ id }: { id: string }) {
             {(busy || (view.phase !== "failed" && canCancel(detail?.status ?? ""))) && (
               <button
                 type="button"
-                onClick={() => window.confirm("Cancel this session? It stops and cannot resume.") && void cancel()}
+                onClick={() => void askCancel()}
                 className="text-amber-800 underline"
               >
                 Cancel session

@@ -211,8 +211,12 @@ export function reduce(v: SessionView, a: Action): SessionView {
       if (!last || !winner) return v;
       return { ...v, rounds: [...v.rounds.slice(0, -1), { ...last, winnerId: winner.id }] };
     }
-    case "stream_failed":
-      return { ...v, phase: "failed", error: { code: a.code ?? "NETWORK_ERROR", message: a.message } };
+    case "stream_failed": {
+      const error = { code: a.code ?? "NETWORK_ERROR", message: a.message };
+      // A cancelled session takes no more input: its pending round or question goes away.
+      if (a.code === "CANCELLED") return { ...v, phase: "failed", pending: null, askUser: null, error };
+      return { ...v, phase: "failed", error };
+    }
     case "loaded":
       return {
         ...v,
