@@ -130,10 +130,9 @@ func TestGetAndNotFound(t *testing.T) {
 }
 
 // TestDelete: a session can be deleted in every state (issue 16): paused at
-// a round, created and idle, cancelled, and while its run is in progress
-// (the run is cancelled and awaited first, so it writes nothing after).
-// TestDelete: a session can be deleted in every state (created, paused at a
-// round, cancelled, resolved, running), issue 16.
+// a round, created and idle, cancelled, resolved, and while its run is in
+// progress (the run is cancelled and awaited first, so it writes nothing
+// after).
 func TestDelete(t *testing.T) {
 	e := newEnv(t)
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
