@@ -100,7 +100,7 @@ describe("SessionPage", () => {
     await user.click(screen.getByRole("radio", { name: /Idea 2.1/ }));
     await user.click(screen.getByRole("button", { name: "Generate final spec" }));
 
-    expect(await screen.findByRole("heading", { level: 1, name: "The Spec" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 1, name: "The Spec" }, { timeout: 20_000 })).toBeInTheDocument(); // the renderer loads lazily
     expect(screen.getByRole("link", { name: "Download spec (.md)" })).toHaveAttribute("href", "/api/v1/sessions/s1/spec");
     expect(screen.getByText("Excellent choice!")).toBeInTheDocument();
 
@@ -205,7 +205,7 @@ describe("SessionPage", () => {
         : scripted(input, init),
     );
     render(<SessionPage id="s3" />);
-    expect(await screen.findByRole("heading", { level: 2, name: "Stored spec" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 2, name: "Stored spec" }, { timeout: 20_000 })).toBeInTheDocument();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
   });
 
