@@ -102,6 +102,8 @@ describe("SessionPage", () => {
 
     expect(await screen.findByRole("heading", { level: 1, name: "The Spec" }, { timeout: 20_000 })).toBeInTheDocument(); // the renderer loads lazily
     expect(screen.getByRole("link", { name: "Download spec (.md)" })).toHaveAttribute("href", "/api/v1/sessions/s1/spec");
+    // Once the run has ended (done may arrive just after the spec), a finished session has nothing to cancel.
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull());
     expect(screen.getByText("Excellent choice!")).toBeInTheDocument();
 
     const inputs = sent.filter((s) => s.method === "POST").map((s) => s.body);

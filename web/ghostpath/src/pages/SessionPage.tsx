@@ -68,7 +68,8 @@ export function SessionPage({ id }: { id: string }) {
             <Link to={`sessions/${encodeURIComponent(id)}/report`} className="text-blue-700 underline">
               Evolution report
             </Link>
-            {(busy || (view.phase !== "failed" && canCancel(detail?.status ?? ""))) && (
+            {/* A finished session (its spec written) has nothing left to cancel, whatever its status said when the page opened. */}
+            {(busy || (view.phase !== "failed" && view.spec === null && canCancel(detail?.status ?? ""))) && (
               <button
                 type="button"
                 onClick={() => void askCancel()}
