@@ -51,4 +51,11 @@ func TestServeShutdownEndsGhostPathStreams(t *testing.T) {
 		t.Fatalf("stream ended with %v", last)
 	}
 	fake.WaitCancelled(t, 1, testWait)
+
+	fake.Enqueue(llmtest.Text("Back after the restart."))
+	startServe(t, env)
+	reqs := fake.WaitRequests(t, 3, testWait)
+	if msgs := reqs[2].Messages; len(msgs) != 3 || msgs[1].Role != "assistant" {
+		t.Errorf("the resumed call sent %d messages, want 3 (problem, the saved gates turn, its results)", len(msgs))
+	}
 }

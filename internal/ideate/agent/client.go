@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"time"
 
@@ -144,11 +145,13 @@ func apiError(err error, retries int) *core.Error {
 			typ = apiErr.Type
 		}
 	}
+	var after time.Duration
 	switch {
 	case errors.As(err, &rate):
 		typ, msg = "rate_limit", fmt.Sprintf("Rate limit exceeded after %d retries", retries)
 	case errors.As(err, &timeout):
 		typ, msg = "timeout", fmt.Sprintf("Claude did not answer within %v", timeout.After)
+		after = timeout.After
 	case errors.As(err, &conn), !errors.As(err, &apiErr) && llm.IsTransient(err):
 		typ, msg = "connection_error", fmt.Sprintf("Transient failure after %d retries", retries)
 	case llm.IsTransient(err):
@@ -157,12 +160,56 @@ func apiError(err error, retries int) *core.Error {
 		msg = fmt.Sprintf("request rejected with status %d", status)
 	}
 	// The message names the status and type only: the API's error body
-	// never reaches clients (it is in the server log).
-	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg)
+	// never reaches clients (it is in the server log). Clients show the
+	// sentence for people and get the API's type as api_code.
+	e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (%s): %s", typ, msg).
+		ForPeople(apiErrorForPeople(err, status, after))
+	e.Context.APICode = typ
 	e.Err = err
 	if apiErr != nil && apiErr.RetryAfter > 0 {
 		ms := apiErr.RetryAfter.Milliseconds()
 		e.Context.RetryAfterMs = &ms
 	}
 	return e
+}
+
+// apiErrorForPeople is the sentence a user reads for the failed model call
+// err with HTTP status (0 when none); after is the timeout that expired.
+func apiErrorForPeople(err error, status int, after time.Duration) string {
+	const saved = " Your session is saved: resume it to try again."
+	var (
+		rate *llm.RateLimitError
+		conn *llm.ConnectionError
+	)
+	switch {
+	case errors.As(err, &rate):
+		return "Claude is receiving too many requests from this API key right now. Wait a minute, then resume the session."
+	case errors.As(err, &conn), status == 0 && after == 0 && llm.IsTransient(err):
+		return "Paige could not reach Claude (a network problem)." + saved
+	case llm.IsTransient(err) && after == 0:
+		return "Claude's service is overloaded or having trouble right now." + saved
+	case after > 0:
+		return "Claude did not answer within " + humanDuration(after) + "." + saved
+	case status == http.StatusUnauthorized:
+		return "Claude did not accept Paige's API key. Check ANTHROPIC_API_KEY and restart Paige."
+	case status == http.StatusForbidden:
+		return "Claude refused this request: the API key has no access to this model or feature. Check the key's permissions."
+	case status == http.StatusNotFound:
+		return "Claude does not know the model Paige asked for. Check the model in Paige's configuration."
+	}
+	return "Claude rejected the request Paige sent. The details are in Paige's server log."
+}
+
+// humanDuration writes d as "5 minutes" or "90 seconds".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d >= time.Second:
+		return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
+	}
+	return d.String()
 }

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/ideate/core"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
@@ -55,5 +57,50 @@ func TestPauseTurnIsSavedBeforeTheNextCall(t *testing.T) {
 	}
 	if calls, _ := f.repo.ListToolCalls(context.Background(), s.ID); len(calls) != 1 {
 		t.Errorf("tool calls after resume got %d, want the one web search", len(calls))
+	}
+}
+
+// TestToolTurnIsSavedBeforeTheNextCall: when the model is called again
+// after a turn of tool calls (here with a paid web search in the same
+// turn), that turn, its results and its tool_calls rows are already in the
+// database, so a crash during the call loses neither the search nor the
+// tools' effects. The check runs inside the fake API, at the moment of the
+// next call.
+func TestToolTurnIsSavedBeforeTheNextCall(t *testing.T) {
+	f := newFixture(t, nil)
+	s := f.session(t)
+	type seen struct {
+		messages int
+		calls    []string
+		gates    bool
+	}
+	var atSecond *seen
+	f.fake.Handle(func(r llmtest.Request) llmtest.Response {
+		if len(r.Messages) == 1 {
+			return llmtest.Message("tool_use",
+				llmtest.ServerToolUseBlock("srv1", "web_search", map[string]any{"query": "churn 2026"}),
+				llmtest.WebSearchResultBlock("srv1", llmtest.WebResult{URL: "https://a.example", Title: "A"}),
+				llmtest.ToolUseBlock("t1", "decompose_problem", map[string]any{"problem_statement": "churn", "dimensions": []string{"price"}}))
+		}
+		saved, err := f.repo.GetSession(context.Background(), s.ID)
+		if err != nil {
+			t.Errorf("read the session during the next call: %v", err)
+			return llmtest.Text("x")
+		}
+		calls, _ := f.repo.ListToolCalls(context.Background(), s.ID)
+		atSecond = &seen{messages: strings.Count(string(saved.Messages), `"role":`), gates: saved.State.HasGate(core.GateDecompose)}
+		for _, c := range calls {
+			atSecond.calls = append(atSecond.calls, c.ToolName)
+		}
+		return llmtest.Text("Done.")
+	})
+	if _, out := f.run(context.Background(), s); out.Errored {
+		t.Fatalf("got %+v", out)
+	}
+	if atSecond == nil {
+		t.Fatal("the model was not called a second time")
+	}
+	if atSecond.messages != 3 || !atSecond.gates || strings.Join(atSecond.calls, ",") != "web_search,decompose_problem" {
+		t.Errorf("at the second call the database held %+v; want 3 messages, decompose done, the web search and decompose_problem rows", *atSecond)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -161,7 +162,9 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		return Outcome{}
 	}
 	if r.o.Offline {
-		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel)
+		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel).
+			ForPeople("GhostPath needs Claude, and Paige runs without a model (PAIGE_OFFLINE). Set ANTHROPIC_API_KEY and restart Paige.")
+		e.Context.APICode = "no_model"
 		return r.fail(emit, e.WithSession(sess.ID), Outcome{})
 	}
 	defer func() { sess.Messages = hist.JSON() }()
@@ -177,7 +180,9 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		}
 	}
 	r.o.Logger.Error("ghostpath: agent loop exceeded", "session_id", sess.ID, "iterations", rs.iter)
-	e := core.NewError(core.CodeAgentLoopExceeded, "Agent exceeded maximum iteration limit (%d)", r.o.MaxIterations)
+	e := core.NewError(core.CodeAgentLoopExceeded, "Agent exceeded maximum iteration limit (%d)", r.o.MaxIterations).
+		ForPeople(fmt.Sprintf("The agent took %d steps without reaching a round or a question, so Paige stopped it. "+
+			"Everything so far is saved: resume the session to let it try again.", r.o.MaxIterations))
 	return r.fail(emit, e.WithSession(sess.ID), Outcome{Iterations: rs.iter})
 }
 
@@ -218,7 +223,9 @@ func (r *Runner) iterate(ctx context.Context, rs *run) (Outcome, bool) {
 		}
 		ce, ok := err.(*core.Error)
 		if !ok {
-			ce = core.NewError(core.CodeAnthropicAPI, "Anthropic API error (unknown)")
+			ce = core.NewError(core.CodeAnthropicAPI, "Anthropic API error (unknown)").
+				ForPeople("The call to Claude failed. The details are in Paige's server log; resume the session to try again.")
+			ce.Context.APICode = "unknown"
 		}
 		// The cause (the API's own error body) is logged, never sent.
 		r.o.Logger.Error("ghostpath: anthropic call failed", "session_id", rs.sess.ID, "err", err, "cause", errors.Unwrap(err))
@@ -286,10 +293,16 @@ func (r *Runner) cancelled(ctx context.Context, rs *run) Outcome {
 func stopError(resp *anthropic.Message, maxTokens int64) *core.Error {
 	switch resp.StopReason {
 	case anthropic.StopReasonRefusal:
-		return core.NewError(core.CodeAnthropicAPI, "Anthropic API error (refusal): Claude declined to continue this session")
+		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (refusal): Claude declined to continue this session").
+			ForPeople("Claude declined to continue this session. Try rephrasing the problem in a new session.")
+		e.Context.APICode = "refusal"
+		return e
 	case anthropic.StopReasonMaxTokens:
-		return core.NewError(core.CodeAnthropicAPI,
-			"Anthropic API error (max_tokens): Claude's turn was cut off at the %d-token limit; stream the session again to retry", maxTokens)
+		e := core.NewError(core.CodeAnthropicAPI,
+			"Anthropic API error (max_tokens): Claude's turn was cut off at the %d-token limit; stream the session again to retry", maxTokens).
+			ForPeople("Claude's answer was too long and got cut off, so Paige did not use it. Resume the session to ask again.")
+		e.Context.APICode = "max_tokens"
+		return e
 	}
 	return nil
 }

@@ -101,6 +101,11 @@ type ErrorContext struct {
 	RoundNumber  *int
 	UserMessage  string // shown in SSE instead of Message when set
 	RetryAfterMs *int64
+	// APICode is the model API's own error type or stop reason
+	// ("rate_limit", "overloaded_error", "timeout", "refusal", ...): the
+	// SSE event carries it as api_code, for clients and support, beside the
+	// sentence for people.
+	APICode string
 }
 
 // FieldError is one failed field of a VALIDATION_ERROR.
@@ -173,7 +178,11 @@ func NotFound(kind, id string) *Error {
 }
 
 // Internal returns the catch-all error; its message never leaks details.
-func Internal() *Error { return NewError(CodeInternal, "An unexpected error occurred") }
+// SSE clients get a sentence that says where the details are.
+func Internal() *Error {
+	return NewError(CodeInternal, "An unexpected error occurred").
+		ForPeople("Something unexpected went wrong inside Paige. The details are in Paige's server log.")
+}
 
 // ErrorResponse is the REST envelope {"error": {...}}.
 type ErrorResponse struct {
@@ -219,7 +228,14 @@ type SSEError struct {
 	Severity    Severity `json:"severity"`
 	Recoverable bool     `json:"recoverable"`
 	ToolName    *string  `json:"tool_name"`
+	// APICode is the model API's error type (see [ErrorContext.APICode]);
+	// omitted when the error did not come from the model API.
+	APICode string `json:"api_code,omitempty"`
 }
+
+// ForPeople returns e with msg as the sentence SSE clients show (see
+// [Error.SSE]); Message stays the precise text for logs.
+func (e *Error) ForPeople(msg string) *Error { e.Context.UserMessage = msg; return e }
 
 // SSE renders the SSE envelope {"type": "error", "data": {...}}; the
 // context's UserMessage, when set, replaces the message.
@@ -231,6 +247,7 @@ func (e *Error) SSE() Event {
 	return Event{Type: EventError, Data: SSEError{
 		Code: e.Code, Message: msg, Severity: e.Severity,
 		Recoverable: e.Recoverable(), ToolName: strOrNil(e.Context.ToolName),
+		APICode: e.Context.APICode,
 	}}
 }
 

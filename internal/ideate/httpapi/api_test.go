@@ -130,8 +130,9 @@ func TestGetAndNotFound(t *testing.T) {
 }
 
 // TestDelete: a session can be deleted in every state (issue 16): paused at
-// a round, created and idle, cancelled, and while its run is in progress
-// (the run is cancelled and awaited first, so it writes nothing after).
+// a round, created and idle, cancelled, resolved, and while its run is in
+// progress (the run is cancelled and awaited first, so it writes nothing
+// after).
 func TestDelete(t *testing.T) {
 	e := newEnv(t)
 	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
@@ -149,6 +150,20 @@ func TestDelete(t *testing.T) {
 		t.Fatalf("got %d", resp.StatusCode)
 	}
 	e.json("GET", "/api/v1/sessions/"+created, nil, 404)
+
+	cancelled := e.create(problem)
+	e.json("POST", "/api/v1/sessions/"+cancelled+"/cancel", nil, 200)
+	resolved := e.create(problem)
+	now := time.Now()
+	if err := e.repo.UpdateStatus(t.Context(), resolved, core.StatusResolved, &now); err != nil {
+		t.Fatal(err)
+	}
+	for name, id := range map[string]string{"cancelled": cancelled, "resolved": resolved} {
+		if resp := e.do("DELETE", "/api/v1/sessions/"+id, nil); resp.StatusCode != 204 {
+			t.Errorf("%s session: got %d", name, resp.StatusCode)
+		}
+		e.json("GET", "/api/v1/sessions/"+id, nil, 404)
+	}
 
 	running := e.create(problem)
 	e.fake.Enqueue(ideatetest.Gates(), llmtest.Text("never").WithDelay(time.Minute))

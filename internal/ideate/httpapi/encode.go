@@ -38,7 +38,8 @@ func (a *API) repoError(err error, kind, id, op string) *core.Error {
 		return core.NotFound(kind, id).WithSession(id)
 	}
 	a.log.Error("ghostpath: database", "op", op, "session_id", id, "err", err)
-	return core.NewError(core.CodeDatabase, "Database %s failed", op).WithSession(id)
+	return core.NewError(core.CodeDatabase, "Database %s failed", op).WithSession(id).
+		ForPeople("Paige could not read or save this session in its database. Try again in a moment; the details are in Paige's server log.")
 }
 
 // decodeBody parses a JSON body of at most maxBody bytes into v.

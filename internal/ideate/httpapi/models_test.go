@@ -36,7 +36,7 @@ func TestModelTimeoutEndsRun(t *testing.T) {
 	if d := doneOf(t, evs); !d.Error || d.Cancelled {
 		t.Fatalf("done got %+v (%v)", d, evTypes(evs))
 	}
-	if got := errorOf(t, evs); got.Code != core.CodeAnthropicAPI || !strings.Contains(got.Message, "did not answer within 100ms") {
+	if got := errorOf(t, evs); got.Code != core.CodeAnthropicAPI || got.APICode != "timeout" || !strings.Contains(got.Message, "did not answer within 100ms") {
 		t.Errorf("error got %+v", got)
 	}
 	e.fake.WaitCancelled(t, 1, 10*time.Second)
@@ -57,7 +57,7 @@ func TestRefusalAndMaxTokensAreErrors(t *testing.T) {
 			if d := doneOf(t, evs); !d.Error {
 				t.Fatalf("done got %+v (%v)", d, evTypes(evs))
 			}
-			if got := errorOf(t, evs); got.Code != core.CodeAnthropicAPI || !strings.Contains(got.Message, "("+stop+")") {
+			if got := errorOf(t, evs); got.Code != core.CodeAnthropicAPI || got.APICode != stop || strings.Contains(got.Message, stop) {
 				t.Errorf("error got %+v", got)
 			}
 			for _, ev := range evs {

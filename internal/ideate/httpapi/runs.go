@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/server/sse"
 )
 
 // liveRun is one agent run of a session: its encoded SSE frames so far, and
@@ -71,14 +71,14 @@ func (r *liveRun) emit(ev core.Event) {
 	r.mu.Unlock()
 }
 
-// encodeFrame renders ev as one SSE data frame.
+// encodeFrame renders ev as one SSE data frame (no event name: the type is
+// in the JSON, as the spec has it).
 func encodeFrame(ev core.Event) []byte {
-	b, err := json.Marshal(ev)
+	frame, err := sse.Encode("", ev)
 	if err != nil {
-		b, _ = json.Marshal(core.Internal().SSE())
+		frame, _ = sse.Encode("", core.Internal().SSE())
 	}
-	frame := make([]byte, 0, len(b)+8)
-	return append(append(append(frame, "data: "...), b...), "\n\n"...)
+	return frame
 }
 
 func (r *liveRun) finish() {

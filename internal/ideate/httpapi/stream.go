@@ -8,6 +8,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/ideate/core"
 	"github.com/paige-dev/paige/internal/server"
+	"github.com/paige-dev/paige/internal/server/sse"
 )
 
 func (a *API) handleStream() http.Handler {
@@ -39,7 +40,8 @@ func (a *API) runSession(id string) func(ctx context.Context, emit func(core.Eve
 			return
 		}
 		if s.Status == core.StatusCancelled {
-			emit(core.NewError(core.CodeInvalidSessionState, "Session is cancelled").WithSession(id).SSE())
+			emit(core.NewError(core.CodeInvalidSessionState, "Session is cancelled").WithSession(id).
+				ForPeople("This session was cancelled, so the agent will not continue it. Start a new session to keep exploring.").SSE())
 			emit(core.Event{Type: core.EventDone, Data: core.DoneData{Error: true, Cancelled: true}})
 			return
 		}
@@ -60,40 +62,32 @@ const shutdownDrain = 3 * time.Second
 // and, if the run does not end within shutdownDrain, writes the shutdown
 // error and done itself.
 func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Connection", "keep-alive")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	stream, err := sse.Start(w)
+	if err != nil {
+		a.log.Error("ghostpath: cannot stream", "err", err)
+		return
+	}
 	run.attach()
 	defer run.detach(a.o.DisconnectGrace)
-	rc := http.NewResponseController(w)
-	_ = rc.Flush()
 	tick := time.NewTicker(a.o.Heartbeat)
 	defer tick.Stop()
 	reqDone := r.Context().Done()
 	var drain <-chan time.Time
 	for i := 0; ; {
 		frames, notify, done := run.since(i)
-		for _, f := range frames {
-			if _, err := w.Write(f); err != nil {
+		if len(frames) > 0 {
+			if stream.Frames(frames...) != nil {
 				return
 			}
 		}
 		i += len(frames)
-		if len(frames) > 0 {
-			if rc.Flush() != nil {
-				return
-			}
-		}
 		if done {
 			return
 		}
 		select {
 		case <-notify:
 		case <-tick.C:
-			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
+			if stream.KeepAlive() != nil {
 				return
 			}
 		case <-reqDone:
@@ -108,11 +102,8 @@ func (a *API) follow(w http.ResponseWriter, r *http.Request, run *liveRun) {
 		case <-drain:
 			a.log.Warn("ghostpath: run did not end in time at shutdown; closing its stream")
 			frames, _, _ := run.since(i)
-			final := [][]byte{encodeFrame(shutdownError().SSE()), encodeFrame(core.Done(true, false))}
-			for _, f := range append(append([][]byte(nil), frames...), final...) {
-				_, _ = w.Write(f)
-			}
-			_ = rc.Flush()
+			_ = stream.Frames(append(append([][]byte(nil), frames...),
+				encodeFrame(shutdownError().SSE()), encodeFrame(core.Done(true, false)))...)
 			return
 		}
 	}

@@ -8,10 +8,12 @@ import (
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
-// The scripted agent of TestBrowserFlow. Each reply is chosen by how many
-// assistant turns the request's history already holds, so a retried request
-// gets the same reply, and each step first checks that the request carries
-// what the user did in the browser (scores, answer, winner).
+// The scripted agent of TestBrowserFlow. Each reply is chosen by the
+// session's problem (the main flow, the session paused and cancelled, the
+// ten-round session) and by how many assistant turns the request's history
+// already holds, so a retried request gets the same reply; each step of the
+// main flow first checks that the request carries what the user did in the
+// browser (scores, answer, winner).
 
 const (
 	axiom        = "Every ticket needs a human reply"
@@ -25,6 +27,13 @@ const (
 var (
 	round1 = []string{"Self-healing FAQ", "Customers fix bugs", "Ticket immune system"}
 	round2 = []string{"Immune memory for bugs", "Antibody macros", "Fever alerts"}
+)
+
+// pauseProblem is the session flow.mjs creates, leaves paused at round 1
+// and cancels: it gets the main flow's first five replies.
+const (
+	pauseProblem  = "Pause me: our release notes never reach the customers who asked for the fix."
+	pauseRequests = 5
 )
 
 type step struct {
@@ -65,7 +74,7 @@ var steps = []step{
 			use("challenge_axiom", map[string]any{"axiom": axiom, "violation_strategy": "remove",
 				"resulting_insight": "Tickets can answer themselves"}))
 	}},
-	{reply: func() llmtest.Response { return generate(round2, "radical") }},
+	{reply: func() llmtest.Response { return round2Lineage() }},
 	{reply: func() llmtest.Response { return obviousness(round2) }},
 	{reply: func() llmtest.Response { return present("Round 2: biology as the lens.") }},
 	// Resolved with winner index 1 → the final spec.
@@ -91,6 +100,17 @@ func (s *agentScript) reply(r llmtest.Request) llmtest.Response {
 		if m.Role == "assistant" {
 			n++
 		}
+	}
+	switch {
+	case bytes.Contains(r.Raw, []byte(tenProblem)):
+		if resp, ok := tenReply(n); ok {
+			return resp.WithUsage(1200, 300)
+		}
+		s.report("ten-round request %d: the script has only %d replies", n+1, tenRequests)
+		return llmtest.Text("Done.")
+	case bytes.Contains(r.Raw, []byte(pauseProblem)) && n >= pauseRequests:
+		s.report("paused session request %d: it was cancelled after %d", n+1, pauseRequests)
+		return llmtest.Text("Done.")
 	}
 	if n >= len(steps) {
 		s.report("request %d: the script has only %d replies", n+1, len(steps))
@@ -141,6 +161,22 @@ func generate(titles []string, kind string) llmtest.Response {
 		bs = append(bs, use("generate_premise", in))
 	}
 	return msg(bs...)
+}
+
+// round2Lineage derives round 2 from round 1: one premise evolved from
+// "Self-healing FAQ", one combined from "Ticket immune system" (with an
+// element of "Customers fix bugs") and one fresh radical premise, so the
+// report's lineage graph has both kinds of edge.
+func round2Lineage() llmtest.Response {
+	return msg(
+		use("mutate_premise", map[string]any{"source_title": round1[0], "source_body": "Body of " + round1[0] + ".",
+			"title": round2[0], "body": "Body of " + round2[0] + ".", "premise_type": "conservative", "mutation_strength": 0.5,
+			"cross_domain_source": "immunology"}),
+		use("cross_pollinate", map[string]any{"primary_title": round1[2], "primary_body": "Body of " + round1[2] + ".",
+			"title": round2[1], "body": "Body of " + round2[1] + ".", "premise_type": "combination", "synthesis_strategy": "merge",
+			"secondary_premises": []map[string]any{{"title": round1[1], "element_to_extract": "customers fix"}}}),
+		use("generate_premise", map[string]any{"title": round2[2], "body": "Body of " + round2[2] + ".",
+			"premise_type": "radical", "violated_axiom": axiom}))
 }
 
 func obviousness(titles []string) llmtest.Response {

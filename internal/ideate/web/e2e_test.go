@@ -50,6 +50,8 @@ func TestBrowserFlow(t *testing.T) {
 	dataDir := t.TempDir()
 	base, logs := startServe(ctx, t, bin, fake.URL(), dataDir)
 
+	tenID := driveTenRounds(t, base)
+
 	shots := os.Getenv("PAIGE_E2E_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
@@ -57,7 +59,8 @@ func TestBrowserFlow(t *testing.T) {
 	flow := exec.CommandContext(ctx, node, "e2e/flow.mjs")
 	flow.Dir = filepath.Join(root, "web/ghostpath")
 	flow.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
-		"BASE_URL=" + base, "CHROMIUM=" + chromium, "SCREENSHOT_DIR=" + shots}
+		"BASE_URL=" + base, "CHROMIUM=" + chromium, "SCREENSHOT_DIR=" + shots,
+		"PAUSE_PROBLEM=" + pauseProblem, "TEN_ID=" + tenID, "TEN_WINNER=" + tenTitle(tenRounds, tenWinner)}
 	out, err := flow.CombinedOutput()
 	t.Logf("flow.mjs:\n%s", out)
 	if err != nil {
@@ -66,8 +69,9 @@ func TestBrowserFlow(t *testing.T) {
 	for _, p := range script.problems() {
 		t.Errorf("scripted Claude: %s", p)
 	}
-	if got, want := len(fake.Requests()), len(steps); got != want {
-		t.Errorf("Claude requests: got %d, want %d (one per scripted reply)", got, want)
+	if got, want := len(fake.Requests()), len(steps)+pauseRequests+tenRequests; got != want {
+		t.Errorf("Claude requests: got %d, want %d (one per scripted reply: %d main, %d paused then cancelled, %d ten rounds)",
+			got, want, len(steps), pauseRequests, tenRequests)
 	}
 	if !specStored(t, dataDir) {
 		t.Errorf("no file under DATA_DIR %s holds the final spec", dataDir)

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/server"
+	"github.com/paige-dev/paige/internal/server/sse"
 )
 
 // handleExtract answers POST /api/extract {transcriptPath, force?, dryRun?}
@@ -114,7 +113,8 @@ func handleSend(d Deps) http.Handler {
 }
 
 // handleStream answers POST /api/chat/sessions/{id}/stream {content} with
-// server-sent events: "delta" {text} for each piece of the reply, then
+// server-sent events (internal/server/sse, with keep-alive comments while
+// idle): "delta" {text} for each piece of the reply, then
 // "done" {message} with the stored message, or "error" {error, kind?} with
 // a clean message (see modelFailure); a failed reply (timeout, refusal,
 // truncation, provider error) is not stored. Errors found before the stream
@@ -131,35 +131,26 @@ func handleStream(d Deps) http.Handler {
 			fail(w, d.Log, err)
 			return
 		}
-		fl, ok := w.(http.Flusher)
-		if !ok {
-			writeError(w, http.StatusInternalServerError, "streaming unsupported")
+		stream, err := sse.Start(w)
+		if err != nil {
+			d.Log.Error("learn: chat: cannot stream", "err", err)
 			return
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("X-Accel-Buffering", "no")
-		w.WriteHeader(http.StatusOK)
-		fl.Flush()
-		send := func(event string, v any) error {
-			b, _ := json.Marshal(v)
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-				return err
-			}
-			fl.Flush()
-			return nil
-		}
+		// Keep-alives hold the stream open while the model thinks before
+		// its first delta.
+		stop := stream.KeepAliveEvery(d.keepAlive())
+		defer stop()
 		m, err := d.Chat.Stream(r.Context(), r.PathValue("id"), req.Content, func(text string) error {
-			return send("delta", map[string]string{"text": text})
+			return stream.Event("delta", map[string]string{"text": text})
 		})
 		if err != nil {
 			if r.Context().Err() == nil { // else the client went away: nothing to answer
 				_, body := modelFailure(d.Log, err)
-				send("error", body)
+				_ = stream.Event("error", body)
 			}
 			return
 		}
-		send("done", map[string]any{"message": m})
+		_ = stream.Event("done", map[string]any{"message": m})
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/contextasm"
@@ -38,6 +39,19 @@ type Deps struct {
 	Chat      *chat.Service
 	Log       *slog.Logger
 	NoTrail   bool // learn nothing from the tool trail (PAIGE_LEARN_TRAIL=off)
+	// KeepAlive is the interval of the chat stream's keep-alive comments;
+	// zero means [DefaultKeepAlive].
+	KeepAlive time.Duration
+}
+
+// DefaultKeepAlive is [Deps.KeepAlive] when zero.
+const DefaultKeepAlive = 15 * time.Second
+
+func (d Deps) keepAlive() time.Duration {
+	if d.KeepAlive > 0 {
+		return d.KeepAlive
+	}
+	return DefaultKeepAlive
 }
 
 // Mux is where [AddRoutes] registers the routes; *http.ServeMux satisfies it.

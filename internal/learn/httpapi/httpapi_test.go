@@ -40,6 +40,12 @@ func start(tb testing.TB, x extract.Extractor, offline bool) *env {
 // startWith is start with deadline overrides for the chat's llm.Client.
 func startWith(tb testing.TB, x extract.Extractor, offline bool, deadlines map[string]time.Duration) *env {
 	tb.Helper()
+	return startKeepAlive(tb, x, offline, deadlines, 0)
+}
+
+// startKeepAlive is startWith with the chat stream's keep-alive interval.
+func startKeepAlive(tb testing.TB, x extract.Extractor, offline bool, deadlines map[string]time.Duration, keepAlive time.Duration) *env {
+	tb.Helper()
 	e := &env{root: tb.TempDir(), llm: llmtest.NewServer(tb)}
 	raw, err := os.ReadFile("../transcript/testdata/sample-session.jsonl")
 	if err != nil {
@@ -62,7 +68,7 @@ func startWith(tb testing.TB, x extract.Extractor, offline bool, deadlines map[s
 		Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})},
 		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: e.store}}
 	mux := http.NewServeMux()
-	AddRoutes(mux, Deps{Store: e.store, Extractor: x, Roots: NewRoots(e.root), Chat: svc})
+	AddRoutes(mux, Deps{Store: e.store, Extractor: x, Roots: NewRoots(e.root), Chat: svc, KeepAlive: keepAlive})
 	srv := httptest.NewServer(mux)
 	tb.Cleanup(srv.Close)
 	e.url = srv.URL
@@ -264,6 +270,36 @@ func TestChatAPI(t *testing.T) {
 	call(t, "GET", e.url+"/api/chat/sessions/"+ss.ID+"/messages", "", &msgs)
 	if len(msgs.Messages) != 4 || msgs.Messages[3].Content != "Branch, then open a PR." {
 		t.Errorf("messages: %+v", msgs.Messages)
+	}
+}
+
+// TestChatStreamKeepAlive: while the model thinks, the chat stream sends
+// keep-alive comments, and the events after them are whole.
+func TestChatStreamKeepAlive(t *testing.T) {
+	e := startKeepAlive(t, nil, false, nil, 10*time.Millisecond)
+	var ss chat.Session
+	call(t, "POST", e.url+"/api/chat/sessions", `{"name":"slow"}`, &ss)
+	e.llm.Enqueue(llmtest.Text("Take your time.").WithDelay(300 * time.Millisecond))
+	resp, err := http.Post(e.url+"/api/chat/sessions/"+ss.ID+"/stream", "application/json", strings.NewReader(`{"content":"Think."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(raw)
+	first := strings.Index(body, "event: ")
+	if ka := strings.Index(body, ": keep-alive\n\n"); ka < 0 || ka > first {
+		t.Errorf("no keep-alive before the first event:\n%s", body)
+	}
+	if resp.Header.Get("Cache-Control") != "no-cache" || resp.Header.Get("X-Accel-Buffering") != "no" {
+		t.Errorf("headers %v", resp.Header)
+	}
+	events := readSSE(t, strings.NewReader(body))
+	if last := events[len(events)-1]; last.name != "done" || !strings.Contains(last.data, "Take your time.") {
+		t.Errorf("events %+v", events)
 	}
 }
 

@@ -89,7 +89,7 @@ export type StreamEvent =
   | { type: "context_usage"; data: ContextUsage }
   | {
       type: "error";
-      data: { code?: string; message?: string; severity?: string; recoverable?: boolean; tool_name?: string };
+      data: { code?: string; message?: string; severity?: string; recoverable?: boolean; tool_name?: string; api_code?: string };
     }
   | { type: "done"; data: { error?: boolean; awaiting_input?: boolean; cancelled?: boolean } }
   | { type: "spec_file_ready"; data: { download_url: string } };

@@ -48,7 +48,7 @@ export function AgentActivityIndicator({ phase, agentText, activity, toolErrors 
     <section aria-label="Agent activity" className="space-y-3 rounded-2xl border border-gray-200 bg-white p-4">
       <p role="status" className="flex items-center gap-2 text-sm font-medium text-gray-700">
         {working && <span aria-hidden="true" className="inline-block h-3 w-3 animate-pulse rounded-full bg-blue-500" />}
-        {working ? "GhostPath is working…" : phase === "awaiting" ? "Waiting for you" : phase === "failed" ? "Stopped" : "Idle"}
+        {working ? "GhostPath is working…" : phase === "awaiting" ? "Waiting for you" : phase === "failed" ? "Stopped" : phase === "finished" ? "Done: the spec is below" : "Idle"}
       </p>
       {working && last && <p className="text-sm text-gray-500">{last.text}</p>}
       <div aria-live="polite" aria-label="Agent messages" className="space-y-2">

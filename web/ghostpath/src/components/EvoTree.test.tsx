@@ -34,6 +34,7 @@ describe("buildEvolution", () => {
       ["c", false, false],
     ]);
     expect(tree[1]!.map((n) => n.parent?.id)).toEqual(["a", "c", undefined]);
+    expect(tree[1]!.map((n) => n.parent?.kind)).toEqual(["evolved", "combined", undefined]);
     expect(tree[1]![0]!.winner).toBe(true);
     expect(tree[1]!.every((n) => !n.best)).toBe(true);
   });
@@ -49,6 +50,8 @@ describe("EvoTree", () => {
     expect(screen.getByText("“love it”")).toBeInTheDocument();
     expect(screen.getByText("winner").closest("li")!.textContent).toContain("Tidal calendar");
     expect(screen.getByRole("link", { name: "Tides" })).toHaveAttribute("href", "#premise-a");
+    expect(screen.getByRole("link", { name: "Tides" }).parentElement).toHaveTextContent(/^evolved from Tides \(round 1\)$/);
+    expect(screen.getByRole("link", { name: "Ants" }).parentElement).toHaveTextContent(/^combined from Ants \(round 1\)$/);
     expect(screen.getAllByText("not scored")).toHaveLength(3);
   });
 

@@ -10,8 +10,8 @@ export interface EvoNode {
   comment?: string;
   winner: boolean;
   best: boolean;
-  /** The premise this one evolved from (mutation or cross-pollination), if known. */
-  parent?: { id: string; round: number; title: string };
+  /** The premise this one comes from, if known: evolved (mutated) or combined (cross-pollinated) from it. */
+  parent?: { id: string; round: number; title: string; kind: "evolved" | "combined" };
 }
 
 /**
@@ -27,7 +27,8 @@ export function buildEvolution(rounds: Round[]): EvoNode[][] {
     const nodes = r.premises.map((p): EvoNode => {
       const s = r.scores[p.id];
       const from = p.source_title ?? p.primary_title;
-      const parent = from ? byTitle.get(from.trim().toLowerCase()) : undefined;
+      const found = from ? byTitle.get(from.trim().toLowerCase()) : undefined;
+      const parent = found && { ...found, kind: p.source_title ? ("evolved" as const) : ("combined" as const) };
       return {
         id: p.id,
         round: r.number,
@@ -70,7 +71,7 @@ export function EvoTree({ rounds }: { rounds: Round[] }) {
                 {n.type && <p className="text-xs text-gray-500">{n.type}</p>}
                 {n.parent && (
                   <p className="text-xs text-gray-600">
-                    evolved from <a href={`#premise-${n.parent.id}`} className="underline">{n.parent.title}</a> (round {n.parent.round})
+                    {n.parent.kind === "evolved" ? "evolved from" : "combined from"} <a href={`#premise-${n.parent.id}`} className="underline">{n.parent.title}</a> (round {n.parent.round})
                   </p>
                 )}
                 {n.score !== undefined ? (

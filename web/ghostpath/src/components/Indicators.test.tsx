@@ -35,6 +35,12 @@ describe("AgentActivityIndicator", () => {
     expect(screen.getByRole("list", { name: "Tool failures" })).toHaveTextContent("store_premise DATABASE_ERROR: disk full");
   });
 
+  it("says a finished session is done, not idle", () => {
+    render(<AgentActivityIndicator phase="finished" agentText={["Excellent choice!"]} activity={[]} toolErrors={[]} />);
+    expect(screen.getByText("Done: the spec is below")).toBeInTheDocument();
+    expect(screen.queryByText("Idle")).toBeNull();
+  });
+
   it("labels unknown tools by name", () => expect(toolLabel("new_tool")).toBe("new_tool"));
 });
 

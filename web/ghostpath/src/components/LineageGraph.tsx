@@ -9,13 +9,13 @@ function Edges({ layout }: { layout: LineageLayout }) {
       {layout.edges.map((e) => {
         const a = at.get(e.from)!;
         const b = at.get(e.to)!;
-        const x1 = a.x + NODE_W, y1 = a.y + NODE_H / 2, x2 = b.x, y2 = b.y + NODE_H / 2;
-        const mx = (x1 + x2) / 2;
+        const x1 = a.x + NODE_W / 2, y1 = a.y + NODE_H, x2 = b.x + NODE_W / 2, y2 = b.y;
+        const my = (y1 + y2) / 2;
         return (
           <path
             key={`${e.from}-${e.to}`}
             data-kind={e.kind}
-            d={`M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`}
+            d={`M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`}
             stroke={e.kind === "evolved" ? "#6366f1" : "#0d9488"}
             strokeDasharray={e.kind === "combined" ? "5 3" : undefined}
           >
@@ -28,7 +28,7 @@ function Edges({ layout }: { layout: LineageLayout }) {
 }
 
 /**
- * LineageGraph draws the session's lineage as SVG (rounds as columns, premises as nodes with
+ * LineageGraph draws the session's lineage as SVG (rounds as rows, premises as nodes with
  * their scores, evolved/combined edges, the winner in green) and downloads it as an .svg file.
  */
 export function LineageGraph({ rounds, fileName = "lineage.svg" }: { rounds: Round[]; fileName?: string }) {
@@ -60,8 +60,9 @@ export function LineageGraph({ rounds, fileName = "lineage.svg" }: { rounds: Rou
       <p className="text-xs text-gray-500">Solid: evolved from · dashed: combined from · green: the winner</p>
       <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white">
         <svg ref={svg} xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Lineage graph" width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} fontFamily="system-ui, sans-serif">
-          {layout.columns.map((c) => (
-            <text key={c.round} x={c.x} y={30} fontSize={13} fontWeight={600} fill="#374151">{`Round ${c.round}`}</text>
+          <rect width={layout.width} height={layout.height} fill="#ffffff" />
+          {layout.rows.map((r) => (
+            <text key={r.round} x={16} y={r.y + NODE_H / 2 + 5} fontSize={13} fontWeight={600} fill="#374151">{`Round ${r.round}`}</text>
           ))}
           <Edges layout={layout} />
           {layout.nodes.map((n) => (

@@ -1,4 +1,18 @@
-import { Markdown } from "./Markdown";
+import { type ComponentType, lazy, Suspense } from "react";
+
+/** PlainSpec shows the spec as text: while the renderer loads, or if it cannot be loaded. */
+function PlainSpec({ source }: { source: string }) {
+  return <pre className="whitespace-pre-wrap break-words font-sans text-sm">{source}</pre>;
+}
+
+// The Markdown renderer (react-markdown + GFM, most of the bundle) loads only when a spec is
+// shown; a failed load (e.g. the server was upgraded since the page opened) falls back to text.
+const Markdown = lazy<ComponentType<{ source: string }>>(() =>
+  import("./Markdown").then(
+    (m) => ({ default: m.Markdown }),
+    () => ({ default: PlainSpec }),
+  ),
+);
 
 interface Props {
   spec: string;
@@ -23,7 +37,9 @@ export function SpecView({ spec, downloadUrl, sessionId }: Props) {
         </a>
       </div>
       <article aria-label="Spec content" className="text-gray-800">
-        <Markdown source={spec} />
+        <Suspense fallback={<PlainSpec source={spec} />}>
+          <Markdown source={spec} />
+        </Suspense>
       </article>
     </section>
   );

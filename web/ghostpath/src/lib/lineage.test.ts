@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Round } from "../state/session";
-import { COL_W, layoutLineage, NODE_H, NODE_W, PAD, ROW_H, shorten } from "./lineage";
+import { COL_W, LABEL_W, layoutLineage, NODE_H, NODE_W, PAD, ROW_H, shorten } from "./lineage";
 
 const p = (id: string, title: string, extra: object = {}) => ({ id, title, body: "", ...extra });
 
@@ -15,17 +15,17 @@ const two: Round[] = [
 ];
 
 describe("layoutLineage", () => {
-  it("puts rounds in columns and premises in rows, with scores and the winner", () => {
+  it("puts rounds in rows (oldest on top) and premises in columns, with scores and the winner", () => {
     const l = layoutLineage(two);
-    expect(l.columns).toEqual([{ round: 1, x: PAD }, { round: 2, x: PAD + COL_W }]);
+    expect(l.rows).toEqual([{ round: 1, y: PAD }, { round: 2, y: PAD + ROW_H }]);
     const d = l.nodes.find((n) => n.id === "d")!;
-    expect(d).toMatchObject({ round: 2, score: 9.9, winner: true, x: PAD + COL_W });
-    expect(l.nodes.find((n) => n.id === "c")).toMatchObject({ score: null, winner: false, y: l.nodes[0]!.y + 2 * ROW_H });
+    expect(d).toMatchObject({ round: 2, score: 9.9, winner: true, x: PAD + LABEL_W, y: PAD + ROW_H });
+    expect(l.nodes.find((n) => n.id === "c")).toMatchObject({ score: null, winner: false, x: l.nodes[0]!.x + 2 * COL_W, y: PAD });
     expect(l.nodes.filter((n) => n.winner)).toHaveLength(1);
   });
 
-  it("links evolved and combined premises to their latest earlier namesake", () => {
-    const three = [...two, { number: 3, premises: [p("g", "Alpha again", { source_title: "Alpha prime" }), p("h", "Orphan", { source_title: "Nobody" })], scores: {} }];
+  it("links evolved and combined premises to their latest earlier namesake (trimmed, any case)", () => {
+    const three = [...two, { number: 3, premises: [p("g", "Alpha again", { source_title: " alpha PRIME " }), p("h", "Orphan", { source_title: "Nobody" })], scores: {} }];
     expect(layoutLineage(three).edges).toEqual([
       { from: "a", to: "d", kind: "evolved" },
       { from: "b", to: "e", kind: "combined" },
@@ -33,7 +33,7 @@ describe("layoutLineage", () => {
     ]);
   });
 
-  it("stays within its bounds at 2 and at 10 rounds", () => {
+  it("stays within its bounds at 2 and at 10 rounds, and ten rounds are no wider than two", () => {
     for (const n of [2, 10]) {
       const rounds: Round[] = Array.from({ length: n }, (_, i) => ({
         number: i + 1,
@@ -47,12 +47,14 @@ describe("layoutLineage", () => {
         expect(node.x + NODE_W).toBeLessThanOrEqual(l.width - PAD);
         expect(node.y + NODE_H).toBeLessThanOrEqual(l.height - PAD);
       }
-      expect(l.width).toBe(PAD * 2 + (n - 1) * COL_W + NODE_W);
+      expect(l.width).toBe(PAD * 2 + LABEL_W + 2 * COL_W + NODE_W);
+      expect(l.width).toBeLessThanOrEqual(768); // one desktop column of the app: no scrolling sideways
+      expect(l.height).toBe(PAD * 2 + (n - 1) * ROW_H + NODE_H);
     }
   });
 
   it("sorts rounds by number and handles none", () => {
-    expect(layoutLineage([two[1]!, two[0]!]).columns.map((c) => c.round)).toEqual([1, 2]);
+    expect(layoutLineage([two[1]!, two[0]!]).rows.map((r) => r.round)).toEqual([1, 2]);
     expect(layoutLineage([]).nodes).toEqual([]);
     expect(shorten("x".repeat(40))).toHaveLength(30);
   });

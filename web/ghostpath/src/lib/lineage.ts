@@ -1,16 +1,18 @@
-// The lineage graph of a session: premises as nodes (rounds as columns), "evolved from" and
-// "combined from" as edges. Pure layout, so it is tested without a browser.
+// The lineage graph of a session: premises as nodes (rounds as rows, oldest on top), "evolved
+// from" and "combined from" as edges. Rounds grow downwards, so the width stays that of one
+// round (three premises) and ten rounds read as well as two. Pure layout, so it is tested
+// without a browser.
 
 import type { Round } from "../state/session";
 
-export const COL_W = 240;
+export const LABEL_W = 72;
+export const COL_W = 224;
 export const NODE_W = 200;
 export const NODE_H = 56;
-export const ROW_H = 76;
+export const ROW_H = 96;
 export const PAD = 16;
-export const HEAD_H = 28;
 
-/** LineageNode is one premise placed in its round's column. */
+/** LineageNode is one premise placed in its round's row. */
 export interface LineageNode {
   id: string;
   round: number;
@@ -31,43 +33,49 @@ export interface LineageEdge {
 export interface LineageLayout {
   nodes: LineageNode[];
   edges: LineageEdge[];
-  /** Column x and label of each round, left to right. */
-  columns: { round: number; x: number }[];
+  /** Row y and label of each round, top to bottom. */
+  rows: { round: number; y: number }[];
   width: number;
   height: number;
 }
 
 /**
- * layoutLineage places each round in a column (oldest left) and each premise in a row,
- * and links a premise to its parent: the latest earlier premise whose title is its
- * source_title (evolved) or primary_title (combined). Unknown parents draw no edge.
+ * layoutLineage places each round in a row (oldest on top) and each premise in a column,
+ * and links a premise to its parent: the latest earlier premise whose title (trimmed,
+ * case-insensitive) is its source_title (evolved) or primary_title (combined). Unknown
+ * parents draw no edge.
  */
 export function layoutLineage(rounds: Round[]): LineageLayout {
   const nodes: LineageNode[] = [];
   const edges: LineageEdge[] = [];
-  const byTitle = new Map<string, string>(); // title → id of its latest occurrence so far
+  const byTitle = new Map<string, string>(); // title key → id of its latest occurrence so far
   const sorted = [...rounds].sort((a, b) => a.number - b.number);
-  let rows = 0;
-  sorted.forEach((r, col) => {
+  let cols = 0;
+  sorted.forEach((r, row) => {
     const here: [string, string][] = [];
-    r.premises.forEach((p, row) => {
+    r.premises.forEach((p, col) => {
       const s = r.scores[p.id]?.score ?? (typeof p.score === "number" ? p.score : null);
-      nodes.push({ id: p.id, round: r.number, title: p.title, score: s, winner: r.winnerId === p.id || !!p.is_winner, x: PAD + col * COL_W, y: PAD + HEAD_H + row * ROW_H });
+      nodes.push({ id: p.id, round: r.number, title: p.title, score: s, winner: r.winnerId === p.id || !!p.is_winner, x: PAD + LABEL_W + col * COL_W, y: PAD + row * ROW_H });
       const parent = p.source_title ?? p.primary_title;
-      const from = parent ? byTitle.get(parent) : undefined;
+      const from = parent ? byTitle.get(key(parent)) : undefined;
       if (from) edges.push({ from, to: p.id, kind: p.source_title ? "evolved" : "combined" });
-      here.push([p.title, p.id]);
+      here.push([key(p.title), p.id]);
     });
     for (const [t, id] of here) byTitle.set(t, id);
-    rows = Math.max(rows, r.premises.length);
+    cols = Math.max(cols, r.premises.length);
   });
   return {
     nodes,
     edges,
-    columns: sorted.map((r, col) => ({ round: r.number, x: PAD + col * COL_W })),
-    width: Math.max(1, sorted.length) * COL_W - (COL_W - NODE_W) + 2 * PAD,
-    height: PAD * 2 + HEAD_H + Math.max(1, rows) * ROW_H - (ROW_H - NODE_H),
+    rows: sorted.map((r, row) => ({ round: r.number, y: PAD + row * ROW_H })),
+    width: PAD * 2 + LABEL_W + Math.max(1, cols) * COL_W - (COL_W - NODE_W),
+    height: PAD * 2 + Math.max(1, sorted.length) * ROW_H - (ROW_H - NODE_H),
   };
+}
+
+/** key is how titles are matched: trimmed and case-insensitive, as in EvoTree. */
+function key(title: string): string {
+  return title.trim().toLowerCase();
 }
 
 /** shorten cuts a title to fit a node. */

@@ -77,9 +77,13 @@ describe("HomePage", () => {
       return json({ sessions: current });
     });
     vi.stubGlobal("fetch", fetchMock);
-    vi.spyOn(window, "confirm").mockReturnValue(true);
     render(<HomePage />);
     await user.click(await screen.findByRole("button", { name: /^Delete session: First/ }));
+    const dialog = screen.getByRole("alertdialog", { name: "Delete this session?" });
+    expect(dialog).toHaveTextContent("First problem, resolved");
+    expect(dialog).toHaveTextContent("This cannot be undone.");
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === "DELETE")).toBe(false);
+    await user.click(screen.getByRole("button", { name: "Yes, delete it" }));
     await waitFor(() => expect(screen.queryByText("First problem, resolved")).toBeNull());
     expect(fetchMock).toHaveBeenCalledWith("/api/v1/sessions/s-1", { method: "DELETE" });
   });
@@ -90,14 +94,21 @@ describe("HomePage", () => {
       init?.method === "POST" ? json({ message: "Session cancelled" }) : json({ sessions }),
     );
     vi.stubGlobal("fetch", fetchMock);
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
     render(<HomePage />);
     const cancel = await screen.findByRole("button", { name: /^Cancel session: Second/ });
     await user.click(cancel);
+    expect(screen.getByRole("button", { name: "No, keep it" })).toHaveFocus(); // Enter never destroys by accident
+    await user.click(screen.getByRole("button", { name: "No, keep it" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    await user.click(cancel);
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === "POST")).toBe(false);
     await user.click(cancel);
+    expect(screen.getByRole("alertdialog", { name: "Cancel this session?" })).toHaveTextContent("cannot be resumed");
+    await user.click(screen.getByRole("button", { name: "Yes, cancel it" }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/v1/sessions/s-2/cancel", { method: "POST" }));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 
   it("searches by problem text (q), filtering itself when the server ignores q", async () => {

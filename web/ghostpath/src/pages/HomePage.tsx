@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { cancelSession, createSession, deleteSession, lastActivity, listSessions, mergeSessions } from "../api/client";
+import { useConfirm } from "../components/ConfirmDialog";
 import { ProblemInput } from "../components/ProblemInput";
 import { Link, navigate } from "../router";
 import type { SessionSummary } from "../types";
@@ -67,6 +68,7 @@ export function HomePage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const list = useSessionList();
+  const [dialog, ask] = useConfirm();
 
   const start = async (problem: string) => {
     setBusy(true);
@@ -81,8 +83,14 @@ export function HomePage() {
   };
 
   const act = async (s: SessionSummary, verb: "Delete" | "Cancel") => {
-    const what = verb === "Delete" ? "Delete this session and its rounds?" : "Cancel this session? It stops and cannot resume.";
-    if (!window.confirm(`${what}\n\n${s.problem.slice(0, 120)}`)) return;
+    const del = verb === "Delete";
+    const ok = await ask({
+      title: del ? "Delete this session?" : "Cancel this session?",
+      detail: `${s.problem.slice(0, 200)}\n\n${del ? "Its rounds, scores and spec are deleted. This cannot be undone." : "The agent stops and the session cannot be resumed. Its rounds stay in the evolution report."}`,
+      confirm: del ? "Yes, delete it" : "Yes, cancel it",
+      danger: del,
+    });
+    if (!ok) return;
     try {
       await (verb === "Delete" ? deleteSession(s.id) : cancelSession(s.id));
       await list.refresh();
@@ -93,6 +101,7 @@ export function HomePage() {
 
   return (
     <div className="space-y-10">
+      {dialog}
       <ProblemInput onSubmit={start} busy={busy} error={error} />
       <section aria-labelledby="past-h" className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">

@@ -100,8 +100,10 @@ describe("SessionPage", () => {
     await user.click(screen.getByRole("radio", { name: /Idea 2.1/ }));
     await user.click(screen.getByRole("button", { name: "Generate final spec" }));
 
-    expect(await screen.findByRole("heading", { level: 1, name: "The Spec" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 1, name: "The Spec" }, { timeout: 20_000 })).toBeInTheDocument(); // the renderer loads lazily
     expect(screen.getByRole("link", { name: "Download spec (.md)" })).toHaveAttribute("href", "/api/v1/sessions/s1/spec");
+    // Once the run has ended (done may arrive just after the spec), a finished session has nothing to cancel.
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull());
     expect(screen.getByText("Excellent choice!")).toBeInTheDocument();
 
     const inputs = sent.filter((s) => s.method === "POST").map((s) => s.body);
@@ -145,8 +147,52 @@ describe("SessionPage", () => {
     await screen.findByRole("heading", { name: "Round 1" });
     for (const i of [0, 1, 2]) fireEvent.change(screen.getByLabelText(`Score for “Idea 1.${i}”`), { target: { value: "5.5" } });
     await user.click(screen.getByRole("button", { name: "Next Round →" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("VALIDATION_ERROR: scores: exactly 3 required");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("scores: exactly 3 required");
+    expect(alert).toHaveTextContent("Error code VALIDATION_ERROR");
     expect(screen.getByRole("heading", { name: "Round 1" })).toBeInTheDocument();
+  });
+
+  it("shows a run error as a sentence for people, with the codes as a small detail, and offers Resume", async () => {
+    const message = "Claude is receiving too many requests from this API key right now. Wait a minute, then resume the session.";
+    server([
+      { method: "GET", path: "/api/v1/sessions/s9", json: { id: "s9", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s9/stream",
+        sse: [
+          { type: "agent_text", data: "Let me look." },
+          { type: "error", data: { code: "ANTHROPIC_API_ERROR", message, severity: "critical", recoverable: false, tool_name: null, api_code: "rate_limit" } },
+          { type: "done", data: { error: true, awaiting_input: false } },
+        ],
+      },
+    ]);
+    render(<SessionPage id="s9" />);
+    const alert = await screen.findByRole("alert");
+    const [first, detail] = alert.querySelectorAll("p");
+    expect(first).toHaveTextContent(message); // the sentence leads
+    expect(first).not.toHaveTextContent("ANTHROPIC_API_ERROR");
+    expect(detail).toHaveTextContent("Error code ANTHROPIC_API_ERROR · rate_limit");
+    expect(screen.getByRole("button", { name: "Resume" })).toBeInTheDocument();
+  });
+
+  it("shows a run error without api_code with its code only", async () => {
+    const message = "Something unexpected went wrong inside Paige. The details are in Paige's server log.";
+    server([
+      { method: "GET", path: "/api/v1/sessions/s10", json: { id: "s10", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s10/stream",
+        sse: [
+          { type: "error", data: { code: "INTERNAL_ERROR", message, severity: "critical", recoverable: false } },
+          { type: "done", data: { error: true } },
+        ],
+      },
+    ]);
+    render(<SessionPage id="s10" />);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent(message);
+    expect(alert.querySelectorAll("p")[1]).toHaveTextContent(/^Error code INTERNAL_ERROR$/);
   });
 
   it("shows a resolved session's stored spec without streaming", async () => {
@@ -161,7 +207,7 @@ describe("SessionPage", () => {
         : scripted(input, init),
     );
     render(<SessionPage id="s3" />);
-    expect(await screen.findByRole("heading", { level: 2, name: "Stored spec" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 2, name: "Stored spec" }, { timeout: 20_000 })).toBeInTheDocument();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
   });
 
@@ -199,14 +245,38 @@ describe("SessionPage", () => {
     render(<SessionPage id="s5" />);
     expect(await screen.findByText("thinking")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("GhostPath is working…");
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
     await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    await user.click(screen.getByRole("button", { name: "No, keep it" }));
     expect(sent).not.toContain("POST /api/v1/sessions/s5/cancel");
     await user.click(screen.getByRole("button", { name: "Cancel session" }));
-    expect(confirm).toHaveBeenCalledTimes(2);
-    expect(await screen.findByRole("alert")).toHaveTextContent("CANCELLED: Session cancelled.");
+    expect(screen.getByRole("alertdialog", { name: "Cancel this session?" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Yes, cancel it" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("This session was cancelled.");
+    expect(alert).not.toHaveTextContent("CANCELLED");
     expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
     expect(sent).toContain("POST /api/v1/sessions/s5/cancel");
+  });
+
+  it("cancels a session paused at a round: the round goes away and it says cancelled", async () => {
+    const user = userEvent.setup();
+    server([
+      { method: "GET", path: "/api/v1/sessions/s11", json: { id: "s11", problem: "p", status: "active", created_at: "" } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s11/stream",
+        sse: [{ type: "premises", data: premises(1) }, { type: "done", data: { awaiting_input: true } }],
+      },
+      { method: "POST", path: "/api/v1/sessions/s11/cancel", json: { message: "Session cancelled" } },
+    ]);
+    render(<SessionPage id="s11" />);
+    await screen.findByRole("heading", { name: "Round 1" });
+    await user.click(screen.getByRole("button", { name: "Cancel session" }));
+    await user.click(screen.getByRole("button", { name: "Yes, cancel it" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This session was cancelled.");
+    expect(screen.queryByRole("heading", { name: "Round 1" })).toBeNull();
+    expect(screen.queryByRole("slider")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull();
   });
 
   it("deletes the session after confirmation and goes home", async () => {
@@ -221,11 +291,13 @@ describe("SessionPage", () => {
         return new Response(JSON.stringify({ id: "s6", problem: "p", status: "resolved", created_at: "" }));
       }),
     );
-    vi.spyOn(window, "confirm").mockReturnValue(true);
     render(<SessionPage id="s6" />);
     expect(await screen.findByRole("button", { name: "Delete session" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Cancel session" })).toBeNull(); // resolved: nothing to cancel
     await user.click(screen.getByRole("button", { name: "Delete session" }));
+    expect(screen.getByRole("alertdialog", { name: "Delete this session?" })).toHaveTextContent("This cannot be undone.");
+    expect(sent).not.toContain("DELETE /api/v1/sessions/s6");
+    await user.click(screen.getByRole("button", { name: "Yes, delete it" }));
     await waitFor(() => expect(window.location.pathname).toBe("/ghostpath/"));
     expect(sent).toContain("DELETE /api/v1/sessions/s6");
   });

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { deleteSession, specURL } from "../api/client";
 import { AgentActivityIndicator } from "../components/AgentActivityIndicator";
 import { AskUser } from "../components/AskUser";
+import { useConfirm } from "../components/ConfirmDialog";
 import { ContextMeter } from "../components/ContextMeter";
 import { RoundView } from "../components/RoundView";
 import { SpecView } from "../components/SpecView";
@@ -17,9 +18,25 @@ export function SessionPage({ id }: { id: string }) {
   const busy = view.phase === "streaming";
   const showPrompt = !busy && view.spec === null;
   const [removeError, setRemoveError] = useState<string | null>(null);
+  const [dialog, ask] = useConfirm();
+
+  const askCancel = async () => {
+    const ok = await ask({
+      title: "Cancel this session?",
+      detail: "The agent stops and the session cannot be resumed. Its rounds stay in the evolution report.",
+      confirm: "Yes, cancel it",
+    });
+    if (ok) await cancel();
+  };
 
   const remove = async () => {
-    if (!window.confirm("Delete this session and its rounds? This cannot be undone.")) return;
+    const ok = await ask({
+      title: "Delete this session?",
+      detail: "Its rounds, scores and spec are deleted. This cannot be undone.",
+      confirm: "Yes, delete it",
+      danger: true,
+    });
+    if (!ok) return;
     try {
       await deleteSession(id);
       navigate("");
@@ -41,6 +58,7 @@ export function SessionPage({ id }: { id: string }) {
 
   return (
     <div className="space-y-6">
+      {dialog}
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
           <Link to="" className="text-blue-700 underline">
@@ -50,10 +68,11 @@ export function SessionPage({ id }: { id: string }) {
             <Link to={`sessions/${encodeURIComponent(id)}/report`} className="text-blue-700 underline">
               Evolution report
             </Link>
-            {(busy || (view.phase !== "failed" && canCancel(detail?.status ?? ""))) && (
+            {/* A finished session (its spec written) has nothing left to cancel, whatever its status said when the page opened. */}
+            {(busy || (view.phase !== "failed" && view.spec === null && canCancel(detail?.status ?? ""))) && (
               <button
                 type="button"
-                onClick={() => window.confirm("Cancel this session? It stops and cannot resume.") && void cancel()}
+                onClick={() => void askCancel()}
                 className="text-amber-800 underline"
               >
                 Cancel session
@@ -83,9 +102,16 @@ export function SessionPage({ id }: { id: string }) {
 
       {view.error && (
         <div role="alert" className="space-y-2 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-          <p>
-            <span className="font-mono">{view.error.code}</span>: {view.error.message}
-          </p>
+          <p className="font-medium">{view.error.message}</p>
+          {view.error.code !== "CANCELLED" && (
+            <p className="text-xs text-red-700">
+              Error code{" "}
+              <span className="font-mono">
+                {view.error.code}
+                {view.error.apiCode && ` · ${view.error.apiCode}`}
+              </span>
+            </p>
+          )}
           {view.error.code !== "CANCELLED" && !busy && (
             <button type="button" onClick={resume} className="rounded-lg bg-red-700 px-3 py-1.5 text-white">
               Resume

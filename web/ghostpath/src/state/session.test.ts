@@ -176,7 +176,7 @@ describe("reduce", () => {
     expect(v.askUser).toBeNull();
     expect(v.context).toBeNull();
     expect(v.specUrl).toBeNull();
-    expect(v.error).toEqual({ code: "ERROR", message: "Unknown error" });
+    expect(v.error).toEqual({ code: "ERROR", message: "Something went wrong." });
   });
 
   it("gives premises without ids a stable id", () => {

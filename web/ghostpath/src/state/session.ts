@@ -56,7 +56,8 @@ export interface SessionView {
   context: ContextUsage | null;
   /** The smoothed rounds-left estimate (lib/roundsLeft), null before the first context_usage. */
   roundsLeft: number | null;
-  error: { code: string; message: string } | null;
+  /** The run's error: message is for people; code (and apiCode, the model API's own type) are for support. */
+  error: { code: string; message: string; apiCode?: string } | null;
   seq: number;
 }
 
@@ -169,7 +170,11 @@ function onEvent(v: SessionView, ev: StreamEvent): SessionView {
     case "error":
       return {
         ...v,
-        error: { code: str(ev.data?.code, 80) || "ERROR", message: str(ev.data?.message, 1000) || "Unknown error" },
+        error: {
+          code: str(ev.data?.code, 80) || "ERROR",
+          message: str(ev.data?.message, 1000) || "Something went wrong.",
+          ...(ev.data?.api_code ? { apiCode: str(ev.data.api_code, 80) } : {}),
+        },
       };
     case "done": {
       if (ev.data?.cancelled) {
@@ -206,8 +211,12 @@ export function reduce(v: SessionView, a: Action): SessionView {
       if (!last || !winner) return v;
       return { ...v, rounds: [...v.rounds.slice(0, -1), { ...last, winnerId: winner.id }] };
     }
-    case "stream_failed":
-      return { ...v, phase: "failed", error: { code: a.code ?? "NETWORK_ERROR", message: a.message } };
+    case "stream_failed": {
+      const error = { code: a.code ?? "NETWORK_ERROR", message: a.message };
+      // A cancelled session takes no more input: its pending round or question goes away.
+      if (a.code === "CANCELLED") return { ...v, phase: "failed", pending: null, askUser: null, error };
+      return { ...v, phase: "failed", error };
+    }
     case "loaded":
       return {
         ...v,

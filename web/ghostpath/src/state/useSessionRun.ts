@@ -114,7 +114,7 @@ export function useSessionRun(id: string) {
       return;
     }
     abort.current?.abort();
-    dispatch({ kind: "stream_failed", message: "Session cancelled.", code: "CANCELLED" });
+    dispatch({ kind: "stream_failed", message: "This session was cancelled. Its rounds stay in the evolution report.", code: "CANCELLED" });
   };
 
   return { view, detail, loadError, submitScores, answer, resolve, resume, cancel };
