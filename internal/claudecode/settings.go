@@ -47,20 +47,20 @@ func (h HookSpec) Command(bin string) string {
 // Only flags may follow the subcommand, so a user's own command that merely
 // mentions Paige is never taken.
 func IsPaigeHookCommand(cmd string, bins ...string) bool {
-	words := lex(cmd).toks
-	if len(words) < 3 || words[0].kind != tokWord || words[1].val != "hook" {
+	words, ok := simpleWords(cmd)
+	if !ok || len(words) < 3 || words[1] != "hook" {
 		return false
 	}
 	for _, w := range words[3:] {
-		if w.kind != tokWord || !strings.HasPrefix(w.val, "-") {
+		if !strings.HasPrefix(w, "-") {
 			return false
 		}
 	}
-	if !isPaigeProgram(words[0].val, bins) {
+	if !isPaigeProgram(words[0], bins) {
 		return false
 	}
 	for _, h := range Hooks {
-		if words[2].val == h.Sub {
+		if words[2] == h.Sub {
 			return true
 		}
 	}
@@ -324,11 +324,12 @@ func PaigeMCPURL(data []byte) (string, bool, error) {
 	return url, true, nil
 }
 
-// HookBinary returns the program of a hook command (its first word).
+// HookBinary returns the program of a hook command (its first word), or ""
+// when cmd is not one simple command with literal words.
 func HookBinary(cmd string) string {
-	toks := lex(cmd).toks
-	if len(toks) == 0 {
+	words, ok := simpleWords(cmd)
+	if !ok || len(words) == 0 {
 		return ""
 	}
-	return toks[0].val
+	return words[0]
 }
