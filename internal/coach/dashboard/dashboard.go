@@ -5,17 +5,20 @@
 //
 // # Flow
 //
-// dashboard:request {statsPeriod?} broadcasts dashboard:state at once
-// ([State]: real queries, zeros on an empty database), then starts two
-// goroutines: [Service.Issues] → dashboard:issues or dashboard:issues_error,
-// and [Service.Materials] → dashboard:materials or
-// dashboard:materials_error (nothing when there is no unaddressed gap).
+// The package knows no transport: [Service.Load] and [Service.RefreshIssues]
+// report to a [Sink], which the WebSocket adapter (wsapi) turns into
+// messages. dashboard:request {statsPeriod?} ([Service.Load]) broadcasts
+// dashboard:state at once ([State]: real queries, zeros on an empty
+// database), then starts two goroutines: [Service.Issues] →
+// dashboard:issues or dashboard:issues_error, and [Service.Materials] →
+// dashboard:materials or dashboard:materials_error (nothing when there is
+// no unaddressed gap).
 // When both have ended, dashboard_loaded {statsPeriod, issuesLoaded,
 // materialsLoaded} is logged against the active session (with none it is
 // discarded with a warning, EC-17). dashboard:refresh_issues reruns only
 // the issue flow and never resends dashboard:state (D82). Concurrent
-// requests run independently (EC-90, EC-91). The handlers return at once,
-// so the editor's connection keeps being served while Claude works.
+// requests run independently (EC-90, EC-91). Load and RefreshIssues return
+// at once, so the editor's connection keeps being served while Claude works.
 //
 // # Deviations from the spec
 //
@@ -36,7 +39,6 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -122,48 +124,56 @@ func (s *Service) Close() error {
 
 func (s *Service) sessionID() string { return s.sess.ActiveID() }
 
-// RequestHandler returns the dashboard:request handler (plug it in as
-// wsapi.Extensions.DashboardRequest).
-func (s *Service) RequestHandler() wsapi.Handler {
-	return wsapi.Handle(func(ctx context.Context, req *wsapi.Request, in wsapi.DashboardRequest) error {
-		period := in.StatsPeriod
-		if period == "" {
-			period = PeriodAll
-		}
-		st, err := State(ctx, s.store.DB(), period, s.now())
-		if err != nil {
-			return err
-		}
-		req.Broadcast(wsapi.TypeDashboardState, st)
-		s.goFlows(req, period)
-		return nil
-	})
+// Sink receives what a dashboard request produces: the state at once, then
+// each flow's outcome from the flow's own goroutine. The WebSocket adapter
+// (wsapi) broadcasts each as its dashboard:* message. Implementations must
+// be safe for concurrent use.
+type Sink interface {
+	State(DashboardState)
+	Issues(DashboardIssues)
+	IssuesError(msg string)
+	Materials(DashboardMaterials)
+	MaterialsError(msg string)
 }
 
-// RefreshHandler returns the dashboard:refresh_issues handler (plug it in
-// as wsapi.Extensions.RefreshIssues).
-func (s *Service) RefreshHandler() wsapi.Handler {
-	return wsapi.Handle(func(_ context.Context, req *wsapi.Request, _ wsapi.Empty) error {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.runIssues(req)
-		}()
-		return nil
-	})
+// Load answers a dashboard request (dashboard:request): it reads the state
+// for period (empty means all) and hands it to sink, then starts the issue
+// and materials flows, which report to sink when they end. It returns once
+// the flows have started; the error is the state's (then no flow starts).
+func (s *Service) Load(ctx context.Context, period Period, sink Sink) error {
+	if period == "" {
+		period = PeriodAll
+	}
+	st, err := State(ctx, s.store.DB(), period, s.now())
+	if err != nil {
+		return err
+	}
+	sink.State(st)
+	s.goFlows(sink, period)
+	return nil
+}
+
+// RefreshIssues reruns only the issue flow (dashboard:refresh_issues); it
+// returns at once and the flow reports to sink.
+func (s *Service) RefreshIssues(sink Sink) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.runIssues(sink)
+	}()
 }
 
 // goFlows runs the issue and materials flows in parallel (FR-177) and logs
 // dashboard_loaded when both have ended (FR-186).
-func (s *Service) goFlows(req *wsapi.Request, period wsapi.Period) {
+func (s *Service) goFlows(sink Sink, period Period) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		var wg sync.WaitGroup
 		var issuesOK, materialsOK bool
 		wg.Add(2)
-		go func() { defer wg.Done(); issuesOK = s.runIssues(req) }()
-		go func() { defer wg.Done(); materialsOK = s.runMaterials(req) }()
+		go func() { defer wg.Done(); issuesOK = s.runIssues(sink) }()
+		go func() { defer wg.Done(); materialsOK = s.runMaterials(sink) }()
 		wg.Wait()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 		defer cancel()
@@ -175,36 +185,36 @@ func (s *Service) goFlows(req *wsapi.Request, period wsapi.Period) {
 	}()
 }
 
-// runIssues runs the issue flow and broadcasts its outcome; it reports
-// whether dashboard:issues was sent.
-func (s *Service) runIssues(req *wsapi.Request) bool {
+// runIssues runs the issue flow and reports its outcome; it reports
+// whether the issues were delivered.
+func (s *Service) runIssues(sink Sink) bool {
 	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
 	defer cancel()
 	out, err := s.Issues(ctx)
 	if err != nil {
 		msg := DescribeError("Issue assessment", err)
 		s.log.Warn("dashboard: issue assessment failed", "err", err)
-		req.Broadcast(wsapi.TypeDashboardIssuesError, wsapi.ErrorText{Error: msg})
+		sink.IssuesError(msg)
 		return false
 	}
-	req.Broadcast(wsapi.TypeDashboardIssues, out)
+	sink.Issues(out)
 	return true
 }
 
-// runMaterials runs the materials flow and broadcasts its outcome; it
-// reports whether dashboard:materials was sent.
-func (s *Service) runMaterials(req *wsapi.Request) bool {
+// runMaterials runs the materials flow and reports its outcome; it
+// reports whether materials were delivered.
+func (s *Service) runMaterials(sink Sink) bool {
 	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
 	defer cancel()
 	out, ran, err := s.Materials(ctx)
 	switch {
 	case err != nil:
 		s.log.Warn("dashboard: learning materials failed", "err", err)
-		req.Broadcast(wsapi.TypeDashboardMaterialsError, wsapi.ErrorText{Error: DescribeError("Learning materials", err)})
+		sink.MaterialsError(DescribeError("Learning materials", err))
 		return false
 	case !ran:
 		return false
 	}
-	req.Broadcast(wsapi.TypeDashboardMaterials, out)
+	sink.Materials(out)
 	return true
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
 	"github.com/paige-dev/paige/internal/memory"
@@ -29,11 +28,11 @@ func TestMaterialsCachedPerGaps(t *testing.T) {
 		return n
 	}
 	c := s.dial(t)
-	load := func() wsapi.DashboardMaterials {
+	load := func() DashboardMaterials {
 		t.Helper()
-		c.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "all"})
-		c.expect(wsapi.TypeDashboardState, nil)
-		return decode[wsapi.DashboardMaterials](t, c.collect(2)[wsapi.TypeDashboardMaterials])
+		c.send(typeDashboardRequest, map[string]any{"statsPeriod": "all"})
+		c.expect(typeDashboardState, nil)
+		return decode[DashboardMaterials](t, c.collect(2)[typeDashboardMaterials])
 	}
 	first := load()
 	second := load()
