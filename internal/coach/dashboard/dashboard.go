@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/background"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/memory"
@@ -87,9 +88,7 @@ type Service struct {
 	timeout    time.Duration
 	materials  materialsCache
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	flows *background.Group // the running flows; closed by Close
 }
 
 // New returns a Service; it panics if a required option is missing (a
@@ -110,16 +109,15 @@ func New(o Options) *Service {
 	if o.FlowTimeout <= 0 {
 		o.FlowTimeout = DefaultFlowTimeout
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	return &Service{store: o.Store, llm: o.LLM, sess: o.Session, memory: o.Memory, gh: o.GH, projectDir: o.ProjectDir,
-		log: o.Log, now: o.Now, timeout: o.FlowTimeout, ctx: ctx, cancel: cancel}
+		log: o.Log, now: o.Now, timeout: o.FlowTimeout, flows: background.New()}
 }
 
-// Close cancels the flows in flight and waits for them. It is idempotent.
+// Close cancels the flows in flight and waits for them. A request made
+// during or after Close is answered at once with the flows' error ("the
+// server is shutting down"). It is idempotent.
 func (s *Service) Close() error {
-	s.cancel()
-	s.wg.Wait()
-	return nil
+	return s.flows.Close(context.Background())
 }
 
 func (s *Service) sessionID() string { return s.sess.ActiveID() }
@@ -156,39 +154,33 @@ func (s *Service) Load(ctx context.Context, period Period, sink Sink) error {
 // RefreshIssues reruns only the issue flow (dashboard:refresh_issues); it
 // returns at once and the flow reports to sink.
 func (s *Service) RefreshIssues(sink Sink) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.runIssues(sink)
-	}()
+	s.flows.Go(context.Background(), func(ctx context.Context) { s.runIssues(ctx, sink) })
 }
 
 // goFlows runs the issue and materials flows in parallel (FR-177) and logs
 // dashboard_loaded when both have ended (FR-186).
 func (s *Service) goFlows(sink Sink, period Period) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		var wg sync.WaitGroup
+	s.flows.Go(context.Background(), func(ctx context.Context) {
+		var wg sync.WaitGroup // local to this request: Add and Wait are ordered
 		var issuesOK, materialsOK bool
 		wg.Add(2)
-		go func() { defer wg.Done(); issuesOK = s.runIssues(sink) }()
-		go func() { defer wg.Done(); materialsOK = s.runMaterials(sink) }()
+		go func() { defer wg.Done(); issuesOK = s.runIssues(ctx, sink) }()
+		go func() { defer wg.Done(); materialsOK = s.runMaterials(ctx, sink) }()
 		wg.Wait()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		err := s.sess.Log(ctx, coach.ActionDashboardLoaded, map[string]any{
 			"statsPeriod": string(period), "issuesLoaded": issuesOK, "materialsLoaded": materialsOK})
 		if err != nil {
 			s.log.Error("dashboard_loaded not logged", "err", err)
 		}
-	}()
+	})
 }
 
 // runIssues runs the issue flow and reports its outcome; it reports
 // whether the issues were delivered.
-func (s *Service) runIssues(sink Sink) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+func (s *Service) runIssues(ctx context.Context, sink Sink) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	out, err := s.Issues(ctx)
 	if err != nil {
@@ -203,8 +195,8 @@ func (s *Service) runIssues(sink Sink) bool {
 
 // runMaterials runs the materials flow and reports its outcome; it
 // reports whether materials were delivered.
-func (s *Service) runMaterials(sink Sink) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+func (s *Service) runMaterials(ctx context.Context, sink Sink) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	out, ran, err := s.Materials(ctx)
 	switch {
