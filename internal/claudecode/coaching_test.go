@@ -33,6 +33,7 @@ func coachDB(tb testing.TB, rows ...[2]string) string {
 }
 
 func TestCoachingActive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	noTable := filepath.Join(dir, "empty.db")
 	db, err := sqlite.Open(context.Background(), noTable)
@@ -80,6 +81,7 @@ func TestCoachingActive(t *testing.T) {
 }
 
 func TestCoachingActiveCorrupt(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), DBFile)
 	if err := os.WriteFile(path, []byte("this is not a sqlite database, just some text that is long enough"), 0o644); err != nil {
 		t.Fatal(err)
@@ -91,6 +93,7 @@ func TestCoachingActiveCorrupt(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		err      bool

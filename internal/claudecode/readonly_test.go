@@ -18,6 +18,7 @@ func bashInput(tb testing.TB, cmd string) json.RawMessage {
 }
 
 func TestDecideReadOnlyTools(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tool  string
 		input string
@@ -295,6 +296,7 @@ var bashTable = []struct {
 }
 
 func TestDecideReadOnlyBash(t *testing.T) {
+	t.Parallel()
 	for _, tt := range bashTable {
 		t.Run(tt.cmd, func(t *testing.T) {
 			got := DecideReadOnly("Bash", bashInput(t, tt.cmd))
@@ -312,6 +314,7 @@ func TestDecideReadOnlyBash(t *testing.T) {
 }
 
 func TestShellWritesDepthLimit(t *testing.T) {
+	t.Parallel()
 	cmd := "eval " + strings.Repeat("eval ", maxDepth+1) + "ls"
 	if got := shellWrites(cmd, 0); got != "nested too deeply to check" {
 		t.Errorf("got %q, want the depth-limit reason", got)

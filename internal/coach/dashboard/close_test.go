@@ -19,6 +19,7 @@ func (discard) MaterialsError(string)        {}
 // returns or is answered at once with the cancelled context; a flow is never
 // started behind Close's back (-race reports a WaitGroup Add racing Wait).
 func TestCloseRacesRequests(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, serverOpts{})
 	var wg sync.WaitGroup
 	started := make(chan struct{})

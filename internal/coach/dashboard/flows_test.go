@@ -81,6 +81,7 @@ func openMemory(t testing.TB) memory.Store {
 // Scenarios 12.1–12.3, 12.11, SC-082..SC-087: state at once, then issues and
 // materials from two calls that run in parallel, then dashboard_loaded.
 func TestDashboardLoad(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 2500) // multi-byte: cut on a rune boundary
 	gh, _ := fakeGH(t, ghPrints(fmt.Sprintf(`[{"number":12,"title":"Add an index to slow order query","body":%q,"labels":[{"name":"perf"}],
 		"assignees":[],"comments":[]},{"number":15,"title":"Dark mode","body":"css","labels":[],"assignees":[],"comments":[]}]`, long)))
@@ -240,6 +241,7 @@ func waitLoaded(t *testing.T, s *server, sessionID string, want map[string]any) 
 // Scenario 12.9, EC-84, EC-85, SC-091: a fresh install gets zeros, an empty
 // issue list and no materials; no model is called.
 func TestDashboardEmpty(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, serverOpts{})
 	c := s.dial(t)
 	c.send(typeDashboardRequest, map[string]any{})
@@ -262,6 +264,7 @@ func TestDashboardEmpty(t *testing.T) {
 // Scenarios 12.5–12.7, EC-82, SC-090: gh and model failures reach the
 // editor as readable errors; a gh failure costs no model call.
 func TestDashboardErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		gh            string // fake gh body; "" means gh is not installed
@@ -316,6 +319,7 @@ func TestDashboardErrors(t *testing.T) {
 // transient failure is retried once (D88); memory unavailable means no
 // memories (scenario 12.4, SC-089).
 func TestRefreshIssues(t *testing.T) {
+	t.Parallel()
 	gh, _ := fakeGH(t, ghPrints(`[{"number":4,"title":"Fix typo","body":"","labels":[],"assignees":[],"comments":[]}]`))
 	s := newServer(t, serverOpts{gh: gh, memory: memory.Nop{}})
 	s.llm.Enqueue(llmtest.Error(529, "overloaded_error", "busy"), llmtest.JSON(map[string]any{"issues": []any{assessedIssue(4)}}))
@@ -340,6 +344,7 @@ func TestRefreshIssues(t *testing.T) {
 
 // Shutdown: Close cancels a flow waiting on Claude and waits for it.
 func TestCloseCancelsFlows(t *testing.T) {
+	t.Parallel()
 	gh, _ := fakeGH(t, ghPrints(`[{"number":1,"title":"t","body":"","labels":[],"assignees":[],"comments":[]}]`))
 	s := newServer(t, serverOpts{gh: gh})
 	s.llm.Handle(func(llmtest.Request) llmtest.Response {

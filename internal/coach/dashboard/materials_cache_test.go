@@ -14,6 +14,7 @@ import (
 // dashboard:request with the same gaps makes no materials call; a new gap
 // researches again.
 func TestMaterialsCachedPerGaps(t *testing.T) {
+	t.Parallel()
 	gh, _ := fakeGH(t, ghPrints(`[]`))
 	s := newServer(t, serverOpts{gh: gh, memory: memory.Nop{}})
 	sess := seedLearning(t, s)

@@ -61,6 +61,7 @@ func intp(n int) *int { return &n }
 
 // Scenario 12.9, EC-88, SC-091: an empty database reads as zeros and empty lists.
 func TestStateEmpty(t *testing.T) {
+	t.Parallel()
 	st, _ := openStore(t)
 	got, err := State(context.Background(), st.DB(), "", now0)
 	if err != nil {
@@ -131,6 +132,7 @@ func seedPeriods(t *testing.T, st *store.Store, c *clock) (active coach.Session,
 // Scenario 12.10 and SC-083: stats follow the period; Dreyfus, in-progress
 // sessions and katas do not.
 func TestStatePeriods(t *testing.T) {
+	t.Parallel()
 	st, c := openStore(t)
 	ctx := context.Background()
 	active, kata := seedPeriods(t, st, c)
@@ -175,6 +177,7 @@ func TestStatePeriods(t *testing.T) {
 func strp(s string) *string { return &s }
 
 func TestPeriodStart(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		p    Period
 		want string
@@ -187,6 +190,7 @@ func TestPeriodStart(t *testing.T) {
 }
 
 func TestSummariseKata(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, cons, attempts string
 		want                 KataSummary

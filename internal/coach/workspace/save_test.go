@@ -35,6 +35,7 @@ func listTree(t *testing.T, root string) []string {
 // A path over the depth or length limit is refused before anything is
 // created; one at the limit is saved.
 func TestWriteFileLimits(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"pre/a.ts": "a"})
 	before := listTree(t, root)
 	for _, tc := range []struct {
