@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/coachtest"
+
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/workspace"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
@@ -36,15 +36,11 @@ type serverOpts struct {
 func newServer(t testing.TB, o serverOpts) *server {
 	t.Helper()
 	ctx := context.Background()
-	st, c := openStore(t)
+	env := coachtest.New(t, nil)
+	st, project, ws, al := env.Store, env.Project, env.WS, env.Actions
+	c := &clock{t: now0}
+	st.Now = c.Now
 	log := slog.New(slog.NewTextHandler(tWriter{t}, nil))
-	project := t.TempDir()
-	ws, err := workspace.New(project, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	al := actionlog.New(st, nil)
-	t.Cleanup(func() { al.Close(ctx) })
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
 	if err != nil {
 		t.Fatal(err)
