@@ -22,6 +22,9 @@ type config struct {
 	SrvPID   int    // when > 0, the server's process id, to report its CPU per call
 	Buffer   string // when not empty, seeded as Path's editor buffer (seedBuffer) before the run
 	Session  bool   // start a coaching session first (startSession): every call then logs mcp_tool_call
+	// Bound is how long after the start the open loop may still send calls
+	// due earlier; the rest count as Missed. If zero, 2·Duration + 5 s.
+	Bound time.Duration
 }
 
 // result is what a run measured.
@@ -111,7 +114,11 @@ func run(ctx context.Context, cfg config) (*result, error) {
 			wg.Go(func() { w.closedLoop(ctx, stop) })
 		}
 	} else {
-		bound, cancel := context.WithDeadline(ctx, start.Add(2*cfg.Duration+5*time.Second))
+		limit := cfg.Bound
+		if limit <= 0 {
+			limit = 2*cfg.Duration + 5*time.Second
+		}
+		bound, cancel := context.WithDeadline(ctx, start.Add(limit))
 		defer cancel()
 		total := calls(cfg.Rate, cfg.Duration)
 		for i, w := range ws {

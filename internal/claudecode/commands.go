@@ -5,124 +5,222 @@ import (
 	"strings"
 )
 
-// writers are programs that change files whatever their arguments.
-var writers = map[string]bool{
-	"mv": true, "cp": true, "rm": true, "rmdir": true, "mkdir": true, "touch": true,
-	"chmod": true, "chown": true, "chgrp": true, "ln": true, "install": true,
-	"truncate": true, "shred": true, "unlink": true, "rsync": true, "patch": true,
+// The classifier fails closed: a program is allowed only when it is listed
+// here, either as a pure reader (it cannot write whatever its arguments) or
+// with a checker that reads its arguments and names the ones that write.
+// Anything else is refused with "cannot tell whether X writes".
+
+// pureReaders cannot change a file whatever their arguments, so they may
+// take arguments known only at run time and may run under xargs.
+var pureReaders = setOf(
+	// shell builtins that read or only change the shell's own state
+	"cd", "pushd", "popd", "dirs", "true", "false", ":", "test", "[", "echo", "printf",
+	"pwd", "type", "which", "whereis", "read", "exit", "return", "shift", "set", "shopt",
+	"unset", "wait", "sleep", "local", "export", "declare", "typeset", "readonly", "let",
+	// coreutils and friends that only print
+	"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "diff", "cmp", "comm",
+	"file", "stat", "du", "df", "basename", "dirname", "realpath", "readlink", "cut", "tr",
+	"nl", "od", "hexdump", "strings", "less", "more", "column", "fold", "fmt", "paste",
+	"join", "rev", "tac", "expand", "unexpand", "seq", "id", "whoami", "uname", "printenv",
+	"locale", "nproc", "free", "uptime", "ps", "pgrep", "jq", "sha256sum", "sha1sum",
+	"md5sum", "sha512sum", "cksum", "base64", "zcat", "man", "help", "staticcheck",
+	"pytest", "ag", "lsof",
+)
+
+// checker returns, for a program whose effect depends on its arguments,
+// the function that says why a given argument list writes ("" when it
+// reads), or nil. Checkers see the arguments after the program name, all
+// literal. (A switch rather than a map: the wrappers' checkers call
+// argsWrite, which calls this.)
+func checker(prog string) func(args []string, depth int) string {
+	switch prog {
+	case "git":
+		return gitWrites
+	case "go":
+		return goWrites
+	case "gofmt":
+		return gofmtWrites
+	case "sed":
+		return sedWrites
+	case "awk", "gawk", "mawk":
+		return awkWrites
+	case "find":
+		return findWrites
+	case "xargs":
+		return xargsWrites
+	case "tee":
+		return teeWrites
+	case "dd":
+		return ddWrites
+	case "sort":
+		return sortWrites
+	case "uniq":
+		return uniqWrites
+	case "curl":
+		return curlWrites
+	case "npm", "pnpm", "yarn":
+		return npmWrites
+	case "make":
+		return makeWrites
+	case "cargo":
+		return cargoWrites
+	case "rg":
+		return flagWrites("--pre")
+	case "tree":
+		return flagWrites("-o")
+	case "date":
+		return flagWrites("-s", "--set")
+	case "yq":
+		return flagWrites("-i", "--inplace")
+	case "eslint", "golangci-lint":
+		return flagWrites("--fix")
+	case "prettier":
+		return flagWrites("--write", "-w")
+	case "xxd":
+		return xxdWrites
+	case "tsc":
+		return tscWrites
+	case "python", "python3":
+		return pythonWrites
+	case "node", "perl", "ruby":
+		return versionOnly
+	case "bash", "sh", "zsh", "dash", "ksh":
+		return shellCWrites
+	case "eval":
+		return func(a []string, d int) string { return shellWrites(strings.Join(a, " "), d+1) }
+	case "watch":
+		return watchWrites
+	case "command":
+		return commandWrites
+	case "time":
+		return timeWrites
+	case "timeout":
+		return timeoutWrites
+	case "env":
+		return envWrites
+	case "sudo":
+		return wrapper("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U")
+	case "doas":
+		return wrapper("-u", "-C")
+	case "exec":
+		return wrapper("-a")
+	case "nice":
+		return wrapper("-n")
+	case "stdbuf":
+		return wrapper("-i", "-o", "-e")
+	case "ionice":
+		return wrapper("-c", "-n", "-p")
+	case "builtin", "nohup":
+		return wrapper()
+	}
+	return nil
 }
 
-// gitWriters are git subcommands that change the working tree, the index or
-// the remote.
-var gitWriters = map[string]bool{
-	"add": true, "commit": true, "push": true, "rm": true, "mv": true, "restore": true,
-	"checkout": true, "switch": true, "reset": true, "clean": true, "stash": true,
-	"merge": true, "rebase": true, "cherry-pick": true, "revert": true, "apply": true,
-	"am": true, "pull": true, "init": true, "clone": true,
-}
+// writers are programs that change files whatever their arguments, and
+// runners the builtins that run code the guard cannot see; both get a
+// clearer reason than an unknown program.
+var (
+	writers = setOf("mv", "cp", "rm", "rmdir", "mkdir", "touch", "chmod", "chown", "chgrp",
+		"ln", "install", "truncate", "shred", "unlink", "rsync", "patch")
+	runners = setOf("source", ".", "alias", "trap")
+)
 
-// reserved are shell words that open a compound command; the command proper
-// follows them.
-var reserved = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "do": true, "while": true,
-	"until": true, "!": true, "{": true, "}": true, "time": true, "fi": true,
-	"done": true, "esac": true,
-}
-
-// wrappers run the command given in their arguments; flags lists the flags
-// that take a separate value.
-var wrappers = map[string]string{
-	"sudo": "-u -g -C -D -h -p -r -t -U", "env": "-u -C -S", "command": "", "builtin": "",
-	"exec": "-a", "nice": "-n", "nohup": "", "timeout": "-s -k", "stdbuf": "-i -o -e",
-	"xargs": "-I -n -P -L -d -E -s -a", "doas": "-u -C", "ionice": "-c -n -p", "time": "-f -o",
-	"caffeinate": "", "chronic": "", "watch": "-n -d",
-}
-
-// argsWrite returns why the simple command args writes, or "".
+// argsWrite returns why the simple command args (literal, program first)
+// may write, or "".
 func argsWrite(args []string, depth int) string {
-	args = skipPrefix(args)
 	if len(args) == 0 {
 		return ""
 	}
-	prog := path.Base(args[0])
-	rest := args[1:]
-	if prog == "command" && len(rest) > 0 && (rest[0] == "-v" || rest[0] == "-V") {
+	prog, rest := progName(args[0]), args[1:]
+	switch {
+	case pureReaders[prog]:
+		return ""
+	case checker(prog) != nil:
+		return checker(prog)(rest, depth)
+	case writers[prog]:
+		return prog + " changes files"
+	case runners[prog]:
+		return prog + " runs commands Paige cannot read"
+	}
+	return "cannot tell whether " + quote(prog) + " writes"
+}
+
+// progName is the program's file name: /bin/rm runs rm.
+func progName(p string) string {
+	if strings.Contains(p, "/") {
+		return path.Base(p)
+	}
+	return p
+}
+
+// wrapper returns the checker of a program that runs the command in its
+// arguments after its own flags (valued lists the flags that take a
+// separate value).
+func wrapper(valued ...string) func([]string, int) string {
+	return func(args []string, depth int) string {
+		return argsWrite(skipFlags(args, valued), depth)
+	}
+}
+
+func envWrites(args []string, depth int) string {
+	if hasFlag(args, "-S", "--split-string") {
+		return "env -S runs a command line Paige does not parse"
+	}
+	return wrapper("-u", "-C")(args, depth)
+}
+
+func commandWrites(args []string, depth int) string {
+	if len(args) > 0 && (args[0] == "-v" || args[0] == "-V") {
 		return "" // command -v looks a program up
 	}
-	if flags, ok := wrappers[prog]; ok {
-		inner := skipFlags(rest, strings.Fields(flags))
-		if prog == "timeout" && len(inner) > 0 { // timeout DURATION cmd
-			inner = inner[1:]
-		}
-		return argsWrite(inner, depth)
+	return wrapper()(args, depth)
+}
+
+func timeWrites(args []string, depth int) string {
+	if hasFlag(args, "-o", "--output", "-a", "--append") {
+		return "time -o writes its report to a file"
 	}
-	switch prog {
-	case "for", "case", "function", "select":
-		return "" // loop headers; their bodies are separate commands
-	case "bash", "sh", "zsh", "dash", "ksh", "fish":
-		for i, a := range rest {
-			if a == "-c" && i+1 < len(rest) {
-				return shellWrites(rest[i+1], depth+1)
+	return wrapper("-f")(args, depth)
+}
+
+func timeoutWrites(args []string, depth int) string {
+	inner := skipFlags(args, []string{"-s", "-k"})
+	if len(inner) > 0 { // timeout DURATION COMMAND
+		inner = inner[1:]
+	}
+	return argsWrite(inner, depth)
+}
+
+// shellCWrites checks `bash -c STRING`: the string is parsed like a command
+// line. A shell reading a script file or its input is refused.
+func shellCWrites(args []string, depth int) string {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
+			if i+1 < len(args) {
+				return shellWrites(args[i+1], depth+1)
 			}
+			break
 		}
+		if a == "--version" {
+			return ""
+		}
+	}
+	return "a shell runs a script Paige cannot read"
+}
+
+func watchWrites(args []string, depth int) string {
+	inner := skipFlags(args, []string{"-n", "-d", "--interval"})
+	return shellWrites(strings.Join(inner, " "), depth+1)
+}
+
+// xargsWrites allows xargs only around a pure reader: the arguments it adds
+// come from its input, so they could make any other program write.
+func xargsWrites(args []string, _ int) string {
+	inner := skipFlags(args, []string{"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"})
+	if len(inner) == 0 || pureReaders[progName(inner[0])] {
 		return ""
-	case "eval":
-		return shellWrites(strings.Join(rest, " "), depth+1)
-	case "git":
-		return gitWrites(rest)
-	case "sed", "perl", "ruby":
-		for _, a := range rest {
-			if a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
-				(len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'i')) {
-				return prog + " edits files in place (-i)"
-			}
-		}
-	case "tee":
-		for _, a := range rest {
-			if !strings.HasPrefix(a, "-") && !safeTargets[a] {
-				return "tee writes to " + quote(a)
-			}
-		}
-	case "dd":
-		for _, a := range rest {
-			if strings.HasPrefix(a, "of=") && !safeTargets[a[3:]] {
-				return "dd writes to " + quote(a[3:])
-			}
-		}
-	case "find":
-		return findWrites(rest, depth)
 	}
-	if writers[prog] {
-		return prog + " changes files"
-	}
-	return ""
-}
-
-// skipPrefix drops variable assignments (FOO=bar cmd) and reserved words.
-func skipPrefix(args []string) []string {
-	for len(args) > 0 {
-		a := args[0]
-		if reserved[a] || isAssignment(a) {
-			args = args[1:]
-			continue
-		}
-		break
-	}
-	return args
-}
-
-func isAssignment(a string) bool {
-	eq := strings.IndexByte(a, '=')
-	if eq <= 0 {
-		return false
-	}
-	for i := 0; i < eq; i++ {
-		c := a[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return "xargs runs " + quote(progName(inner[0])) + " with arguments from its input"
 }
 
 // skipFlags drops a wrapper's leading flags (and the values of valued ones)
@@ -149,51 +247,60 @@ func skipFlags(args []string, valued []string) []string {
 	return args
 }
 
-// gitWrites skips git's global options and checks the subcommand.
-func gitWrites(args []string) string {
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
-			if len(args) < 2 {
-				return ""
-			}
-			args = args[2:]
-		case strings.HasPrefix(a, "-"):
-			args = args[1:]
-		default:
-			if a == "stash" && len(args) > 1 && (args[1] == "list" || args[1] == "show") {
-				return ""
-			}
-			if gitWriters[a] {
-				return "git " + a + " changes the repository"
-			}
-			return ""
+func isAssignment(a string) bool {
+	eq := strings.IndexByte(a, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i := 0; i < eq; i++ {
+		c := a[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
 		}
 	}
-	return ""
+	return true
 }
 
-// findWrites flags -delete and checks the commands of -exec/-execdir/-ok.
-func findWrites(args []string, depth int) string {
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-delete":
-			return "find -delete removes files"
-		case "-fprint", "-fprint0", "-fprintf", "-fls":
-			return "find " + args[i] + " writes a file"
-		case "-exec", "-execdir", "-ok", "-okdir":
-			j := i + 1
-			for j < len(args) && args[j] != ";" && args[j] != "+" {
-				j++
+// hasFlag reports whether args hold one of flags, alone or as --flag=value.
+func hasFlag(args []string, flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f || strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=") {
+				return true
 			}
-			if why := argsWrite(args[i+1:j], depth); why != "" {
-				return why
-			}
-			i = j
 		}
 	}
-	return ""
+	return false
+}
+
+// hasShort reports whether a cluster of short flags in args (-sSLo) holds
+// one of the letters.
+func hasShort(args []string, letters string) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// positional returns the arguments that are not flags.
+func positional(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -8,8 +8,9 @@ import (
 	"io"
 )
 
-// object is a JSON object that keeps its keys in file order, so editing a
-// user's settings file changes only what Paige owns. Values are *object,
+// object is a JSON object that keeps its keys in file order: how Paige
+// reads a settings file to find its own entries (the edits themselves are
+// JSON Patches, settings_edit.go). Values are *object,
 // []any, json.Number, string, bool or nil.
 type object struct {
 	keys []string
@@ -26,35 +27,6 @@ func (o *object) set(k string, v any) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
-}
-
-func (o *object) del(k string) {
-	if _, ok := o.vals[k]; !ok {
-		return
-	}
-	delete(o.vals, k)
-	for i, key := range o.keys {
-		if key == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-// child returns the object at k, creating it when absent. It fails when k
-// holds something else, rather than overwrite the user's data.
-func (o *object) child(k string) (*object, error) {
-	v, ok := o.get(k)
-	if !ok || v == nil {
-		c := newObject()
-		o.set(k, c)
-		return c, nil
-	}
-	c, isObj := v.(*object)
-	if !isObj {
-		return nil, fmt.Errorf("%q is not a JSON object", k)
-	}
-	return c, nil
 }
 
 // MarshalJSON writes the keys in order.
@@ -158,18 +130,4 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	default:
 		return t, nil
 	}
-}
-
-// format renders o with two-space indentation and a final newline.
-func format(o *object) ([]byte, error) {
-	raw, err := marshal(o)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return nil, err
-	}
-	b.WriteByte('\n')
-	return b.Bytes(), nil
 }

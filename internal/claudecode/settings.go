@@ -47,20 +47,20 @@ func (h HookSpec) Command(bin string) string {
 // Only flags may follow the subcommand, so a user's own command that merely
 // mentions Paige is never taken.
 func IsPaigeHookCommand(cmd string, bins ...string) bool {
-	words := lex(cmd).toks
-	if len(words) < 3 || words[0].kind != tokWord || words[1].val != "hook" {
+	words, ok := simpleWords(cmd)
+	if !ok || len(words) < 3 || words[1] != "hook" {
 		return false
 	}
 	for _, w := range words[3:] {
-		if w.kind != tokWord || !strings.HasPrefix(w.val, "-") {
+		if !strings.HasPrefix(w, "-") {
 			return false
 		}
 	}
-	if !isPaigeProgram(words[0].val, bins) {
+	if !isPaigeProgram(words[0], bins) {
 		return false
 	}
 	for _, h := range Hooks {
-		if words[2].val == h.Sub {
+		if words[2] == h.Sub {
 			return true
 		}
 	}
@@ -88,25 +88,29 @@ func sameFile(a, b string) bool {
 
 // InstallHooks returns settings (a Claude Code settings.json, possibly empty)
 // with Paige's hooks for binary bin: earlier Paige entries are removed first,
-// so installing twice equals installing once; everything else, keys and
-// order included, is kept.
+// so installing twice equals installing once (byte for byte); everything
+// else keeps its bytes (see settings_edit.go).
 func InstallHooks(settings []byte, bin string) ([]byte, error) {
 	root, err := parseObject(settings)
 	if err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
-	if _, err := removePaigeHooks(root, false, bin); err != nil {
+	var ops patch
+	if _, err := removePaigeHooks(root, false, &ops, bin); err != nil {
 		return nil, err
 	}
-	hooks, err := root.child("hooks")
-	if err != nil {
-		return nil, fmt.Errorf("settings: %w", err)
+	hooks, _ := root.vals["hooks"].(*object)
+	if hooks == nil { // absent: removePaigeHooks refused anything else
+		hooks = newObject()
+		ops.add("/hooks", hooks)
 	}
 	for _, h := range Hooks {
-		groups, _ := hooks.get(h.Event)
-		list, ok := groups.([]any)
-		if groups != nil && !ok {
+		groups, exists := hooks.get(h.Event)
+		if _, ok := groups.([]any); groups != nil && !ok {
 			return nil, fmt.Errorf("settings: hooks.%s is not a list", h.Event)
+		}
+		if !exists || groups == nil {
+			ops.add(pointer("hooks", h.Event), []any{})
 		}
 		g := newObject()
 		if h.Matcher != "" {
@@ -117,33 +121,43 @@ func InstallHooks(settings []byte, bin string) ([]byte, error) {
 		cmd.set("command", h.Command(bin))
 		cmd.set("timeout", h.Timeout)
 		g.set("hooks", []any{cmd})
-		hooks.set(h.Event, append(list, g))
+		ops.add(pointer("hooks", h.Event, "-"), g)
 	}
-	return format(root)
+	out, err := applyEdits(settings, ops)
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	return out, nil
 }
 
 // UninstallHooks returns settings without Paige's hook entries (see
 // [IsPaigeHookCommand]; bins are the Paige binaries known whatever their
 // names); groups, events and the hooks object left empty by the removal are
-// removed too. changed is false when there was nothing to remove, and then
-// out is settings unchanged.
+// removed too, so uninstall after install gives back the file byte for
+// byte. changed is false when there was nothing to remove, and then out is
+// settings unchanged.
 func UninstallHooks(settings []byte, bins ...string) (out []byte, changed bool, err error) {
 	root, err := parseObject(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("settings: %w", err)
 	}
-	changed, err = removePaigeHooks(root, true, bins...)
+	var ops patch
+	changed, err = removePaigeHooks(root, true, &ops, bins...)
 	if err != nil || !changed {
 		return settings, false, err
 	}
-	out, err = format(root)
-	return out, true, err
+	out, err = applyEdits(settings, ops)
+	if err != nil {
+		return nil, false, fmt.Errorf("settings: %w", err)
+	}
+	return out, true, nil
 }
 
-// removePaigeHooks deletes Paige's commands from root.hooks and reports
-// whether it removed any. With prune, events and the hooks object left empty
-// are deleted; without, they stay in place so a reinstall keeps key order.
-func removePaigeHooks(root *object, prune bool, bins ...string) (bool, error) {
+// removePaigeHooks appends to ops the removal of Paige's commands from
+// root.hooks and reports whether there were any. With prune, events and
+// the hooks object left empty are removed; without, they stay in place so a
+// reinstall keeps key order. root is not changed.
+func removePaigeHooks(root *object, prune bool, ops *patch, bins ...string) (bool, error) {
 	v, ok := root.get("hooks")
 	if !ok {
 		return false, nil
@@ -152,83 +166,94 @@ func removePaigeHooks(root *object, prune bool, bins ...string) (bool, error) {
 	if !ok {
 		return false, fmt.Errorf("settings: \"hooks\" is not a JSON object")
 	}
-	removed := false
-	for _, event := range append([]string(nil), hooks.keys...) {
+	start, removed, allGone := len(*ops), false, true
+	for _, event := range hooks.keys {
 		groups, ok := hooks.vals[event].([]any)
-		if !ok {
+		if !ok || len(groups) == 0 {
+			allGone = false
 			continue
 		}
-		var keep []any
-		for _, g := range groups {
-			kept, dropped := filterGroup(g, bins)
-			removed = removed || dropped
-			if kept != nil {
-				keep = append(keep, kept)
+		var inner patch
+		kept := 0
+		for i := len(groups) - 1; i >= 0; i-- { // from the end: indices stay valid
+			cmds, all := paigeCommands(groups[i], bins)
+			switch {
+			case len(cmds) == 0:
+				kept++
+			case all:
+				inner.remove(pointer("hooks", event, i))
+			default:
+				kept++
+				for j := len(cmds) - 1; j >= 0; j-- {
+					inner.remove(pointer("hooks", event, i, "hooks", cmds[j]))
+				}
 			}
+			removed = removed || len(cmds) > 0
 		}
-		switch {
-		case len(keep) == 0 && len(groups) > 0 && prune:
-			hooks.del(event)
-		case len(keep) < len(groups):
-			hooks.set(event, append([]any{}, keep...))
+		if prune && kept == 0 {
+			ops.remove(pointer("hooks", event))
+			continue
 		}
+		allGone = allGone && kept == 0
+		*ops = append(*ops, inner...)
 	}
-	if prune && removed && len(hooks.keys) == 0 {
-		root.del("hooks")
+	if prune && removed && allGone {
+		*ops = append((*ops)[:start], map[string]any{"op": "remove", "path": "/hooks"})
 	}
 	return removed, nil
 }
 
-// filterGroup drops Paige's commands from one matcher group; it returns nil
-// when the group held only Paige's commands.
-func filterGroup(g any, bins []string) (kept any, dropped bool) {
+// paigeCommands returns the indices of Paige's commands in one matcher
+// group's hooks list, and whether they are all of its entries.
+func paigeCommands(g any, bins []string) (idx []int, all bool) {
 	obj, ok := g.(*object)
 	if !ok {
-		return g, false
+		return nil, false
 	}
 	list, ok := obj.vals["hooks"].([]any)
 	if !ok {
-		return g, false
+		return nil, false
 	}
-	var keep []any
-	for _, h := range list {
+	for j, h := range list {
 		if ho, ok := h.(*object); ok {
 			if c, _ := ho.vals["command"].(string); IsPaigeHookCommand(c, bins...) {
-				dropped = true
-				continue
+				idx = append(idx, j)
 			}
 		}
-		keep = append(keep, h)
 	}
-	if !dropped {
-		return g, false
-	}
-	if len(keep) == 0 {
-		return nil, true
-	}
-	obj.set("hooks", keep)
-	return obj, true
+	return idx, len(idx) > 0 && len(idx) == len(list)
 }
 
 // MCPURL is the Streamable HTTP endpoint of a Paige server on port.
 func MCPURL(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/mcp", port) }
 
 // InstallMCP returns data (a ~/.claude.json or a project .mcp.json, possibly
-// empty) with mcpServers.paige set to the Streamable HTTP server at url.
+// empty) with mcpServers.paige set to the Streamable HTTP server at url;
+// everything else keeps its bytes.
 func InstallMCP(data []byte, url string) ([]byte, error) {
 	root, err := parseObject(data)
-	if err != nil {
-		return nil, fmt.Errorf("mcp config: %w", err)
-	}
-	servers, err := root.child("mcpServers")
 	if err != nil {
 		return nil, fmt.Errorf("mcp config: %w", err)
 	}
 	s := newObject()
 	s.set("type", "http")
 	s.set("url", url)
-	servers.set(MCPServerName, s)
-	return format(root)
+	var ops patch
+	switch v, _ := root.get("mcpServers"); v.(type) {
+	case nil:
+		servers := newObject()
+		servers.set(MCPServerName, s)
+		ops.add("/mcpServers", servers)
+	case *object:
+		ops.add(pointer("mcpServers", MCPServerName), s)
+	default:
+		return nil, fmt.Errorf("mcp config: %q is not a JSON object", "mcpServers")
+	}
+	out, err := applyEdits(data, ops)
+	if err != nil {
+		return nil, fmt.Errorf("mcp config: %w", err)
+	}
+	return out, nil
 }
 
 // UninstallMCP returns data without mcpServers.paige (and without
@@ -246,12 +271,17 @@ func UninstallMCP(data []byte) (out []byte, changed bool, err error) {
 	if _, ok := servers.get(MCPServerName); !ok {
 		return data, false, nil
 	}
-	servers.del(MCPServerName)
-	if len(servers.keys) == 0 {
-		root.del("mcpServers")
+	var ops patch
+	if len(servers.keys) == 1 {
+		ops.remove("/mcpServers")
+	} else {
+		ops.remove(pointer("mcpServers", MCPServerName))
 	}
-	out, err = format(root)
-	return out, true, err
+	out, err = applyEdits(data, ops)
+	if err != nil {
+		return nil, false, fmt.Errorf("mcp config: %w", err)
+	}
+	return out, true, nil
 }
 
 // shellQuote quotes s for sh when it holds anything but safe characters.
@@ -324,11 +354,12 @@ func PaigeMCPURL(data []byte) (string, bool, error) {
 	return url, true, nil
 }
 
-// HookBinary returns the program of a hook command (its first word).
+// HookBinary returns the program of a hook command (its first word), or ""
+// when cmd is not one simple command with literal words.
 func HookBinary(cmd string) string {
-	toks := lex(cmd).toks
-	if len(toks) == 0 {
+	words, ok := simpleWords(cmd)
+	if !ok || len(words) == 0 {
 		return ""
 	}
-	return toks[0].val
+	return words[0]
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestIsPaigeHookCommandNames(t *testing.T) {
+	t.Parallel()
 	for cmd, want := range map[string]bool{
 		"paige hook session-start":                       true,
 		"paige hook session-start --record-session":      true, // the flag install writes
@@ -40,6 +41,7 @@ func TestIsPaigeHookCommandNames(t *testing.T) {
 // reinstall from another name replaces the entries; uninstall with the
 // same binary gives back the user's file exactly.
 func TestInstallTwiceWhateverTheBinaryIsCalled(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "coach")
 	if err := os.WriteFile(real, []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -76,6 +78,7 @@ func TestInstallTwiceWhateverTheBinaryIsCalled(t *testing.T) {
 // TestOldSessionStartEntryReplaced: an entry written before the hook took
 // --record-session is Paige's and is replaced, not kept beside the new one.
 func TestOldSessionStartEntryReplaced(t *testing.T) {
+	t.Parallel()
 	old := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"/usr/local/bin/paige hook session-start","timeout":10}]}]}}`
 	got, err := InstallHooks([]byte(old), bin)
 	if err != nil {

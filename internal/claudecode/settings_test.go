@@ -35,6 +35,7 @@ func decode(tb testing.TB, data []byte) any {
 }
 
 func TestInstallHooksEmpty(t *testing.T) {
+	t.Parallel()
 	got, err := InstallHooks(nil, bin)
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +85,7 @@ func TestInstallHooksEmpty(t *testing.T) {
 }
 
 func TestInstallUninstallHooksRoundTrip(t *testing.T) {
+	t.Parallel()
 	once, err := InstallHooks([]byte(userSettings), bin)
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +127,7 @@ func TestInstallUninstallHooksRoundTrip(t *testing.T) {
 }
 
 func TestInstallHooksReplacesOldBinary(t *testing.T) {
+	t.Parallel()
 	old, _ := InstallHooks(nil, "/old/place/paige")
 	got, err := InstallHooks(old, "/Users/me/My Tools/paige")
 	if err != nil {
@@ -144,6 +147,7 @@ func TestInstallHooksReplacesOldBinary(t *testing.T) {
 }
 
 func TestUninstallKeepsUserHooksInSharedGroup(t *testing.T) {
+	t.Parallel()
 	in := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
 		{"type":"command","command":"paige hook pre-tool-use"},
 		{"type":"command","command":"./check.sh"},
@@ -163,6 +167,7 @@ func TestUninstallKeepsUserHooksInSharedGroup(t *testing.T) {
 }
 
 func TestSettingsErrors(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`{`, `[]`, `{"hooks": []}`, `{"hooks": {"SessionEnd": {}}}`, `{} {}`} {
 		if _, err := InstallHooks([]byte(in), bin); err == nil {
 			t.Errorf("InstallHooks(%s): no error", in)
@@ -176,6 +181,7 @@ func TestSettingsErrors(t *testing.T) {
 }
 
 func TestInstallUninstallMCP(t *testing.T) {
+	t.Parallel()
 	orig := `{"numStartups": 7, "mcpServers": {"other": {"command": "x"}}, "projects": {"/p": {}}}`
 	got, err := InstallMCP([]byte(orig), MCPURL(4000))
 	if err != nil {
@@ -234,6 +240,7 @@ func FuzzInstallHooks(f *testing.F) {
 }
 
 func TestPaigeEntriesFound(t *testing.T) {
+	t.Parallel()
 	s, _ := InstallHooks([]byte(userSettings), "/x y/paige")
 	cmds, err := PaigeHookCommands(s)
 	if err != nil {

@@ -1,327 +1,181 @@
 package claudecode
 
-import "strings"
+import (
+	"fmt"
+	"strings"
 
-// tokKind tells words from operators in a lexed shell command.
-type tokKind int
-
-const (
-	tokWord  tokKind = iota
-	tokOp            // control operator: && || ; & | |& ( ) newline
-	tokRedir         // redirection operator, fd prefix included: > >> 2> &> <<
+	"mvdan.cc/sh/v3/syntax"
 )
 
-// token is one lexed shell token. For words, val is the value after quote
-// removal; for operators it is the operator text.
-type token struct {
-	kind tokKind
-	val  string
+// The shell side of the read-only guard parses a command line with
+// mvdan.cc/sh/v3/syntax (the parser behind shfmt) rather than a lexer of our
+// own, then walks every statement it contains: pipelines, lists, subshells,
+// blocks, if/for/while/case bodies, function bodies, command and process
+// substitutions and here-document bodies. Each redirection and each simple
+// command is classified; the first one that writes or that cannot be
+// classified gives the reason to deny.
+
+// shellWrites returns why the bash command line s may write (the first
+// reason found), or "" when every command in it is known to read. A line
+// that does not parse, or that is nested more than [maxDepth] levels of
+// `sh -c`/`eval`, is refused too.
+func shellWrites(s string, depth int) string {
+	if depth > maxDepth {
+		return "nested too deeply to check"
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return "cannot parse it: " + err.Error()
+	}
+	why := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			why = redirectWrites(n)
+		case *syntax.CallExpr:
+			why = callWrites(n, depth)
+		}
+		return why == ""
+	})
+	return why
 }
 
-// lexed is the result of lexing one command string: its tokens and the
-// bodies of every command substitution ($(…), `…`, <(…), >(…)) found in it,
-// which are commands in their own right.
-type lexed struct {
-	toks []token
-	subs []string
+// safeTargets are files a redirection may write to without touching the project.
+var safeTargets = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true,
 }
 
-// lexer splits a bash command line into tokens the way bash does for the
-// purposes of finding commands and redirections: quotes, escapes, comments,
-// command substitutions, here-documents and fd-prefixed redirections. It
-// never fails: unterminated quotes run to the end of the input.
-type lexer struct {
-	s       string
-	i       int
-	out     lexed
-	word    strings.Builder
-	inWord  bool
-	quoted  bool     // the current word had a quoted part
-	wantDoc bool     // the next word is a here-document delimiter
-	docs    []string // pending here-document delimiters ("-" prefix: <<-)
-	docDash bool
+// isSafeTarget reports whether writing to the file named t leaves the
+// project alone.
+func isSafeTarget(t string) bool { return safeTargets[t] || strings.HasPrefix(t, "/dev/fd/") }
+
+// redirectWrites returns why r writes to a file, or "" for input
+// redirections, here-documents, fd duplication and the safe targets.
+func redirectWrites(r *syntax.Redirect) string {
+	target, lit := literal(r.Word)
+	switch r.Op {
+	case syntax.RdrIn, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return ""
+	case syntax.DplOut:
+		if lit && (isDigits(target) || target == "-") {
+			return "" // fd duplication such as 2>&1
+		}
+	}
+	if lit && isSafeTarget(target) {
+		return ""
+	}
+	if !lit {
+		return fmt.Sprintf("redirects output with %s to a file named only at run time", r.Op)
+	}
+	return fmt.Sprintf("redirects output to %q with %s", target, r.Op)
 }
 
-func lex(s string) lexed {
-	l := &lexer{s: s}
-	l.run()
-	return l.out
+// callWrites classifies one simple command. Its name and, unless the
+// program reads whatever its arguments, every argument must be literal.
+func callWrites(c *syntax.CallExpr, depth int) string {
+	if len(c.Args) == 0 {
+		return "" // assignments only; their substitutions are walked separately
+	}
+	args := make([]string, len(c.Args))
+	allLit := true
+	for i, w := range c.Args {
+		v, ok := literal(w)
+		if i == 0 && !ok {
+			return "runs a command whose name is known only at run time"
+		}
+		args[i], allLit = v, allLit && ok
+	}
+	if !allLit && !pureReaders[progName(args[0])] {
+		return progName(args[0]) + " takes an argument known only at run time"
+	}
+	return argsWrite(args, depth)
 }
 
-func (l *lexer) run() {
-	for l.i < len(l.s) {
-		c := l.s[l.i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r':
-			l.endWord()
-			l.i++
-		case c == '\n':
-			l.endWord()
-			l.emit(tokOp, "\n")
-			l.i++
-			l.skipHereDocs()
-		case c == '\\':
-			l.escape()
-		case c == '#' && !l.inWord:
-			for l.i < len(l.s) && l.s[l.i] != '\n' {
-				l.i++
+// literal returns the value of w after quote removal when it has no
+// expansion (parameter, command, arithmetic, $'…'); ok is false otherwise.
+// A nil w is not literal.
+func literal(w *syntax.Word) (v string, ok bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, false))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
 			}
-		case c == '\'':
-			l.singleQuoted()
-		case c == '"':
-			l.inWord, l.quoted = true, true
-			l.doubleQuoted()
-		case c == '`':
-			l.inWord = true
-			l.backtick()
-		case c == '$':
-			l.inWord = true
-			l.dollar()
-		case (c == '<' || c == '>') && l.at(1) == '(' && !l.inWord:
-			l.inWord = true
-			body, end := matchParen(l.s, l.i+2)
-			l.out.subs = append(l.out.subs, body)
-			l.word.WriteString("/dev/fd/63") // what bash substitutes
-			l.i = end
-		case c == '<' || c == '>' || (c == '&' && l.at(1) == '>'):
-			l.redirection()
-		case c == '(' && l.at(1) == '(' && !l.inWord: // (( arithmetic )): no commands, > compares
-			l.endWord()
-			_, end := matchParen(l.s, l.i+2)
-			l.emit(tokWord, "((")
-			l.i = min(end+1, len(l.s)) // past the second ")"
-		case c == '&' || c == '|' || c == ';' || c == '(' || c == ')':
-			l.endWord()
-			l.control()
-		default:
-			l.inWord = true
-			l.word.WriteByte(c)
-			l.i++
-		}
-	}
-	l.endWord()
-}
-
-// escape consumes a backslash and the byte it quotes; backslash-newline
-// is a line continuation.
-func (l *lexer) escape() {
-	if l.at(1) != '\n' {
-		l.inWord = true
-		if l.i+1 < len(l.s) {
-			l.word.WriteByte(l.s[l.i+1])
-		}
-	}
-	l.i += 2
-}
-
-// singleQuoted consumes a '…' string starting at l.i.
-func (l *lexer) singleQuoted() {
-	l.inWord, l.quoted = true, true
-	end := strings.IndexByte(l.s[l.i+1:], '\'')
-	if end < 0 {
-		l.word.WriteString(l.s[l.i+1:])
-		l.i = len(l.s)
-		return
-	}
-	l.word.WriteString(l.s[l.i+1 : l.i+1+end])
-	l.i += end + 2
-}
-
-// at returns the byte off positions ahead, or 0 past the end.
-func (l *lexer) at(off int) byte {
-	if l.i+off < len(l.s) {
-		return l.s[l.i+off]
-	}
-	return 0
-}
-
-func (l *lexer) emit(k tokKind, v string) { l.out.toks = append(l.out.toks, token{k, v}) }
-
-func (l *lexer) endWord() {
-	if !l.inWord {
-		return
-	}
-	w := l.word.String()
-	l.word.Reset()
-	l.inWord, l.quoted = false, false
-	l.emit(tokWord, w)
-	if l.wantDoc {
-		l.wantDoc = false
-		if l.docDash {
-			w = "-" + w
-		}
-		l.docs = append(l.docs, w)
-	}
-}
-
-// control lexes & && | || |& ; ;; ( ).
-func (l *lexer) control() {
-	c := l.s[l.i]
-	two := string([]byte{c, l.at(1)})
-	switch two {
-	case "&&", "||", "|&", ";;":
-		l.emit(tokOp, two)
-		l.i += 2
-		return
-	}
-	l.emit(tokOp, string(c))
-	l.i++
-}
-
-// redirection lexes a redirection operator. A word made only of digits right
-// before it is its fd (2>), not an argument.
-func (l *lexer) redirection() {
-	fd := ""
-	if l.inWord && !l.quoted && isDigits(l.word.String()) {
-		fd = l.word.String()
-		l.word.Reset()
-		l.inWord = false
-	}
-	l.endWord()
-	ops := []string{"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">"}
-	for _, op := range ops {
-		if strings.HasPrefix(l.s[l.i:], op) {
-			l.i += len(op)
-			l.emit(tokRedir, fd+op)
-			if op == "<<" || op == "<<-" {
-				l.wantDoc, l.docDash = true, op == "<<-"
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
 			}
-			return
-		}
-	}
-}
-
-// skipHereDocs skips the bodies of the here-documents opened on the line
-// that just ended, so their text is not taken for commands.
-func (l *lexer) skipHereDocs() {
-	for _, d := range l.docs {
-		dash := strings.HasPrefix(d, "-")
-		delim := strings.TrimPrefix(d, "-")
-		for l.i < len(l.s) {
-			end := strings.IndexByte(l.s[l.i:], '\n')
-			line := l.s[l.i:]
-			if end >= 0 {
-				line = l.s[l.i : l.i+end]
-				l.i += end + 1
-			} else {
-				l.i = len(l.s)
-			}
-			if dash {
-				line = strings.TrimLeft(line, "\t")
-			}
-			if line == delim {
-				break
-			}
-		}
-	}
-	l.docs = nil
-}
-
-// doubleQuoted consumes a "…" string starting at l.i.
-func (l *lexer) doubleQuoted() {
-	l.i++
-	for l.i < len(l.s) {
-		c := l.s[l.i]
-		switch c {
-		case '"':
-			l.i++
-			return
-		case '\\':
-			if n := l.at(1); n == '"' || n == '\\' || n == '$' || n == '`' {
-				l.word.WriteByte(n)
-				l.i += 2
-			} else if n == '\n' {
-				l.i += 2
-			} else {
-				l.word.WriteByte(c)
-				l.i++
-			}
-		case '`':
-			l.backtick()
-		case '$':
-			l.dollar()
-		default:
-			l.word.WriteByte(c)
-			l.i++
-		}
-	}
-}
-
-// backtick consumes a `…` command substitution starting at l.i.
-func (l *lexer) backtick() {
-	var body strings.Builder
-	l.i++
-	for l.i < len(l.s) && l.s[l.i] != '`' {
-		if l.s[l.i] == '\\' && l.i+1 < len(l.s) {
-			l.i++
-		}
-		body.WriteByte(l.s[l.i])
-		l.i++
-	}
-	l.i++
-	l.out.subs = append(l.out.subs, body.String())
-	l.word.WriteString("$SUBST")
-}
-
-// dollar consumes $(…), $((…)), ${…} or a plain $ starting at l.i.
-func (l *lexer) dollar() {
-	switch {
-	case l.at(1) == '(' && l.at(2) == '(': // arithmetic: no commands
-		_, end := matchParen(l.s, l.i+2)
-		l.word.WriteString(l.s[l.i:min(end, len(l.s))])
-		l.i = end
-	case l.at(1) == '(':
-		body, end := matchParen(l.s, l.i+2)
-		l.out.subs = append(l.out.subs, body)
-		l.word.WriteString("$SUBST")
-		l.i = end
-	case l.at(1) == '{':
-		end := strings.IndexByte(l.s[l.i:], '}')
-		if end < 0 {
-			end = len(l.s) - l.i - 1
-		}
-		l.word.WriteString(l.s[l.i : l.i+end+1])
-		l.i += end + 1
-	default:
-		l.word.WriteByte('$')
-		l.i++
-	}
-}
-
-// matchParen returns the text from start up to the ")" that closes an
-// already-open "(", and the index after that ")". Quotes and nested parens
-// are honoured; without a closing paren it runs to the end.
-func matchParen(s string, start int) (body string, end int) {
-	depth := 1
-	for i := start; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '\'':
-			if j := strings.IndexByte(s[i+1:], '\''); j >= 0 {
-				i += j + 1
-			} else {
-				i = len(s)
-			}
-		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
+			for _, q := range p.Parts {
+				l, isLit := q.(*syntax.Lit)
+				if !isLit {
+					return "", false
 				}
+				b.WriteString(unescape(l.Value, true))
 			}
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return s[start:i], i + 1
-			}
+		default:
+			return "", false
 		}
 	}
-	if start > len(s) {
-		return "", len(s)
+	return b.String(), true
+}
+
+// unescape removes bash's backslash quoting from an unquoted literal, or,
+// inDouble, from a literal inside double quotes (where only \$ \` \" \\ and
+// backslash-newline are escapes).
+func unescape(s string, inDouble bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
 	}
-	return s[start:], len(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		n := s[i+1]
+		switch {
+		case n == '\n':
+		case !inDouble || strings.IndexByte("$`\"\\", n) >= 0:
+			b.WriteByte(n)
+		default:
+			b.WriteString(s[i : i+2])
+		}
+		i++
+	}
+	return b.String()
+}
+
+// simpleWords returns the words of cmd when it is exactly one simple
+// command with literal words and nothing else (no redirection, list,
+// pipeline or expansion); ok is false otherwise.
+func simpleWords(cmd string) (words []string, ok bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	st := f.Stmts[0]
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 {
+		return nil, false
+	}
+	for _, w := range call.Args {
+		v, lit := literal(w)
+		if !lit {
+			return nil, false
+		}
+		words = append(words, v)
+	}
+	return words, true
 }
 
 func isDigits(s string) bool {

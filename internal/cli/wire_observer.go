@@ -23,7 +23,7 @@ import (
 func openObserverDashboard(a *app, st *store.Store, bus *actionlog.Bus, sess *session.Service, hub *wsapi.Hub,
 	models *coachModels, ext *wsapi.Extensions, log *slog.Logger) {
 	obs := observer.New(observer.Options{Store: st, Actions: activeActions{sess}, Bus: bus, LLM: models.llm,
-		Hub: hub, Log: log.With("component", "observer")})
+		Notifier: wsapi.ObserverNotifier{Hub: hub}, Log: log.With("component", "observer")})
 	sess.Subscribe(obs.OnSessionEvent)
 	if id := sess.ActiveID(); id != "" {
 		obs.Start(id)
@@ -34,10 +34,10 @@ func openObserverDashboard(a *app, st *store.Store, bus *actionlog.Bus, sess *se
 		obs.Close()
 		return dash.Close()
 	})
-	ext.ObserverMute = obs.MuteHandler()
-	ext.DashboardRequest = dash.RequestHandler()
-	ext.RefreshIssues = dash.RefreshHandler()
-	ext.RefreshMaterials = dash.RefreshMaterialsHandler()
+	ext.ObserverMute = wsapi.ObserverMuteHandler(obs)
+	ext.DashboardRequest = wsapi.DashboardRequestHandler(dash)
+	ext.RefreshIssues = wsapi.RefreshIssuesHandler(dash)
+	ext.RefreshMaterials = wsapi.RefreshMaterialsHandler(dash)
 }
 
 // activeActions writes the Observer's actions through the session's

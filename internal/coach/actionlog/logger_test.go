@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -389,29 +390,31 @@ func TestLogAPICallFromLLM(t *testing.T) {
 	}
 }
 
-// The real ticker path: with a short interval, summaries appear on their own.
+// The real ticker path: with the default interval, summaries appear on
+// their own. The test runs in a synctest bubble, so the interval passes on
+// the fake clock at once instead of being shortened and waited for.
 func TestRealTickerFlushes(t *testing.T) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sess, _ := st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
-	l := New(st, &Options{SummaryInterval: 5 * time.Millisecond})
-	defer l.Close(ctx)
-	sub := l.Bus().Subscribe(64)
-	l.StartSession(ctx, sess.ID)
-	l.ObserveBuffer(ctx, "a.ts", 3, 4)
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case e := <-sub.C():
-			if e.Type == coach.ActionBufferSummary {
-				return
-			}
-		case <-deadline:
-			t.Fatal("no buffer_summary within 5 s of a 5 ms interval")
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		st, err := store.Open(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		defer st.Close()
+		sess, _ := st.CreateSession(ctx, store.NewSession{ProjectDir: "/p"})
+		l := New(st, nil)
+		defer l.Close(ctx)
+		sub := l.Bus().Subscribe(64)
+		l.StartSession(ctx, sess.ID)
+		start := time.Now()
+		l.ObserveBuffer(ctx, "a.ts", 3, 4)
+		for e := range sub.C() {
+			if e.Type == coach.ActionBufferSummary {
+				break
+			}
+		}
+		if waited := time.Since(start); waited < DefaultSummaryInterval {
+			t.Errorf("buffer_summary after %v, before the %v interval", waited, DefaultSummaryInterval)
+		}
+	})
 }

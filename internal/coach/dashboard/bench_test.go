@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -53,7 +52,7 @@ func BenchmarkDashboardState(b *testing.B) {
 		b.Run(period, func(b *testing.B) {
 			ctx := context.Background()
 			for b.Loop() {
-				s, err := State(ctx, st.DB(), wsapi.Period(period), now0)
+				s, err := State(ctx, st.DB(), Period(period), now0)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -5,11 +5,14 @@
 //
 // # Flow
 //
-// dashboard:request {statsPeriod?} broadcasts dashboard:state at once
-// ([State]: real queries, zeros on an empty database), then starts two
-// goroutines: [Service.Issues] → dashboard:issues or dashboard:issues_error,
-// and [Service.Materials] → dashboard:materials or
-// dashboard:materials_error (nothing when there is no unaddressed gap).
+// The package knows no transport: [Service.Load] and [Service.RefreshIssues]
+// report to a [Sink], which the WebSocket adapter (wsapi) turns into
+// messages. dashboard:request {statsPeriod?} ([Service.Load]) broadcasts
+// dashboard:state at once ([State]: real queries, zeros on an empty
+// database), then starts two goroutines: [Service.Issues] →
+// dashboard:issues or dashboard:issues_error, and [Service.Materials] →
+// dashboard:materials or dashboard:materials_error (nothing when there is
+// no unaddressed gap).
 // When both have ended, dashboard_loaded {statsPeriod, issuesLoaded,
 // materialsLoaded} is logged against the active session, or with no
 // session when none is active (the dashboard is what a user sees before
@@ -17,8 +20,8 @@
 // the issue flow and never resends dashboard:state (D82);
 // dashboard:refresh_materials (Paige's) likewise reruns only the materials
 // flow, past its cache. Concurrent
-// requests run independently (EC-90, EC-91). The handlers return at once,
-// so the editor's connection keeps being served while Claude works.
+// requests run independently (EC-90, EC-91). Load and the refreshes return at
+// once, so the editor's connection keeps being served while Claude works.
 //
 // # Deviations from the spec
 //
@@ -38,8 +41,8 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/background"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -88,9 +91,7 @@ type Service struct {
 	timeout    time.Duration
 	materials  materialsCache
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	flows *background.Group // the running flows; closed by Close
 }
 
 // New returns a Service; it panics if a required option is missing (a
@@ -111,118 +112,112 @@ func New(o Options) *Service {
 	if o.FlowTimeout <= 0 {
 		o.FlowTimeout = DefaultFlowTimeout
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	return &Service{store: o.Store, llm: o.LLM, sess: o.Session, memory: o.Memory, gh: o.GH, projectDir: o.ProjectDir,
-		log: o.Log, now: o.Now, timeout: o.FlowTimeout, ctx: ctx, cancel: cancel}
+		log: o.Log, now: o.Now, timeout: o.FlowTimeout, flows: background.New()}
 }
 
-// Close cancels the flows in flight and waits for them. It is idempotent.
+// Close cancels the flows in flight and waits for them. A request made
+// during or after Close is answered at once with the flows' error ("the
+// server is shutting down"). It is idempotent.
 func (s *Service) Close() error {
-	s.cancel()
-	s.wg.Wait()
-	return nil
+	return s.flows.Close(context.Background())
 }
 
 func (s *Service) sessionID() string { return s.sess.ActiveID() }
 
-// RequestHandler returns the dashboard:request handler (plug it in as
-// wsapi.Extensions.DashboardRequest).
-func (s *Service) RequestHandler() wsapi.Handler {
-	return wsapi.Handle(func(ctx context.Context, req *wsapi.Request, in wsapi.DashboardRequest) error {
-		period := in.StatsPeriod
-		if period == "" {
-			period = PeriodAll
-		}
-		st, err := State(ctx, s.store.DB(), period, s.now())
-		if err != nil {
-			return err
-		}
-		req.Broadcast(wsapi.TypeDashboardState, st)
-		s.goFlows(req, period)
-		return nil
-	})
+// Sink receives what a dashboard request produces: the state at once, then
+// each flow's outcome from the flow's own goroutine. The WebSocket adapter
+// (wsapi) broadcasts each as its dashboard:* message. Implementations must
+// be safe for concurrent use.
+type Sink interface {
+	State(DashboardState)
+	Issues(DashboardIssues)
+	IssuesError(msg string)
+	Materials(DashboardMaterials)
+	MaterialsError(msg string)
 }
 
-// RefreshMaterialsHandler returns the dashboard:refresh_materials handler
-// (plug it in as wsapi.Extensions.RefreshMaterials): it reruns only the
-// materials flow, researching again even when the gaps are unchanged, and
-// never resends dashboard:state.
-func (s *Service) RefreshMaterialsHandler() wsapi.Handler {
-	return wsapi.Handle(func(_ context.Context, req *wsapi.Request, _ wsapi.Empty) error {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.runMaterials(req, true)
-		}()
-		return nil
-	})
+// Load answers a dashboard request (dashboard:request): it reads the state
+// for period (empty means all) and hands it to sink, then starts the issue
+// and materials flows, which report to sink when they end. It returns once
+// the flows have started; the error is the state's (then no flow starts).
+func (s *Service) Load(ctx context.Context, period Period, sink Sink) error {
+	if period == "" {
+		period = PeriodAll
+	}
+	st, err := State(ctx, s.store.DB(), period, s.now())
+	if err != nil {
+		return err
+	}
+	sink.State(st)
+	s.goFlows(sink, period)
+	return nil
 }
 
-// RefreshHandler returns the dashboard:refresh_issues handler (plug it in
-// as wsapi.Extensions.RefreshIssues).
-func (s *Service) RefreshHandler() wsapi.Handler {
-	return wsapi.Handle(func(_ context.Context, req *wsapi.Request, _ wsapi.Empty) error {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.runIssues(req)
-		}()
-		return nil
-	})
+// RefreshIssues reruns only the issue flow (dashboard:refresh_issues); it
+// returns at once and the flow reports to sink.
+func (s *Service) RefreshIssues(sink Sink) {
+	s.flows.Go(context.Background(), func(ctx context.Context) { s.runIssues(ctx, sink) })
+}
+
+// RefreshMaterials reruns only the materials flow
+// (dashboard:refresh_materials, Paige's): it researches again even when
+// the gaps are unchanged, caches the new answer and never resends the
+// state; it returns at once and the flow reports to sink.
+func (s *Service) RefreshMaterials(sink Sink) {
+	s.flows.Go(context.Background(), func(ctx context.Context) { s.runMaterials(ctx, sink, true) })
 }
 
 // goFlows runs the issue and materials flows in parallel (FR-177) and logs
 // dashboard_loaded when both have ended (FR-186).
-func (s *Service) goFlows(req *wsapi.Request, period wsapi.Period) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		var wg sync.WaitGroup
+func (s *Service) goFlows(sink Sink, period Period) {
+	s.flows.Go(context.Background(), func(ctx context.Context) {
+		var wg sync.WaitGroup // local to this request: Add and Wait are ordered
 		var issuesOK, materialsOK bool
 		wg.Add(2)
-		go func() { defer wg.Done(); issuesOK = s.runIssues(req) }()
-		go func() { defer wg.Done(); materialsOK = s.runMaterials(req, false) }()
+		go func() { defer wg.Done(); issuesOK = s.runIssues(ctx, sink) }()
+		go func() { defer wg.Done(); materialsOK = s.runMaterials(ctx, sink, false) }()
 		wg.Wait()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		err := s.sess.Log(ctx, coach.ActionDashboardLoaded, map[string]any{
 			"statsPeriod": string(period), "issuesLoaded": issuesOK, "materialsLoaded": materialsOK})
 		if err != nil {
 			s.log.Error("dashboard_loaded not logged", "err", err)
 		}
-	}()
+	})
 }
 
-// runIssues runs the issue flow and broadcasts its outcome; it reports
-// whether dashboard:issues was sent.
-func (s *Service) runIssues(req *wsapi.Request) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+// runIssues runs the issue flow and reports its outcome; it reports
+// whether the issues were delivered.
+func (s *Service) runIssues(ctx context.Context, sink Sink) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	out, err := s.Issues(ctx)
 	if err != nil {
 		msg := DescribeError("Issue assessment", err)
 		s.log.Warn("dashboard: issue assessment failed", "err", err)
-		req.Broadcast(wsapi.TypeDashboardIssuesError, wsapi.ErrorText{Error: msg})
+		sink.IssuesError(msg)
 		return false
 	}
-	req.Broadcast(wsapi.TypeDashboardIssues, out)
+	sink.Issues(out)
 	return true
 }
 
 // runMaterials runs the materials flow (refresh: past the cache) and
-// broadcasts its outcome; it reports whether dashboard:materials was sent.
-func (s *Service) runMaterials(req *wsapi.Request, refresh bool) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+// reports its outcome; it reports whether materials were delivered.
+func (s *Service) runMaterials(ctx context.Context, sink Sink, refresh bool) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	out, ran, err := s.materialsFor(ctx, refresh)
 	switch {
 	case err != nil:
 		s.log.Warn("dashboard: learning materials failed", "err", err)
-		req.Broadcast(wsapi.TypeDashboardMaterialsError, wsapi.ErrorText{Error: DescribeError("Learning materials", err)})
+		sink.MaterialsError(DescribeError("Learning materials", err))
 		return false
 	case !ran:
 		return false
 	}
-	req.Broadcast(wsapi.TypeDashboardMaterials, out)
+	sink.Materials(out)
 	return true
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -31,27 +30,27 @@ const (
 // memories, Sonnet issue assessment with one retry. A gh failure returns
 // its *GHError and no model call is made (scenario 12.5). Zero open issues
 // answer an empty list without a model call (see the package doc).
-func (s *Service) Issues(ctx context.Context) (wsapi.DashboardIssues, error) {
+func (s *Service) Issues(ctx context.Context) (DashboardIssues, error) {
 	issues, err := s.gh.ListIssues(ctx)
 	if err != nil {
-		return wsapi.DashboardIssues{}, err
+		return DashboardIssues{}, err
 	}
 	if len(issues) == 0 {
-		return wsapi.DashboardIssues{Issues: []wsapi.IssueSuggestion{}}, nil
+		return DashboardIssues{Issues: []IssueSuggestion{}}, nil
 	}
 	mems := s.relatedMemories(ctx, issues)
 	db := s.store.DB()
 	stages, err := assessmentStages(ctx, db)
 	if err != nil {
-		return wsapi.DashboardIssues{}, err
+		return DashboardIssues{}, err
 	}
 	recent, err := recentSessions(ctx, db)
 	if err != nil {
-		return wsapi.DashboardIssues{}, err
+		return DashboardIssues{}, err
 	}
 	gaps, err := TopGaps(ctx, db, maxAssessmentGaps)
 	if err != nil {
-		return wsapi.DashboardIssues{}, err
+		return DashboardIssues{}, err
 	}
 	brief := make([]issueassessment.Gap, 0, len(gaps))
 	for _, g := range gaps {
@@ -60,7 +59,7 @@ func (s *Service) Issues(ctx context.Context) (wsapi.DashboardIssues, error) {
 	user := issueassessment.Assemble(issues, stages, recent, brief, mems)
 	resp, _, err := llm.Call[issueassessment.Response](ctx, s.llm, issueassessment.Request(s.sessionID(), user))
 	if err != nil {
-		return wsapi.DashboardIssues{}, err
+		return DashboardIssues{}, err
 	}
 	return IssuesPayload(resp, issues), nil
 }
@@ -68,22 +67,22 @@ func (s *Service) Issues(ctx context.Context) (wsapi.DashboardIssues, error) {
 // IssuesPayload maps the assessment to dashboard:issues. Assessed issues
 // whose number gh did not list are dropped (the model may not invent
 // issues) and titles are gh's.
-func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue) wsapi.DashboardIssues {
+func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue) DashboardIssues {
 	titles := make(map[int]string, len(listed))
 	for _, is := range listed {
 		titles[is.Number] = is.Title
 	}
-	out := wsapi.DashboardIssues{Issues: []wsapi.IssueSuggestion{}}
+	out := DashboardIssues{Issues: []IssueSuggestion{}}
 	for _, a := range resp.Issues {
 		title, ok := titles[a.Number]
 		if !ok {
 			continue
 		}
-		out.Issues = append(out.Issues, wsapi.IssueSuggestion{
+		out.Issues = append(out.Issues, IssueSuggestion{
 			Number: a.Number, Title: title, Summary: a.Summary, Suitability: a.Suitability,
 			SuitabilityReason: a.SuitabilityReason, EstimatedDifficulty: a.EstimatedDifficulty,
 			RelevantSkills: nonNil(a.RelevantSkills), PriorityScore: a.PriorityScore,
-			PriorityFactors: wsapi.PriorityFactors{UserTagged: a.PriorityFactors.UserTagged,
+			PriorityFactors: PriorityFactors{UserTagged: a.PriorityFactors.UserTagged,
 				SimilarToRecentWork: a.PriorityFactors.SimilarToRecentWork, AddressesKnowledgeGap: a.PriorityFactors.AddressesKnowledgeGap,
 				TeamUrgency: a.PriorityFactors.TeamUrgency},
 			LearningOpportunities: nonNil(a.LearningOpportunities),
@@ -123,14 +122,14 @@ func (s *Service) relatedMemories(ctx context.Context, issues []issueassessment.
 // there is no unaddressed gap: the call is skipped and nothing is sent
 // (EC-85, EC-86). The answer is cached per research input (see
 // materialsCache): asking again with the same gaps makes no model call.
-func (s *Service) Materials(ctx context.Context) (out wsapi.DashboardMaterials, ok bool, err error) {
+func (s *Service) Materials(ctx context.Context) (out DashboardMaterials, ok bool, err error) {
 	return s.materialsFor(ctx, false)
 }
 
 // materialsFor is [Service.Materials]; with refresh it researches again
 // even when the cache holds materials for the same input, and caches the
 // new answer.
-func (s *Service) materialsFor(ctx context.Context, refresh bool) (out wsapi.DashboardMaterials, ok bool, err error) {
+func (s *Service) materialsFor(ctx context.Context, refresh bool) (out DashboardMaterials, ok bool, err error) {
 	db := s.store.DB()
 	gaps, err := TopGaps(ctx, db, MaxMaterialGaps)
 	if err != nil || len(gaps) == 0 {
@@ -169,29 +168,29 @@ func (s *Service) materialsFor(ctx context.Context, refresh bool) (out wsapi.Das
 type materialsCache struct {
 	mu  sync.Mutex
 	key string
-	out wsapi.DashboardMaterials
+	out DashboardMaterials
 }
 
-func (c *materialsCache) get(key string) (wsapi.DashboardMaterials, bool) {
+func (c *materialsCache) get(key string) (DashboardMaterials, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.out, c.key != "" && c.key == key
 }
 
-func (c *materialsCache) put(key string, out wsapi.DashboardMaterials) {
+func (c *materialsCache) put(key string, out DashboardMaterials) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.key, c.out = key, out
 }
 
 // MaterialsPayload maps the research reply to dashboard:materials.
-func MaterialsPayload(resp learningmaterials.Response) wsapi.DashboardMaterials {
-	out := wsapi.DashboardMaterials{Recommendations: []wsapi.Recommendation{}}
+func MaterialsPayload(resp learningmaterials.Response) DashboardMaterials {
+	out := DashboardMaterials{Recommendations: []Recommendation{}}
 	for _, r := range resp.Recommendations {
-		rec := wsapi.Recommendation{KnowledgeGap: r.KnowledgeGap, StudyOrder: r.StudyOrder,
-			PracticeConnection: r.PracticeConnection, Resources: []wsapi.Resource{}}
+		rec := Recommendation{KnowledgeGap: r.KnowledgeGap, StudyOrder: r.StudyOrder,
+			PracticeConnection: r.PracticeConnection, Resources: []Resource{}}
 		for _, x := range r.Resources {
-			rec.Resources = append(rec.Resources, wsapi.Resource{Type: x.Type, Title: x.Title, URL: x.URL,
+			rec.Resources = append(rec.Resources, Resource{Type: x.Type, Title: x.Title, URL: x.URL,
 				Description: x.Description, Relevance: x.Relevance, EstimatedTime: x.EstimatedTime})
 		}
 		out.Recommendations = append(out.Recommendations, rec)

@@ -34,6 +34,7 @@ func fakeGH(t testing.TB, body string) (*GH, string) {
 func ghPrints(out string) string { return "cat <<'EOF'\n" + out + "\nEOF" }
 
 func TestListIssues(t *testing.T) {
+	t.Parallel()
 	gh, bin := fakeGH(t, ghPrints(`[{"number":3,"title":"Slow query","body":"b","labels":[{"id":"L","name":"perf"}],
 		"assignees":[{"login":"ana"}],"comments":[{"author":{"login":"bo"},"body":"+1"}],"url":"ignored"},
 		{"number":0,"title":"no number"}]`))
@@ -59,6 +60,7 @@ func TestListIssues(t *testing.T) {
 
 // Scenario 12.5, EC-82, EC-83: every gh failure has a readable message.
 func TestListIssuesFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		timeout    time.Duration
@@ -88,6 +90,7 @@ func TestListIssuesFailures(t *testing.T) {
 
 // EC-82: gh not on PATH.
 func TestListIssuesNotInstalled(t *testing.T) {
+	t.Parallel()
 	gh := &GH{Dir: t.TempDir(), LookPath: LookPathIn(t.TempDir())}
 	_, err := gh.ListIssues(context.Background())
 	var ge *GHError
@@ -97,6 +100,7 @@ func TestListIssuesNotInstalled(t *testing.T) {
 }
 
 func TestLookPathIn(t *testing.T) {
+	t.Parallel()
 	a, b := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(a, "gh"), []byte("x"), 0o644) // not executable
 	os.Mkdir(filepath.Join(b, "dir"), 0o755)
@@ -111,6 +115,7 @@ func TestLookPathIn(t *testing.T) {
 }
 
 func TestParseIssues(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", "null", " [] \n"} {
 		got, err := ParseIssues([]byte(in))
 		if err != nil || got == nil || len(got) != 0 {
@@ -145,6 +150,7 @@ func FuzzParseIssues(f *testing.F) {
 }
 
 func TestClassifyGHFailure(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 500)
 	if got := ClassifyGHFailure(long); len(got) > 330 {
 		t.Errorf("long stderr not cut: %d chars", len(got))

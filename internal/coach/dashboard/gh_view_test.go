@@ -8,6 +8,7 @@ import (
 )
 
 func TestViewIssue(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("é", 400) // 800 bytes: cut to 500 on a rune boundary
 	gh, _ := fakeGH(t, ghPrints(`{"number":7,"title":"Race","body":"`+body+`","labels":[{"name":"bug"}],"url":"https://x/7"}`))
 	got, err := gh.ViewIssue(context.Background(), 7)

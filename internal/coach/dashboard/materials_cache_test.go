@@ -6,7 +6,6 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -15,6 +14,7 @@ import (
 // dashboard:request with the same gaps makes no materials call; a new gap
 // researches again.
 func TestMaterialsCachedPerGaps(t *testing.T) {
+	t.Parallel()
 	gh, _ := fakeGH(t, ghPrints(`[]`))
 	s := newServer(t, serverOpts{gh: gh, memory: memory.Nop{}})
 	sess := seedLearning(t, s)
@@ -29,11 +29,11 @@ func TestMaterialsCachedPerGaps(t *testing.T) {
 		return n
 	}
 	c := s.dial(t)
-	load := func() wsapi.DashboardMaterials {
+	load := func() DashboardMaterials {
 		t.Helper()
-		c.send(wsapi.TypeDashboardRequest, map[string]any{"statsPeriod": "all"})
-		c.expect(wsapi.TypeDashboardState, nil)
-		return decode[wsapi.DashboardMaterials](t, c.collect(2)[wsapi.TypeDashboardMaterials])
+		c.send(typeDashboardRequest, map[string]any{"statsPeriod": "all"})
+		c.expect(typeDashboardState, nil)
+		return decode[DashboardMaterials](t, c.collect(2)[typeDashboardMaterials])
 	}
 	first := load()
 	second := load()
@@ -61,9 +61,9 @@ func TestMaterialsCachedPerGaps(t *testing.T) {
 	refreshed := materialsReply()
 	refreshed["recommendations"].([]any)[0].(map[string]any)["knowledge_gap"] = "Query plans"
 	s.llm.Handle(routed(llmtest.JSON(map[string]any{"issues": []any{}}), llmtest.JSON(refreshed)))
-	c.send(wsapi.TypeRefreshMaterials, map[string]any{})
+	c.send(typeDashboardRefreshMats, map[string]any{})
 	got := c.collect(1)
-	fresh := decode[wsapi.DashboardMaterials](t, got[wsapi.TypeDashboardMaterials])
+	fresh := decode[DashboardMaterials](t, got[typeDashboardMaterials])
 	if n := materialCalls(); n != 3 {
 		t.Errorf("materials model calls after a refresh = %d, want 3", n)
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestStackFromNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		names []string
 		want  string
@@ -35,6 +36,7 @@ func TestStackFromNames(t *testing.T) {
 }
 
 func TestOverallStage(t *testing.T) {
+	t.Parallel()
 	st := func(stages ...string) []issueassessment.Stage {
 		var out []issueassessment.Stage
 		for _, s := range stages {

@@ -9,21 +9,20 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // Periods of the dashboard statistics (FR-170).
 const (
-	Period7d  wsapi.Period = "7d"
-	Period30d wsapi.Period = "30d"
-	PeriodAll wsapi.Period = "all"
+	Period7d  Period = "7d"
+	Period30d Period = "30d"
+	PeriodAll Period = "all"
 )
 
 // PeriodStart returns the ISO 8601 lower bound of period at now: 7 or 30
 // days before now, or "" for "all" (every stored timestamp compares >= "").
 // An empty period means "all". Unknown periods return an error.
-func PeriodStart(period wsapi.Period, now time.Time) (string, error) {
+func PeriodStart(period Period, now time.Time) (string, error) {
 	switch period {
 	case Period7d:
 		return sqlite.FormatTime(now.Add(-7 * 24 * time.Hour)), nil
@@ -63,20 +62,20 @@ const (
 // period, the active sessions and the katas. Only stats are filtered by
 // period (scenario 12.10). Every number comes from a query; nothing is
 // estimated (EC-88: no data reads as zeros and empty lists).
-func State(ctx context.Context, db *sql.DB, period wsapi.Period, now time.Time) (wsapi.DashboardState, error) {
+func State(ctx context.Context, db *sql.DB, period Period, now time.Time) (DashboardState, error) {
 	if period == "" {
 		period = PeriodAll
 	}
 	since, err := PeriodStart(period, now)
 	if err != nil {
-		return wsapi.DashboardState{}, err
+		return DashboardState{}, err
 	}
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return wsapi.DashboardState{}, fmt.Errorf("dashboard state: %w", err)
+		return DashboardState{}, fmt.Errorf("dashboard state: %w", err)
 	}
 	defer tx.Rollback()
-	out := wsapi.DashboardState{Stats: wsapi.DashboardStats{Period: period}}
+	out := DashboardState{Stats: DashboardStats{Period: period}}
 	if out.Dreyfus, err = readDreyfus(ctx, tx); err != nil {
 		return out, fmt.Errorf("dashboard dreyfus: %w", err)
 	}
@@ -92,15 +91,15 @@ func State(ctx context.Context, db *sql.DB, period wsapi.Period, now time.Time) 
 	return out, nil
 }
 
-func readDreyfus(ctx context.Context, tx *sql.Tx) ([]wsapi.DreyfusEntry, error) {
+func readDreyfus(ctx context.Context, tx *sql.Tx) ([]DreyfusEntry, error) {
 	rows, err := tx.QueryContext(ctx, qDreyfus)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []wsapi.DreyfusEntry{}
+	out := []DreyfusEntry{}
 	for rows.Next() {
-		var e wsapi.DreyfusEntry
+		var e DreyfusEntry
 		if err := rows.Scan(&e.SkillArea, &e.Stage, &e.Confidence, &e.AssessedAt); err != nil {
 			return nil, err
 		}
@@ -109,7 +108,7 @@ func readDreyfus(ctx context.Context, tx *sql.Tx) ([]wsapi.DreyfusEntry, error) 
 	return out, rows.Err()
 }
 
-func readStats(ctx context.Context, tx *sql.Tx, since string, s *wsapi.DashboardStats) error {
+func readStats(ctx context.Context, tx *sql.Tx, since string, s *DashboardStats) error {
 	if err := tx.QueryRowContext(ctx, qDone, since).Scan(&s.SessionsCompleted, &s.TotalCoachingMinutes); err != nil {
 		return err
 	}
@@ -138,16 +137,16 @@ func readStats(ctx context.Context, tx *sql.Tx, since string, s *wsapi.Dashboard
 
 func round(v, scale float64) float64 { return math.Round(v*scale) / scale }
 
-func readInProgress(ctx context.Context, tx *sql.Tx) ([]wsapi.InProgressSession, error) {
+func readInProgress(ctx context.Context, tx *sql.Tx) ([]InProgressSession, error) {
 	rows, err := tx.QueryContext(ctx, qInProgress)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []wsapi.InProgressSession{}
+	out := []InProgressSession{}
 	for rows.Next() {
 		var (
-			s     wsapi.InProgressSession
+			s     InProgressSession
 			num   sql.NullInt64
 			title sql.NullString
 		)
@@ -166,15 +165,15 @@ func readInProgress(ctx context.Context, tx *sql.Tx) ([]wsapi.InProgressSession,
 	return out, rows.Err()
 }
 
-func readKatas(ctx context.Context, tx *sql.Tx) ([]wsapi.KataSummary, error) {
+func readKatas(ctx context.Context, tx *sql.Tx) ([]KataSummary, error) {
 	rows, err := tx.QueryContext(ctx, qKatas)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []wsapi.KataSummary{}
+	out := []KataSummary{}
 	for rows.Next() {
-		var k wsapi.KataSummary
+		var k KataSummary
 		var constraints, attempts string
 		if err := rows.Scan(&k.ID, &k.Title, &k.Topic, &constraints, &attempts); err != nil {
 			return nil, err
@@ -191,7 +190,7 @@ func readKatas(ctx context.Context, tx *sql.Tx) ([]wsapi.KataSummary, error) {
 // constraintCount is the number of constraints, attemptsCount the number of
 // attempts and bestLevel the highest reviewed level (nil when no attempt has
 // been reviewed).
-func SummariseKata(k *wsapi.KataSummary, constraints, attempts string) error {
+func SummariseKata(k *KataSummary, constraints, attempts string) error {
 	var cs []json.RawMessage
 	if err := json.Unmarshal([]byte(constraints), &cs); err != nil {
 		return fmt.Errorf("constraints: %w", err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 )
 
 var now0 = time.Date(2026, 2, 11, 12, 0, 0, 0, time.UTC)
@@ -62,13 +61,14 @@ func intp(n int) *int { return &n }
 
 // Scenario 12.9, EC-88, SC-091: an empty database reads as zeros and empty lists.
 func TestStateEmpty(t *testing.T) {
+	t.Parallel()
 	st, _ := openStore(t)
 	got, err := State(context.Background(), st.DB(), "", now0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := wsapi.DashboardState{Dreyfus: []wsapi.DreyfusEntry{}, Stats: wsapi.DashboardStats{Period: "all"},
-		InProgressSessions: []wsapi.InProgressSession{}, Katas: []wsapi.KataSummary{}}
+	want := DashboardState{Dreyfus: []DreyfusEntry{}, Stats: DashboardStats{Period: "all"},
+		InProgressSessions: []InProgressSession{}, Katas: []KataSummary{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -132,19 +132,20 @@ func seedPeriods(t *testing.T, st *store.Store, c *clock) (active coach.Session,
 // Scenario 12.10 and SC-083: stats follow the period; Dreyfus, in-progress
 // sessions and katas do not.
 func TestStatePeriods(t *testing.T) {
+	t.Parallel()
 	st, c := openStore(t)
 	ctx := context.Background()
 	active, kata := seedPeriods(t, st, c)
 
 	tests := []struct {
-		period wsapi.Period
-		want   wsapi.DashboardStats
+		period Period
+		want   DashboardStats
 	}{
-		{"7d", wsapi.DashboardStats{Period: "7d", SessionsCompleted: 1, TotalCoachingMinutes: 90, IssuesWorkedOn: 2,
+		{"7d", DashboardStats{Period: "7d", SessionsCompleted: 1, TotalCoachingMinutes: 90, IssuesWorkedOn: 2,
 			KnowledgeGapsIdentified: 1, HintsUsed: 2, APICostTotal: 0.2625}},
-		{"30d", wsapi.DashboardStats{Period: "30d", SessionsCompleted: 2, TotalCoachingMinutes: 135, IssuesWorkedOn: 2,
+		{"30d", DashboardStats{Period: "30d", SessionsCompleted: 2, TotalCoachingMinutes: 135, IssuesWorkedOn: 2,
 			KnowledgeGapsIdentified: 1, HintsUsed: 2, APICostTotal: 0.2625}},
-		{"all", wsapi.DashboardStats{Period: "all", SessionsCompleted: 3, TotalCoachingMinutes: 165, IssuesWorkedOn: 3,
+		{"all", DashboardStats{Period: "all", SessionsCompleted: 3, TotalCoachingMinutes: 165, IssuesWorkedOn: 3,
 			KnowledgeGapsIdentified: 2, KnowledgeGapsAddressed: 1, HintsUsed: 3, APICostTotal: 1.2625}},
 	}
 	for _, tt := range tests {
@@ -156,13 +157,13 @@ func TestStatePeriods(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got.Stats); diff != "" {
 				t.Errorf("stats (-want +got):\n%s", diff)
 			}
-			wantRest := wsapi.DashboardState{
-				Dreyfus: []wsapi.DreyfusEntry{{SkillArea: "testing", Stage: "competent", Confidence: 0.7, AssessedAt: "2026-02-01T12:00:00.000Z"}},
-				InProgressSessions: []wsapi.InProgressSession{{ID: active.ID, IssueNumber: intp(7), IssueTitle: strp("Fix OAuth"),
+			wantRest := DashboardState{
+				Dreyfus: []DreyfusEntry{{SkillArea: "testing", Stage: "competent", Confidence: 0.7, AssessedAt: "2026-02-01T12:00:00.000Z"}},
+				InProgressSessions: []InProgressSession{{ID: active.ID, IssueNumber: intp(7), IssueTitle: strp("Fix OAuth"),
 					StartedAt: "2026-02-11T11:00:00.000Z"}},
-				Katas: []wsapi.KataSummary{{ID: kata.ID, Title: "Await all", Topic: "async", AttemptsCount: 3, BestLevel: intp(5), ConstraintCount: 2}},
+				Katas: []KataSummary{{ID: kata.ID, Title: "Await all", Topic: "async", AttemptsCount: 3, BestLevel: intp(5), ConstraintCount: 2}},
 			}
-			got.Stats = wsapi.DashboardStats{}
+			got.Stats = DashboardStats{}
 			if diff := cmp.Diff(wantRest, got); diff != "" {
 				t.Errorf("unfiltered parts (-want +got):\n%s", diff)
 			}
@@ -176,8 +177,9 @@ func TestStatePeriods(t *testing.T) {
 func strp(s string) *string { return &s }
 
 func TestPeriodStart(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
-		p    wsapi.Period
+		p    Period
 		want string
 	}{{"7d", "2026-02-04T12:00:00.000Z"}, {"30d", "2026-01-12T12:00:00.000Z"}, {"all", ""}, {"", ""}} {
 		got, err := PeriodStart(tt.p, now0)
@@ -188,20 +190,21 @@ func TestPeriodStart(t *testing.T) {
 }
 
 func TestSummariseKata(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, cons, attempts string
-		want                 wsapi.KataSummary
+		want                 KataSummary
 		bad                  bool
 	}{
-		{"fresh", `[]`, `[]`, wsapi.KataSummary{}, false},
-		{"unreviewed attempts", `[{"title":"a"}]`, `[{"code":"x"},{"code":"y"}]`, wsapi.KataSummary{AttemptsCount: 2, ConstraintCount: 1}, false},
+		{"fresh", `[]`, `[]`, KataSummary{}, false},
+		{"unreviewed attempts", `[{"title":"a"}]`, `[{"code":"x"},{"code":"y"}]`, KataSummary{AttemptsCount: 2, ConstraintCount: 1}, false},
 		{"best level", `[]`, `[{"code":"x","level":2},{"code":"y","level":7},{"code":"z","level":4}]`,
-			wsapi.KataSummary{AttemptsCount: 3, BestLevel: intp(7)}, false},
-		{"broken json", `[`, `[]`, wsapi.KataSummary{}, true},
+			KataSummary{AttemptsCount: 3, BestLevel: intp(7)}, false},
+		{"broken json", `[`, `[]`, KataSummary{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got wsapi.KataSummary
+			var got KataSummary
 			err := SummariseKata(&got, tt.cons, tt.attempts)
 			if (err != nil) != tt.bad {
 				t.Fatalf("err: got %v, want error %v", err, tt.bad)

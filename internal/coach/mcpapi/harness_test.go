@@ -3,15 +3,14 @@ package mcpapi
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/coach/coachtest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/workspace"
@@ -59,31 +58,12 @@ type harness struct {
 func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 	t.Helper()
 	ctx := context.Background()
-	project := t.TempDir()
-	for name, content := range map[string]string{
+	env := coachtest.New(t, map[string]string{
 		"src/auth.ts":           "export function login() {\n  return true;\n}\n",
 		"src/handlers/oauth.ts": "export const oauth = 1;\n",
 		"README.md":             "# demo\n",
-	} {
-		p := filepath.Join(project, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := store.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ws, err := workspace.New(project, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	al := actionlog.New(st, nil)
-	t.Cleanup(func() { al.Close(context.Background()) })
+	})
+	project, st, ws, al := env.Project, env.Store, env.WS, env.Actions
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize,
 		Batch: st, Bus: al.Bus()}) // the batched writer, as the server runs it
 	if err != nil {

@@ -60,7 +60,15 @@ func (c *fakeClock) lastTicker() *fakeTicker {
 	return c.tickers[len(c.tickers)-1]
 }
 
-// recorder is a Broadcaster that keeps every message.
+// The names of the Observer's WebSocket messages, which label what the
+// recorder receives.
+const (
+	typeObserverStatus = "observer:status"
+	typeObserverNudge  = "observer:nudge"
+)
+
+// recorder is a Notifier that keeps every notice as the message it
+// becomes, its payload decoded from JSON.
 type recorder struct {
 	mu   sync.Mutex
 	msgs []message
@@ -71,7 +79,10 @@ type message struct {
 	Payload map[string]any
 }
 
-func (r *recorder) Broadcast(typ string, payload any) {
+func (r *recorder) Status(s Status) { r.record(typeObserverStatus, s) }
+func (r *recorder) Nudge(n Nudge)   { r.record(typeObserverNudge, n) }
+
+func (r *recorder) record(typ string, payload any) {
 	b, _ := json.Marshal(payload)
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
@@ -144,7 +155,7 @@ func newHarness(t testing.TB) *harness {
 	}
 	h := &harness{st: st, al: al, bus: bus, llm: fake, hub: &recorder{}, clock: clock, sid: sess.ID,
 		events: make(chan actionlog.Event, 1024), finished: make(chan struct{}, 64)}
-	h.m = New(Options{Store: st, Actions: al, Bus: bus, LLM: client, Hub: h.hub, Clock: clock, Log: testLog(t)})
+	h.m = New(Options{Store: st, Actions: al, Bus: bus, LLM: client, Notifier: h.hub, Clock: clock, Log: testLog(t)})
 	h.m.onEvent = func(e actionlog.Event) {
 		if e.Type == "barrier" {
 			h.events <- e

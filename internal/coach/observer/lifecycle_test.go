@@ -13,7 +13,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
@@ -40,7 +39,7 @@ func TestMute(t *testing.T) {
 	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
 		t.Errorf("muted triggers logged %d suppressions", n)
 	}
-	st := h.hub.ofType(wsapi.TypeObserverStatus)
+	st := h.hub.ofType(typeObserverStatus)
 	want := []map[string]any{
 		{"active": true, "muted": false, "lastEvaluation": nil},
 		{"active": true, "muted": true, "lastEvaluation": nil},
@@ -83,10 +82,10 @@ func TestStopDiscardsInFlight(t *testing.T) {
 	if n := len(h.actions(t, coach.ActionNudgeSent)); n != 0 {
 		t.Errorf("result after session end logged %d nudges", n)
 	}
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 0 {
 		t.Errorf("result after session end broadcast %d nudges", n)
 	}
-	st := h.hub.ofType(wsapi.TypeObserverStatus)
+	st := h.hub.ofType(typeObserverStatus)
 	if last := st[len(st)-1].Payload; last["active"] != false || last["muted"] != false {
 		t.Errorf("final status: got %v", last)
 	}
@@ -118,7 +117,7 @@ func TestLifecycleNoLeak(t *testing.T) {
 		t.Errorf("new session status: got %+v, want active unmuted", st)
 	}
 	h.m.OnSessionEvent(ctx, session.Event{Kind: session.Resumed, Session: other}) // same session: no restart
-	if n := len(h.hub.ofType(wsapi.TypeObserverStatus)); n != 4 {
+	if n := len(h.hub.ofType(typeObserverStatus)); n != 4 {
 		t.Errorf("status broadcasts: got %d, want 4 (start, mute, stop, start)", n)
 	}
 	h.m.Close()

@@ -53,7 +53,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 )
 
@@ -87,22 +86,40 @@ type ActionLogger interface {
 	LogSession(ctx context.Context, sessionID string, t coach.ActionType, data any) error
 }
 
-// Broadcaster delivers a server message to every editor; *wsapi.Hub
-// satisfies it. With no client connected a broadcast is lost (EC-68).
-type Broadcaster interface {
-	Broadcast(typ string, payload any)
+// Notifier tells every editor what the Observer does; the WebSocket
+// adapter's wsapi.ObserverNotifier sends them as observer:status and
+// observer:nudge. With no editor connected a notice is lost (EC-68).
+// Implementations must be safe for concurrent use.
+type Notifier interface {
+	Status(Status)
+	Nudge(Nudge)
+}
+
+// Status is the Observer's state as the editors see it (observer:status).
+type Status struct {
+	Active         bool    `json:"active"`
+	Muted          bool    `json:"muted"`
+	LastEvaluation *string `json:"lastEvaluation"` // ISO 8601; nil before the first evaluation
+}
+
+// Nudge asks the terminal side to nudge the user (observer:nudge).
+type Nudge struct {
+	Signal     string         `json:"signal"`
+	Confidence float64        `json:"confidence"`
+	Context    map[string]any `json:"context"`
 }
 
 // DefaultEvalTimeout bounds one evaluation (snapshot and triage call).
 const DefaultEvalTimeout = 60 * time.Second
 
-// Options configure [New]. Store, Actions, Bus, LLM and Hub are required.
+// Options configure [New]. Store, Actions, Bus, LLM and Notifier are required.
 type Options struct {
 	Store   Store
 	Actions ActionLogger
 	Bus     *actionlog.Bus
 	LLM     *llm.Client
-	Hub     Broadcaster
+	// Notifier receives observer:status and observer:nudge.
+	Notifier Notifier
 	// Clock: if nil, the real clock.
 	Clock Clock
 	// Log receives warnings; nil discards.
@@ -131,8 +148,8 @@ type Manager struct {
 // New returns a Manager; it panics if a required option is missing (a
 // wiring bug).
 func New(o Options) *Manager {
-	if o.Store == nil || o.Actions == nil || o.Bus == nil || o.LLM == nil || o.Hub == nil {
-		panic("observer: Store, Actions, Bus, LLM and Hub are required")
+	if o.Store == nil || o.Actions == nil || o.Bus == nil || o.LLM == nil || o.Notifier == nil {
+		panic("observer: Store, Actions, Bus, LLM and Notifier are required")
 	}
 	if o.Clock == nil {
 		o.Clock = realClock{}
@@ -179,7 +196,7 @@ func (m *Manager) Start(sessionID string) {
 	m.cur = r
 	m.wg.Add(1)
 	go r.loop()
-	m.o.Hub.Broadcast(wsapi.TypeObserverStatus, r.status())
+	m.o.Notifier.Status(r.status())
 	m.log.Info("observer started", "session", sessionID)
 }
 
@@ -206,7 +223,7 @@ func (m *Manager) stopLocked() {
 	r.mu.Unlock()
 	close(r.stop)
 	<-r.done
-	m.o.Hub.Broadcast(wsapi.TypeObserverStatus, wsapi.ObserverStatus{Active: false, Muted: false, LastEvaluation: isoOrNil(last)})
+	m.o.Notifier.Status(Status{Active: false, Muted: false, LastEvaluation: isoOrNil(last)})
 	m.log.Info("observer stopped", "session", r.st.SessionID)
 }
 
@@ -218,6 +235,7 @@ func (m *Manager) SetMuted(ctx context.Context, muted bool) error {
 	r := m.cur
 	m.mu.Unlock()
 	if r == nil {
+		m.log.Warn("observer:mute without an active session ignored")
 		return ErrNoObserver
 	}
 	r.mu.Lock()
@@ -227,18 +245,18 @@ func (m *Manager) SetMuted(ctx context.Context, muted bool) error {
 	if err := m.o.Actions.LogSession(ctx, r.st.SessionID, coach.ActionObserverMuted, map[string]any{"muted": muted}); err != nil {
 		m.log.Error("observer_muted not logged", "err", err)
 	}
-	m.o.Hub.Broadcast(wsapi.TypeObserverStatus, st)
+	m.o.Notifier.Status(st)
 	return nil
 }
 
 // Status returns the Observer's current status (inactive when no session
 // is observed).
-func (m *Manager) Status() wsapi.ObserverStatus {
+func (m *Manager) Status() Status {
 	m.mu.Lock()
 	r := m.cur
 	m.mu.Unlock()
 	if r == nil {
-		return wsapi.ObserverStatus{}
+		return Status{}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -11,7 +11,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
@@ -20,7 +19,7 @@ import (
 // Scenario 10.1: starting broadcasts observer:status active, unmuted, never evaluated.
 func TestStartBroadcastsStatus(t *testing.T) {
 	h := newHarness(t)
-	want := []message{{wsapi.TypeObserverStatus, map[string]any{"active": true, "muted": false, "lastEvaluation": nil}}}
+	want := []message{{typeObserverStatus, map[string]any{"active": true, "muted": false, "lastEvaluation": nil}}}
 	if diff := cmp.Diff(want, h.hub.all()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -98,10 +97,10 @@ func TestFileOpenNudge(t *testing.T) {
 	if diff := cmp.Diff(map[string]any{"signal": "wrong_file", "confidence": 0.85}, data(t, sent[0])); diff != "" {
 		t.Errorf("nudge_sent data (-want +got):\n%s", diff)
 	}
-	wantNudge := []message{{wsapi.TypeObserverNudge, map[string]any{"signal": "wrong_file", "confidence": 0.85,
+	wantNudge := []message{{typeObserverNudge, map[string]any{"signal": "wrong_file", "confidence": 0.85,
 		"context": map[string]any{"current_file": "src/middleware/auth.ts", "expected_file": "src/handlers/oauth.ts",
 			"time_in_file": "3m12s", "phase_description": nil}}}}
-	if diff := cmp.Diff(wantNudge, h.hub.ofType(wsapi.TypeObserverNudge)); diff != "" {
+	if diff := cmp.Diff(wantNudge, h.hub.ofType(typeObserverNudge)); diff != "" {
 		t.Errorf("observer:nudge (-want +got):\n%s", diff)
 	}
 	if st := h.m.Status(); st.LastEvaluation == nil || *st.LastEvaluation != "2026-02-11T12:02:00.000Z" {
@@ -218,7 +217,7 @@ func TestLowConfidence(t *testing.T) {
 	if diff := cmp.Diff(want, data(t, sup[0])); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 0 {
 		t.Errorf("observer:nudge sent %d times", n)
 	}
 }
@@ -232,7 +231,7 @@ func TestContradictoryReply(t *testing.T) {
 	if n := len(h.actions(t, coach.ActionNudgeSent, coach.ActionNudgeSuppressed)); n != 0 {
 		t.Errorf("contradictory reply logged %d rows", n)
 	}
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 0 {
 		t.Errorf("observer:nudge sent %d times", n)
 	}
 }
@@ -253,13 +252,13 @@ func TestTriageFailure(t *testing.T) {
 			t.Errorf("failed attempt logged as %+v", c)
 		}
 	}
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 0 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 0 {
 		t.Errorf("after a failed triage: got %d nudges", n)
 	}
 	h.llm.Enqueue(triage(true, 0.9, "wrong_file"))
 	h.act(t, coach.ActionFileOpen, map[string]any{"path": "b.ts"})
 	h.waitEval(t)
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 1 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 1 {
 		t.Errorf("after a failure: got %d nudges, want 1", n)
 	}
 }
@@ -272,7 +271,7 @@ func TestTriageRetries(t *testing.T) {
 	h.llm.Enqueue(llmtest.Error(529, "overloaded_error", "busy"), triage(true, 0.85, "wrong_file"))
 	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
 	h.waitEval(t)
-	if n := len(h.hub.ofType(wsapi.TypeObserverNudge)); n != 1 {
+	if n := len(h.hub.ofType(typeObserverNudge)); n != 1 {
 		t.Errorf("nudges: got %d, want 1 after the retry", n)
 	}
 	calls, err := h.st.APICalls(context.Background(), store.APICallFilter{SessionID: h.sid}, 10)
@@ -303,7 +302,7 @@ func TestIdleTimer(t *testing.T) {
 	if ctxSent["user_idle"] != true || ctxSent["current_phase"] != nil || ctxSent["dreyfus_stage"] != "novice" {
 		t.Errorf("idle snapshot: got %v", ctxSent)
 	}
-	if n := h.hub.ofType(wsapi.TypeObserverNudge); len(n) != 1 || n[0].Payload["signal"] != "idle" {
+	if n := h.hub.ofType(typeObserverNudge); len(n) != 1 || n[0].Payload["signal"] != "idle" {
 		t.Errorf("idle nudge: got %v", n)
 	}
 	// Still idle: every 30 s tick triggers (FR-132, NOTES.md), with the

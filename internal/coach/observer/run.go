@@ -10,7 +10,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/prompts/observertriage"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm"
 )
 
@@ -28,8 +27,8 @@ type run struct {
 
 // status returns the observer:status payload. r.mu must be held or r not
 // yet shared.
-func (r *run) status() wsapi.ObserverStatus {
-	return wsapi.ObserverStatus{Active: r.st.Active, Muted: r.st.Muted, LastEvaluation: isoOrNil(r.st.LastEvaluation)}
+func (r *run) status() Status {
+	return Status{Active: r.st.Active, Muted: r.st.Muted, LastEvaluation: isoOrNil(r.st.LastEvaluation)}
 }
 
 // loop handles bus events and idle ticks until stop is closed.
@@ -195,7 +194,7 @@ func (r *run) finish(resp observertriage.Response, err error) {
 	switch outcome {
 	case OutcomeNudge:
 		r.logAction(coach.ActionNudgeSent, map[string]any{"signal": resp.Signal, "confidence": resp.Confidence})
-		r.m.o.Hub.Broadcast(wsapi.TypeObserverNudge, wsapi.ObserverNudge{Signal: resp.Signal, Confidence: resp.Confidence,
+		r.m.o.Notifier.Nudge(Nudge{Signal: resp.Signal, Confidence: resp.Confidence,
 			Context: nudgeContext(resp.SuggestedContext)})
 	case OutcomeLowConfidence:
 		r.logAction(coach.ActionNudgeSuppressed, map[string]any{"signal": resp.Signal, "confidence": resp.Confidence,

@@ -6,19 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/coach/coachtest"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/coach/workspace"
 )
 
 type lockedBuffer struct {
@@ -50,21 +50,8 @@ type fixture struct {
 func newFixture(t testing.TB, batched bool) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	project := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(project, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ws, err := workspace.New(project, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	al := actionlog.New(st, nil)
-	t.Cleanup(func() { al.Close(ctx) })
+	env := coachtest.New(t, map[string]string{"src/": ""})
+	project, st, ws, al := env.Project, env.Store, env.WS, env.Actions
 	logs := &lockedBuffer{}
 	opts := &Options{ProjectDir: project, Normalize: ws.Guard().Normalize, Log: slog.New(slog.NewTextHandler(logs, nil))}
 	if batched {

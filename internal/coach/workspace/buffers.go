@@ -148,7 +148,7 @@ func (w *Workspace) diskChars(rel string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	data, _, err := w.read(rp.Abs)
+	data, _, err := w.read(rp)
 	switch {
 	case errors.Is(err, errIsDir):
 		return -1, fmt.Errorf("%q: %w: a directory has no buffer", rel, ErrInvalidPath)
@@ -225,7 +225,7 @@ func (w *Workspace) Diff(p string) (string, error) {
 }
 
 func (w *Workspace) diff(rp Path, content string) (string, error) {
-	data, _, err := w.read(rp.Abs)
+	data, _, err := w.read(rp)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = nil

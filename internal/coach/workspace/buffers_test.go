@@ -13,6 +13,7 @@ import (
 
 // Scenarios 3.3, 3.4, SC-012.
 func TestBufferUpdateAndRead(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorkspace(t, map[string]string{"src/a.ts": "héllo"})
 	if _, ok, err := w.Buffer("src/a.ts"); ok || err != nil {
 		t.Fatalf("Buffer before update = ok %v, %v; want none", ok, err)
@@ -45,6 +46,7 @@ func TestBufferUpdateAndRead(t *testing.T) {
 // The original implementation lost diffs because the cache was keyed by
 // whatever spelling the caller used. Every spelling must hit one buffer.
 func TestBufferOneKeyWhateverSpelling(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"src/a.ts": "one\n"})
 	must(t, os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "alias")))
 	spellings := []string{"src/a.ts", "./src/a.ts", "src/./a.ts", "src/x/../a.ts", filepath.Join(root, "src/a.ts"),
@@ -72,6 +74,7 @@ func TestBufferOneKeyWhateverSpelling(t *testing.T) {
 
 // EC-12: binary files never enter the buffer cache.
 func TestBufferRejectsBinary(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorkspace(t, map[string]string{"blob.bin2": "a\x00b", "ok.ts": "x"})
 	for _, tt := range []struct{ path, content string }{{"logo.png", "PNG"}, {"blob.bin2", "text now"}, {"ok.ts", "a\x00"}} {
 		if _, err := w.UpdateBuffer(tt.path, tt.content, Cursor{}); !errors.Is(err, ErrBinary) {
@@ -94,6 +97,7 @@ func TestBufferRejectsBinary(t *testing.T) {
 
 // Scenario 3.5, SC-013, EC-13, EC-34.
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"a.ts": "one\ntwo\nthree\n", "b.ts": "b\n", "c.ts": "c\n"})
 	if d, err := w.Diff("a.ts"); d != "" || err != nil {
 		t.Errorf("Diff without buffer = %q, %v; want empty", d, err)
@@ -134,6 +138,7 @@ func TestDiff(t *testing.T) {
 
 // EC-15: concurrent updates of one file — last write wins, no race.
 func TestBufferConcurrentUpdates(t *testing.T) {
+	t.Parallel()
 	w, _ := newWorkspace(t, map[string]string{"a.ts": ""})
 	var wg sync.WaitGroup
 	for i := range 8 {

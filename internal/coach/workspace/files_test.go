@@ -25,6 +25,7 @@ func newWorkspace(tb testing.TB, files map[string]string) (*Workspace, string) {
 }
 
 func TestLanguage(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"src/a.ts": "typescript", "App.TSX": "typescript", "x.js": "javascript", "m.mjs": "javascript",
 		"a.py": "python", "main.go": "go", "lib.rs": "rust", "README.md": "markdown", "a.json": "json",
@@ -40,6 +41,7 @@ func TestLanguage(t *testing.T) {
 }
 
 func TestLineCount(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "a\nb\n": 2, "\n": 1, "\n\n": 2} {
 		if got := LineCount(in); got != want {
 			t.Errorf("LineCount(%q) = %d, want %d", in, got, want)
@@ -48,6 +50,7 @@ func TestLineCount(t *testing.T) {
 }
 
 func TestBinaryDetection(t *testing.T) {
+	t.Parallel()
 	if !IsBinaryName("img/logo.PNG") || IsBinaryName("a.ts") {
 		t.Error("IsBinaryName wrong for logo.PNG or a.ts")
 	}
@@ -65,6 +68,7 @@ func TestBinaryDetection(t *testing.T) {
 
 // Scenario 3.1, SC-010, EC-12.
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"src/a.ts": "const a = 1;\nexport {a}\n", "bin.dat2": "x\x00y", "logo.png": "PNG"})
 	got, err := w.ReadFile("./src/a.ts")
 	if err != nil {
@@ -97,6 +101,7 @@ func TestReadFile(t *testing.T) {
 
 // Scenario 3.2, SC-011, FR-025, FR-029.
 func TestWriteFile(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"src/a.ts": "old"})
 	os.Chmod(filepath.Join(root, "src/a.ts"), 0o600)
 	if _, err := w.UpdateBuffer("src/a.ts", "new", Cursor{1, 4}); err != nil {

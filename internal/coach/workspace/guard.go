@@ -30,9 +30,15 @@ var (
 // requested path), it lies inside the project. Lexical escapes ("..", an
 // absolute path elsewhere, a sibling such as "<PROJECT_DIR>-evil/x"), empty
 // paths and NUL bytes are rejected before any file-system access.
+//
+// The files themselves are opened through an [os.Root] on the project
+// directory ([Guard.FS]), so a symlink swapped in between the check and the
+// open (or any other component changed meanwhile) still cannot lead
+// outside the project: there is no check-then-open race.
 type Guard struct {
-	root  string // real (symlink-free) absolute path of the project
-	alias string // the project path as configured, absolute and clean; accepted on input
+	root  string   // real (symlink-free) absolute path of the project
+	alias string   // the project path as configured, absolute and clean; accepted on input
+	fs    *os.Root // the project directory; every file access goes through it
 }
 
 // Path is a path that passed the guard.
@@ -65,8 +71,18 @@ func NewGuard(projectDir string) (*Guard, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("project directory %s is not a directory", projectDir)
 	}
-	return &Guard{root: real, alias: abs}, nil
+	dir, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("project directory %s: %w", projectDir, err)
+	}
+	return &Guard{root: real, alias: abs, fs: dir}, nil
 }
+
+// FS returns the project directory as an [os.Root]: open files with the
+// [Path.Rel] of a resolved path (filepath.FromSlash) and the open cannot
+// leave the project, whatever changed on disk since [Guard.Resolve]. It
+// stays open for the Guard's lifetime; do not close it.
+func (g *Guard) FS() *os.Root { return g.fs }
 
 // Root returns the real absolute path of the project directory.
 func (g *Guard) Root() string { return g.root }

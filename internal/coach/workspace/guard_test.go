@@ -29,6 +29,7 @@ func project(tb testing.TB, files map[string]string) string {
 }
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	root := "/work/proj"
 	alias := "/alias/proj"
 	tests := []struct {
@@ -69,6 +70,7 @@ func TestNormalize(t *testing.T) {
 
 // EC-10, EC-11, scenario 3.9: the full guard with real symlinks.
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	root := project(t, map[string]string{"src/a.ts": "a", "README.md": "r"})
 	outside := filepath.Join(filepath.Dir(root), "secret")
 	os.MkdirAll(outside, 0o755)

@@ -35,6 +35,7 @@ func listTree(t *testing.T, root string) []string {
 // A path over the depth or length limit is refused before anything is
 // created; one at the limit is saved.
 func TestWriteFileLimits(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{"pre/a.ts": "a"})
 	before := listTree(t, root)
 	for _, tc := range []struct {
@@ -73,8 +74,9 @@ func TestWriteFileRemovesCreatedDirs(t *testing.T) {
 	}
 	before := listTree(t, root)
 	failing := errors.New("disk full")
-	createTemp = func(string, string) (*os.File, error) { return nil, failing }
-	t.Cleanup(func() { createTemp = os.CreateTemp })
+	realCreateTemp := createTemp
+	createTemp = func(*os.Root, string, string) (*os.File, string, error) { return nil, "", failing }
+	t.Cleanup(func() { createTemp = realCreateTemp })
 	for _, p := range []string{"pre/empty/new1/new2/f.ts", "pre/new/f.ts", "top/x/y/z.ts", "pre/empty/f.ts"} {
 		if _, err := w.WriteFile(p, "x"); !errors.Is(err, failing) {
 			t.Fatalf("WriteFile(%s) = %v, want the write failure", p, err)
@@ -83,7 +85,7 @@ func TestWriteFileRemovesCreatedDirs(t *testing.T) {
 			t.Fatalf("after the failed save of %s the project holds %v, want %v", p, got, before)
 		}
 	}
-	createTemp = os.CreateTemp
+	createTemp = realCreateTemp
 	// The target is an existing directory: no directory is created or removed.
 	if _, err := w.WriteFile("pre/empty", "x"); err == nil {
 		t.Fatal("saving over a directory succeeded")

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,15 +58,17 @@ func excludedPath(rel string) bool {
 // listed without children.
 func (w *Workspace) Tree() (*Node, error) {
 	root := &Node{Name: filepath.Base(w.guard.root), Path: "", Type: NodeDirectory}
-	if _, err := os.Stat(w.guard.root); err != nil {
+	if _, err := w.guard.fs.Stat("."); err != nil {
 		return nil, err
 	}
-	w.scan(root, w.guard.root)
+	w.scan(root, ".")
 	return root, nil
 }
 
-func (w *Workspace) scan(dir *Node, abs string) {
-	entries, err := os.ReadDir(abs)
+// scan lists the directory rel (relative to the project, OS separators)
+// through the project's os.Root.
+func (w *Workspace) scan(dir *Node, rel string) {
+	entries, err := w.readDir(rel)
 	dir.Children = make([]*Node, 0, len(entries))
 	if err != nil {
 		return
@@ -83,7 +86,7 @@ func (w *Workspace) scan(dir *Node, abs string) {
 				continue
 			}
 			n.Type = NodeDirectory
-			w.scan(n, filepath.Join(abs, name))
+			w.scan(n, filepath.Join(rel, name))
 		case mode&os.ModeSymlink != 0:
 			t, ok := w.symlinkType(n.Path)
 			if !ok {
@@ -105,7 +108,7 @@ func (w *Workspace) symlinkType(rel string) (NodeType, bool) {
 	if err != nil {
 		return "", false
 	}
-	info, err := os.Stat(rp.Abs)
+	info, err := w.guard.fs.Stat(filepath.FromSlash(rp.Rel))
 	if err != nil {
 		return "", false
 	}
@@ -113,6 +116,16 @@ func (w *Workspace) symlinkType(rel string) (NodeType, bool) {
 		return NodeDirectory, true
 	}
 	return NodeFile, true
+}
+
+// readDir lists the directory rel under the project's os.Root.
+func (w *Workspace) readDir(rel string) ([]fs.DirEntry, error) {
+	d, err := w.guard.fs.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
 }
 
 // sortNodes orders directories first, then by name.

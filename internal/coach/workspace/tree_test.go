@@ -11,6 +11,7 @@ import (
 
 // Scenario 3.6, SC-014, FR-033, FR-034.
 func TestTree(t *testing.T) {
+	t.Parallel()
 	w, root := newWorkspace(t, map[string]string{
 		"src/b.ts": "", "src/a.ts": "", "src/lib/util.ts": "", "README.md": "", "a.txt": "",
 		"node_modules/x/index.js": "", ".git/HEAD": "", "dist/out.js": "", "build/o": "", "coverage/c": "",
@@ -45,6 +46,7 @@ func TestTree(t *testing.T) {
 }
 
 func TestExcludedPath(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{"node_modules/a": true, "src/.git/x": true, "src/a.ts": false, "distx/a": false, "a/build": true} {
 		if got := excludedPath(p); got != want {
 			t.Errorf("excludedPath(%q) = %v, want %v", p, got, want)

@@ -7,7 +7,9 @@
 // # Invariants
 //
 //   - No file is read or written unless [Guard.Resolve] accepted its path:
-//     inside PROJECT_DIR after symlinks are resolved on both sides.
+//     inside PROJECT_DIR after symlinks are resolved on both sides. The
+//     file is then opened through the project's [os.Root] ([Guard.FS]), so
+//     a path changed on disk after the check cannot lead outside either.
 //   - Every path that leaves this package is the one normalised
 //     project-relative form ([Path.Rel]: slash-separated, clean, no leading
 //     "./"), whatever form the caller used, so "src/a.ts", "./src/a.ts" and
@@ -24,9 +26,12 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -98,7 +103,7 @@ func (w *Workspace) ReadFile(p string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	data, size, err := w.read(rp.Abs)
+	data, size, err := w.read(rp)
 	if err != nil {
 		return File{Path: rp.Rel}, err
 	}
@@ -112,18 +117,28 @@ func (w *Workspace) ReadFile(p string) (File, error) {
 	return f, nil
 }
 
-func (w *Workspace) read(abs string) ([]byte, int64, error) {
-	info, err := os.Stat(abs)
+// read reads a resolved file through the project's os.Root, checking the
+// opened file (not the path) for its type and size.
+func (w *Workspace) read(rp Path) ([]byte, int64, error) {
+	f, err := w.guard.fs.Open(filepath.FromSlash(rp.Rel))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return nil, 0, err
 	}
 	if info.IsDir() {
-		return nil, 0, fmt.Errorf("%s: %w", abs, errIsDir)
+		return nil, 0, fmt.Errorf("%s: %w", rp.Abs, errIsDir)
 	}
 	if info.Size() > w.maxRead {
-		return nil, info.Size(), fmt.Errorf("%s is %d bytes, over the %d byte limit", abs, info.Size(), w.maxRead)
+		return nil, info.Size(), fmt.Errorf("%s is %d bytes, over the %d byte limit", rp.Abs, info.Size(), w.maxRead)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := io.ReadAll(io.LimitReader(f, w.maxRead+1))
+	if err == nil && int64(len(data)) > w.maxRead { // it grew since Stat
+		return nil, int64(len(data)), fmt.Errorf("%s is over the %d byte limit", rp.Abs, w.maxRead)
+	}
 	return data, int64(len(data)), err
 }
 
@@ -152,25 +167,26 @@ func (w *Workspace) WriteFile(p, content string) (Path, error) {
 	if IsBinaryName(rp.Rel) {
 		return rp, fmt.Errorf("%q: %w", p, ErrBinary)
 	}
-	created, err := mkdirs(filepath.Dir(rp.Abs))
+	rel := filepath.FromSlash(rp.Rel)
+	created, err := mkdirs(w.guard.fs, filepath.Dir(rel))
 	if err == nil {
-		err = writeAtomic(rp.Abs, []byte(content))
+		err = writeAtomic(w.guard.fs, rel, []byte(content))
 	}
 	if err != nil {
-		removeCreated(created)
+		removeCreated(w.guard.fs, created)
 		return rp, err
 	}
 	w.bufs.saved(rp.Rel, content, w.now())
 	return rp, nil
 }
 
-// mkdirs creates dir and its missing parents like os.MkdirAll and returns
-// the directories it created, outermost first. On failure it removes what
-// it created itself.
-func mkdirs(dir string) ([]string, error) {
+// mkdirs creates dir (relative to the project root r) and its missing
+// parents like os.MkdirAll and returns the directories it created,
+// outermost first. On failure it removes what it created itself.
+func mkdirs(r *os.Root, dir string) ([]string, error) {
 	var missing []string
-	for cur := dir; ; {
-		info, err := os.Stat(cur)
+	for cur := dir; cur != "."; cur = filepath.Dir(cur) {
+		info, err := r.Stat(cur)
 		if err == nil {
 			if !info.IsDir() {
 				return nil, fmt.Errorf("create parent directories: %s: not a directory", cur)
@@ -181,16 +197,11 @@ func mkdirs(dir string) ([]string, error) {
 			return nil, fmt.Errorf("create parent directories: %w", err)
 		}
 		missing = append(missing, cur)
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			break
-		}
-		cur = parent
 	}
 	created := make([]string, 0, len(missing))
 	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			removeCreated(created)
+		if err := r.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			removeCreated(r, created)
 			return nil, fmt.Errorf("create parent directories: %w", err)
 		} else if err == nil {
 			created = append(created, missing[i])
@@ -202,55 +213,67 @@ func mkdirs(dir string) ([]string, error) {
 // removeCreated removes directories mkdirs created, innermost first. A
 // directory that is no longer empty (someone else wrote into it
 // meanwhile) is left alone.
-func removeCreated(created []string) {
+func removeCreated(r *os.Root, created []string) {
 	for i := len(created) - 1; i >= 0; i-- {
-		_ = os.Remove(created[i])
+		_ = r.Remove(created[i])
 	}
 }
 
 // tempMarker marks WriteFile's temporary files (".name.paige-123").
 const tempMarker = ".paige-"
 
-// createTemp is os.CreateTemp; tests replace it to make a save fail after
-// its parent directories exist.
-var createTemp = os.CreateTemp
+// createTemp creates a new temporary file in dir under r whose name starts
+// with prefix, like os.CreateTemp, and returns it with its path relative
+// to r; tests replace it to make a save fail after its parent directories
+// exist.
+var createTemp = func(r *os.Root, dir, prefix string) (*os.File, string, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("create a temporary file in %s: too many attempts", dir)
+}
 
-// writeAtomic replaces path with data so readers see the old or the new
-// file, never a partial one. An existing file's permissions are kept. The
-// parent directory must exist.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
+// writeAtomic replaces the file at rel (relative to the project root r)
+// with data so readers see the old or the new file, never a partial one.
+// An existing file's permissions are kept. The parent directory must exist.
+func writeAtomic(r *os.Root, rel string, data []byte) error {
+	dir := filepath.Dir(rel)
 	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
+	if info, err := r.Stat(rel); err == nil {
 		if info.IsDir() {
-			return fmt.Errorf("%s: %w", path, errIsDir)
+			return fmt.Errorf("%s: %w", rel, errIsDir)
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := createTemp(dir, "."+filepath.Base(path)+tempMarker+"*")
+	tmp, tmpName, err := createTemp(r, dir, "."+filepath.Base(rel)+tempMarker)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	defer r.Remove(tmpName) // no-op after a successful rename
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := r.Rename(tmpName, rel); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if d, err := os.Open(dir); err == nil { // persist the rename; best effort
+	if d, err := r.Open(dir); err == nil { // persist the rename; best effort
 		d.Sync()
 		d.Close()
 	}

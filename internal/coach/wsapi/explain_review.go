@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/background"
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/explain"
 	"github.com/paige-dev/paige/internal/coach/practice"
@@ -26,59 +26,11 @@ type Reviewer interface {
 // loop, so a slow call does not hold up the connection's other messages and
 // concurrent requests are answered independently (EC-78, EC-79). Close
 // cancels the calls still running and waits for them; their clients get
-// the error answer. The zero value is not usable; use [NewBackground].
-type Background struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex // guards closed and wg.Add
-	closed bool
-	wg     sync.WaitGroup
-}
+// the error answer. It is [background.Group]; use [NewBackground].
+type Background = background.Group
 
 // NewBackground returns a running Background.
-func NewBackground() *Background {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Background{ctx: ctx, cancel: cancel}
-}
-
-// Go runs f in a goroutine with a context that ends when Close is called or
-// when parent ends (the requesting connection closed: nobody waits for the
-// answer, so the model call is cancelled). After Close, f runs at once with
-// a cancelled context, so the request is still answered.
-func (b *Background) Go(parent context.Context, f func(ctx context.Context)) {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		f(b.ctx)
-		return
-	}
-	b.wg.Add(1)
-	b.mu.Unlock()
-	ctx, cancel := context.WithCancel(b.ctx)
-	stop := context.AfterFunc(parent, cancel)
-	go func() {
-		defer b.wg.Done()
-		defer cancel()
-		defer stop()
-		f(ctx)
-	}()
-}
-
-// Close cancels running calls and waits for them, or for ctx.
-func (b *Background) Close(ctx context.Context) error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.cancel()
-	done := make(chan struct{})
-	go func() { b.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func NewBackground() *Background { return background.New() }
 
 // ExplainHandler handles user:explain (story 11, flow 1): explain:response
 // or explain:error {path, error} is broadcast with the request's id. The

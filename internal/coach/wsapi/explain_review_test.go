@@ -2,58 +2,13 @@ package wsapi
 
 import (
 	"context"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/practice"
 	"github.com/paige-dev/paige/internal/coach/prompts/practicereview"
 )
-
-// Close cancels running calls, waits for them, and later calls run at once
-// with a cancelled context.
-func TestBackgroundClose(t *testing.T) {
-	bg := NewBackground()
-	started, finished := make(chan struct{}), make(chan error, 1)
-	bg.Go(context.Background(), func(ctx context.Context) {
-		close(started)
-		<-ctx.Done()
-		time.Sleep(20 * time.Millisecond)
-		finished <- ctx.Err()
-	})
-	<-started
-	if err := bg.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-finished:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("got %v, want context.Canceled", err)
-		}
-	default:
-		t.Fatal("Close returned before the running call finished")
-	}
-	ran := false
-	bg.Go(context.Background(), func(ctx context.Context) { ran = ctx.Err() != nil })
-	if !ran {
-		t.Error("Go after Close did not run at once with a cancelled context")
-	}
-}
-
-// Close gives up when its context ends first.
-func TestBackgroundCloseTimeout(t *testing.T) {
-	bg := NewBackground()
-	release := make(chan struct{})
-	bg.Go(context.Background(), func(context.Context) { <-release })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if err := bg.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("got %v, want DeadlineExceeded", err)
-	}
-	close(release)
-}
 
 type reviewerFunc func(context.Context, practice.Request) (practice.Review, error)
 

@@ -6,16 +6,15 @@ import (
 	"errors"
 	"log/slog"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/coach/coachtest"
+
 	"github.com/coder/websocket"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/workspace"
@@ -57,21 +56,8 @@ type harness struct {
 func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
 	ctx := context.Background()
-	project := t.TempDir()
-	if err := os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ws, err := workspace.New(project, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	al := actionlog.New(st, nil)
-	t.Cleanup(func() { al.Close(context.Background()) })
+	env := coachtest.New(t, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	project, st, ws, al := env.Project, env.Store, env.WS, env.Actions
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
 	if err != nil {
 		t.Fatal(err)

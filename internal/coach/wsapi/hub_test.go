@@ -32,10 +32,17 @@ func TestSlowClientDoesNotBlockOthers(t *testing.T) {
 	const n = 300
 	big := strings.Repeat("x", 64<<10) // fill the slow client's socket buffers
 	for i := 0; i < n; i++ {
-		start := time.Now()
-		h.srv.Hub().Broadcast(TypeCoachingMessage, CoachingMessage{Message: big, Type: "info"})
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("broadcast %d blocked for %v", i, d)
+		// A broadcast only queues: it returns whatever the slow client does.
+		// The bound is generous (a loaded machine), not a speed target.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.srv.Hub().Broadcast(TypeCoachingMessage, CoachingMessage{Message: big, Type: "info"})
+		}()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("broadcast %d blocked behind the slow client", i)
 		}
 		if _, err := fast.read(10 * time.Second); err != nil {
 			t.Fatalf("fast client message %d: %v", i, err)

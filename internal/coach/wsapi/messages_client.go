@@ -59,9 +59,6 @@ type ConnectionHello struct {
 	WindowSize WindowSize `json:"windowSize"`
 }
 
-// Period is a dashboard statistics window: "7d", "30d" or "all".
-type Period string
-
 // DashboardRequest asks for the whole dashboard. StatsPeriod defaults to "all".
 type DashboardRequest struct {
 	StatsPeriod Period `json:"statsPeriod,omitempty"`
