@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,7 +19,8 @@ import (
 const hookInput = `{"session_id":"bench","transcript_path":"/tmp/bench.jsonl","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}`
 
 // procStats is /usr/bin/time-style accounting of repeated process runs:
-// wall time and user+system CPU in ms, peak RSS in MiB.
+// wall time and user+system CPU in ms (from wait4, µs resolution), peak
+// RSS in MiB (from GNU time, see runRSS).
 type procStats struct{ wall, cpu, rss series }
 
 // runProc runs bin with args, env and stdin once and records it in st.
@@ -40,8 +43,44 @@ func runProc(ctx context.Context, st *procStats, env []string, stdin string, bin
 	load := proc.LoadAvg()
 	st.wall.add(float64(wall.Microseconds())/1e3, load)
 	st.cpu.add(float64(ru.Utime.Nano()+ru.Stime.Nano())/1e6, load)
-	st.rss.add(float64(ru.Maxrss)/1024, load) // Linux: kilobytes
 	return nil
+}
+
+// timeBin is GNU time, used for peak RSS: wait4's ru_maxrss of a child
+// started by Go includes the Go parent's memory (os/exec clones with
+// CLONE_VM, and exec keeps the larger high-water mark), so a hello-world
+// would show the report's own 7+ MiB. GNU time forks from a small process.
+const timeBin = "/usr/bin/time"
+
+// runRSS runs bin once under GNU time and records its peak RSS in st; it
+// records nothing when GNU time is not installed.
+func runRSS(ctx context.Context, st *procStats, dir string, env []string, stdin string, bin string, args ...string) error {
+	if _, err := os.Stat(timeBin); err != nil {
+		return nil
+	}
+	out := filepath.Join(dir, "time.out")
+	cmd := exec.CommandContext(ctx, timeBin, append([]string{"-f", "%M", "-o", out, bin}, args...)...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader([]byte(stdin))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s: %w: %s", timeBin, filepath.Base(bin), err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	kb, err := strconv.ParseFloat(strings.TrimSpace(lastLine(string(b))), 64)
+	if err != nil {
+		return fmt.Errorf("%s output %q: %w", timeBin, b, err)
+	}
+	st.rss.add(kb/1024, proc.LoadAvg())
+	return nil
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // measureHook runs `paige hook session-start` with the seed fixture and a
@@ -71,6 +110,14 @@ func (r *runner) measureHook(ctx context.Context) (hook, hello *procStats, err e
 			return nil, nil, err
 		}
 		if err := runProc(ctx, w, env, "", r.hello); err != nil {
+			return nil, nil, err
+		}
+	}
+	for range min(r.hookRuns, 5) { // peak RSS barely varies
+		if err := runRSS(ctx, hook, r.tmp, env, hookInput, r.paige, "hook", "session-start"); err != nil {
+			return nil, nil, err
+		}
+		if err := runRSS(ctx, hello, r.tmp, env, "", r.hello); err != nil {
 			return nil, nil, err
 		}
 	}

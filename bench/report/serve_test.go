@@ -62,3 +62,24 @@ func TestWriteProject(t *testing.T) {
 		t.Errorf("%d files, %v; want 250", n, err)
 	}
 }
+
+func TestRunRSSAndProc(t *testing.T) {
+	if _, err := os.Stat(timeBin); err != nil {
+		t.Skip("GNU time not installed")
+	}
+	var st procStats
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	if err := runProc(t.Context(), &st, env, "", "/bin/true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := runRSS(t.Context(), &st, t.TempDir(), env, "", "/bin/true"); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.wall.vals) != 1 || len(st.cpu.vals) != 1 || len(st.rss.vals) != 1 {
+		t.Fatalf("got %+v", st)
+	}
+	// /bin/true's own peak RSS is a few MiB, far below this test process's.
+	if st.rss.vals[0] <= 0 || st.rss.vals[0] > 64 {
+		t.Errorf("peak RSS of /bin/true = %v MiB", st.rss.vals[0])
+	}
+}
