@@ -107,7 +107,13 @@ func (s *server) stop() error {
 func (r *runner) tool(ctx context.Context, bin string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.CombinedOutput()
-	fmt.Fprintf(r.log, "    %s %s\n%s", filepath.Base(bin), strings.Join(args, " "), indent(string(out)))
+	shown := make([]string, len(args))
+	for i, a := range args {
+		if shown[i] = a; len(a) > 60 {
+			shown[i] = fmt.Sprintf("%q…(%d bytes)", a[:20], len(a))
+		}
+	}
+	fmt.Fprintf(r.log, "    %s %s\n%s", filepath.Base(bin), strings.Join(shown, " "), indent(string(out)))
 	if err != nil {
 		return string(out), fmt.Errorf("%s: %w\n%s", filepath.Base(bin), err, out)
 	}
