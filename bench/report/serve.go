@@ -78,6 +78,24 @@ func (r *runner) startServe(ctx context.Context, project, dir string) (*server, 
 	}
 }
 
+// settle waits until the server's CPU time has not moved for quiet (at
+// most limit), so work started before /health answered (a background walk
+// of a large project) is done, and returns its CPU time then.
+func (s *server) settle(quiet, limit time.Duration) time.Duration {
+	last, _ := proc.CPU(s.pid())
+	still := time.Now()
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond) // sampling /proc: the quantity observed is the CPU time
+		now, _ := proc.CPU(s.pid())
+		if now != last {
+			last, still = now, time.Now()
+		} else if time.Since(still) >= quiet {
+			break
+		}
+	}
+	return last
+}
+
 // pid is the server's process id.
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
