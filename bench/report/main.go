@@ -57,7 +57,8 @@ type runner struct {
 	root      string // the module measured (paige and the Go benchmarks)
 	toolsRoot string // the module the load tools are built from
 	tmp       string
-	log       io.Writer // progress and the tools' raw output
+	log       io.Writer       // progress and the tools' raw output
+	only      map[string]bool // steps to run; empty means all
 
 	paige, hello, mcpload, wsload string
 }
@@ -68,6 +69,7 @@ func realMain(args []string, getenv func(string) string, stdout, stderr io.Write
 	fs.SetOutput(stderr)
 	short := fs.Bool("short", getenv("BENCH_SHORT") == "1", "run every tool once on tiny inputs (CI; also BENCH_SHORT=1)")
 	runs := fs.Int("runs", 5, "runs of each server scenario and -count of each Go benchmark")
+	only := fs.String("only", "", "comma-separated steps to run (hook, serve, large, bench); default all")
 	root := fs.String("root", "", "measure the paige source tree in this directory (default: this module), e.g. an older commit's `git archive` for before/after figures; the load tools always come from this module")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -80,7 +82,17 @@ func realMain(args []string, getenv func(string) string, stdout, stderr io.Write
 		return 2
 	}
 	r := &runner{short: *short, runs: *runs, hookRuns: 20, loadFor: "3s", conns: 500, files: 100_000,
-		benchtime: "1s", goCmd: "go", log: stderr, root: *root}
+		benchtime: "1s", goCmd: "go", log: stderr, root: *root, only: map[string]bool{}}
+	for _, s := range strings.Split(*only, ",") {
+		switch s = strings.TrimSpace(s); s {
+		case "":
+		case "hook", "serve", "large", "bench":
+			r.only[s] = true
+		default:
+			fmt.Fprintf(stderr, "report: -only %q: want hook, serve, large or bench\n", s)
+			return 2
+		}
+	}
 	if r.short {
 		r.runs, r.hookRuns, r.loadFor, r.conns, r.files, r.benchtime = 1, 2, "300ms", 20, 500, "1x"
 	}
@@ -114,17 +126,20 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 	if err := r.build(ctx); err != nil {
 		return err
 	}
-	var f figures
 	steps := []struct {
-		name string
-		fn   func(context.Context, *figures) error
+		key, name string
+		fn        func(context.Context, *figures) error
 	}{
-		{"hook session-start vs hello-world", r.stepHook},
-		{"paige serve: health, RSS, MCP, WebSocket", r.stepServe},
-		{fmt.Sprintf("start → /health on %d files", r.files), r.stepLarge},
-		{"Go benchmarks", r.stepBench},
+		{"hook", "hook session-start vs hello-world", r.stepHook},
+		{"serve", "paige serve: health, RSS, MCP, WebSocket", r.stepServe},
+		{"large", fmt.Sprintf("start → /health on %d files", r.files), r.stepLarge},
+		{"bench", "Go benchmarks", r.stepBench},
 	}
+	f := figures{hook: &procStats{}, hello: &procStats{}}
 	for _, s := range steps {
+		if len(r.only) > 0 && !r.only[s.key] {
+			continue
+		}
 		fmt.Fprintf(r.log, "== %s (load %.2f)\n", s.name, loadNow())
 		if err := s.fn(ctx, &f); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
