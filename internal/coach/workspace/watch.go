@@ -17,11 +17,12 @@ import (
 // one coalesced batch.
 const DefaultDebounce = 100 * time.Millisecond
 
-// syncDirs is how many directories [Workspace.Watch] watches before it
-// returns; the rest of a larger project is walked in the background, so a
-// 100,000-file project does not delay the server's start (issue 15).
-// Projects of up to syncDirs directories are watched whole on return.
-const syncDirs = 256
+// syncEntries is how many entries (files and directories) [Workspace.Watch]
+// walks before it returns; the rest of a larger project is walked in the
+// background, so a 100,000-file project does not delay the server's start
+// (issue 15). Projects of up to syncEntries entries are watched whole on
+// return.
+const syncEntries = 2000
 
 // WatchOptions configures [Workspace.Watch]. A nil *WatchOptions means defaults.
 type WatchOptions struct {
@@ -39,8 +40,8 @@ type WatchOptions struct {
 // When the kernel drops events (its queue overflowed) the watcher watches
 // every directory again and reports one [OpRescan] event.
 //
-// Watch returns once the project's first directories are watched (all of
-// them in a project of up to 256 directories); the walk of a larger tree
+// Watch returns once the project's first entries are walked (all of them
+// in a project of up to 2,000 files and directories); the walk of a larger tree
 // continues in the watcher's goroutine, and Ready is closed when every
 // directory is watched. Until then, a change in a directory not yet
 // reached is not reported (as a change before the start is not).
@@ -104,12 +105,12 @@ func (wt *Watcher) Ready() <-chan struct{} { return wt.ready }
 var walkHook func()
 
 // initialWalk watches the project tree. It sends on started the error of
-// watching the root, or nil once syncDirs directories are watched or the
+// watching the root, or nil once syncEntries entries are walked or the
 // walk is done, whichever comes first; it returns false if the walk
 // failed at the root (Watch then fails) or the watcher was closed.
 func (wt *Watcher) initialWalk(started chan<- error) bool {
 	defer close(wt.ready)
-	dirs, signalled := 0, false
+	entries, signalled := 0, false
 	signal := func(err error) {
 		if !signalled {
 			signalled = true
@@ -121,7 +122,7 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 	}
 	errStop := errors.New("watcher closed")
 	err := wt.walk(wt.ws.guard.root, nil, func() error {
-		if dirs++; dirs == syncDirs {
+		if entries++; entries == syncEntries {
 			signal(nil)
 		}
 		select {
@@ -157,9 +158,9 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 	return wt.walk(dir, emit, nil)
 }
 
-// walk is addTree calling afterDir (when not nil) after each directory is
-// watched; an error from afterDir stops the walk and is returned.
-func (wt *Watcher) walk(dir string, emit func(FileEvent), afterDir func() error) error {
+// walk is addTree calling after (when not nil) after each entry, once a
+// directory is watched; an error from after stops the walk and is returned.
+func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == dir {
@@ -182,10 +183,10 @@ func (wt *Watcher) walk(dir string, emit func(FileEvent), afterDir func() error)
 				// Typically the inotify watch limit: keep going, say so.
 				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
 			}
-			if afterDir != nil {
-				if err := afterDir(); err != nil {
-					return err
-				}
+		}
+		if after != nil {
+			if err := after(); err != nil {
+				return err
 			}
 		}
 		if rel == "." {

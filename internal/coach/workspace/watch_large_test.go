@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// Issue 15: Watch returns once syncDirs directories are watched; a larger
+// Issue 15: Watch returns once syncEntries entries are walked; a larger
 // tree is walked after it returns, Ready closes when that walk is done,
 // and from then on every directory reports its changes.
 func TestWatchLargeTreeInBackground(t *testing.T) {
 	files := map[string]string{}
-	n := syncDirs + 20
+	n := syncEntries/2 + 20 // a directory and a file each
 	for i := range n {
-		files[fmt.Sprintf("d%03d/f.ts", i)] = "x"
+		files[fmt.Sprintf("d%04d/f.ts", i)] = "x"
 	}
 	w, root := newWorkspace(t, files)
 	release := make(chan struct{})
@@ -39,11 +39,11 @@ func TestWatchLargeTreeInBackground(t *testing.T) {
 		t.Fatal("Ready not closed within 30 s")
 	}
 	defer wt.Close()
-	last := fmt.Sprintf("d%03d/g.ts", n-1)
+	last := fmt.Sprintf("d%04d/g.ts", n-1)
 	must(t, os.WriteFile(filepath.Join(root, filepath.FromSlash(last)), []byte("g"), 0o644))
 	collect(t, wt, FileEvent{OpAdd, last})
-	must(t, os.WriteFile(filepath.Join(root, "d000", "f.ts"), []byte("changed"), 0o644))
-	collect(t, wt, FileEvent{OpChange, "d000/f.ts"})
+	must(t, os.WriteFile(filepath.Join(root, "d0000", "f.ts"), []byte("changed"), 0o644))
+	collect(t, wt, FileEvent{OpChange, "d0000/f.ts"})
 }
 
 // A small project is watched whole when Watch returns, and Close during a
@@ -62,8 +62,8 @@ func TestWatchReadyAndCloseDuringWalk(t *testing.T) {
 	must(t, wt.Close())
 
 	files := map[string]string{}
-	for i := range syncDirs + 5 {
-		files[fmt.Sprintf("d%03d/f.ts", i)] = "x"
+	for i := range syncEntries/2 + 5 {
+		files[fmt.Sprintf("d%04d/f.ts", i)] = "x"
 	}
 	w, _ = newWorkspace(t, files)
 	release := make(chan struct{})
