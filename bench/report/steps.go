@@ -78,9 +78,6 @@ func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string)
 		}
 	}()
 	load := loadNow()
-	f.readySmall.add(float64(s.ready.Microseconds())/1e3, load)
-	f.cpuSmall.add(float64(s.cpu.Microseconds())/1e3, load)
-	f.rssSmall.add(s.rss(), load)
 	f.rssIdle.add(s.rss(), load)
 	pid := strconv.Itoa(s.pid())
 	mcp := []string{"-url", s.base + "/mcp", "-server-pid", pid, "-mode", "closed", "-duration", r.loadFor, "-buffer", bufferText}
@@ -147,19 +144,34 @@ func callsPerSecond(out string) (float64, error) {
 	return 0, fmt.Errorf("no calls/s in mcpload's output:\n%s", out)
 }
 
-// stepLarge times start → /health on a generated r.files-file project.
+// stepLarge times start → /health on a generated r.files-file project
+// and, alternating with it, on a 20-file one.
 func (r *runner) stepLarge(ctx context.Context, f *figures) error {
 	fmt.Fprintf(r.log, "    writing %d files\n", r.files)
 	project, err := writeProject(filepath.Join(r.tmp, "large"), r.files)
 	if err != nil {
 		return err
 	}
+	small, err := writeProject(filepath.Join(r.tmp, "small-start"), 20)
+	if err != nil {
+		return err
+	}
 	for i := range r.runs {
-		s, err := r.startServe(ctx, project, filepath.Join(r.tmp, fmt.Sprintf("large-%d", i)))
+		s, err := r.startServe(ctx, small, filepath.Join(r.tmp, fmt.Sprintf("small-%d", i)))
 		if err != nil {
 			return err
 		}
 		load := loadNow()
+		f.readySmall.add(float64(s.ready.Microseconds())/1e3, load)
+		f.cpuSmall.add(float64(s.cpu.Microseconds())/1e3, load)
+		f.rssSmall.add(s.rss(), load)
+		if err := s.stop(); err != nil {
+			return fmt.Errorf("%w\n%s", err, s.log.Bytes())
+		}
+		if s, err = r.startServe(ctx, project, filepath.Join(r.tmp, fmt.Sprintf("large-%d", i))); err != nil {
+			return err
+		}
+		load = loadNow()
 		f.readyLarge.add(float64(s.ready.Microseconds())/1e3, load)
 		f.cpuLarge.add(float64(s.cpu.Microseconds())/1e3, load)
 		f.rssLarge.add(s.rss(), load)

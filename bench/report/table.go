@@ -63,8 +63,8 @@ func (f *figures) rows() []row {
 			fmt.Sprintf("%s vs %s (server CPU by then %s vs %s); RSS %s vs %s (+%s MiB); once idle: CPU %s, RSS %s (+%s MiB)",
 				f.readyLarge.format(" ms"), f.readySmall.format(" ms"), f.cpuLarge.format(" ms"),
 				f.cpuSmall.format(" ms"), f.rssLarge.format(" MiB"), f.rssSmall.format(" MiB"),
-				num(f.rssLarge.med()-f.rssSmall.med()), f.cpuLargeSettled.format(" ms"),
-				f.rssLargeSettled.format(" MiB"), num(f.rssLargeSettled.med()-f.rssSmall.med())),
+				diff(&f.rssLarge, &f.rssSmall), f.cpuLargeSettled.format(" ms"),
+				f.rssLargeSettled.format(" MiB"), diff(&f.rssLargeSettled, &f.rssSmall)),
 			loadOf(&f.readyLarge, &f.readySmall), "≤ 50 ms whatever the project size; ≤ +10 MiB per 100 k files"},
 		{"validate the 1,600-entry seed from bytes (`ValidateJSON`)",
 			fmt.Sprintf("CPU %s/op = %s `Validate` (CPU %s/op); wall %s/op; %s allocs/op",
@@ -87,6 +87,15 @@ func (f *figures) rows() []row {
 				ms("BenchmarkDashboardState/7d ns/op").format(" ms")),
 			loadOf(b("BenchmarkDashboardState/all ns/op")), "≤ 10 ms; no `gh` run per request when it is missing or slow"},
 	}
+}
+
+// diff formats the difference of two series' medians, "n/a" when either
+// is empty.
+func diff(a, b *series) string {
+	if len(a.vals) == 0 || len(b.vals) == 0 {
+		return "n/a"
+	}
+	return num(a.med() - b.med())
 }
 
 // medOr0 is the median, 0 for a nil series.
