@@ -194,7 +194,7 @@ var goBenches = []struct {
 }{
 	{"./internal/seed", "^Benchmark(ValidateJSONLarge|ValidateLarge)$", false},
 	{"./internal/learn/pipeline", "^BenchmarkHeuristicExtract3MB$", false},
-	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", false}, // 1,000 memories with -short
+	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", false}, // 10,000 memories (1,000 rows for the scan) with -short
 	{"./internal/coach/dashboard", "^BenchmarkDashboardState$", true},
 }
 
