@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -137,6 +138,12 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 		return false
 	}
 	signal(nil)
+	if err == nil && entries > syncEntries {
+		// A large walk leaves megabytes of garbage (directory listings,
+		// paths) that, at the server's GOGC, would stay resident: return it
+		// to the system once, now that the walk is over.
+		debug.FreeOSMemory()
+	}
 	return err == nil
 }
 
