@@ -20,8 +20,9 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/paige
 
-## test: lint, then every Go test with the race detector, then the web UI's tests
-test: lint test-go test-web
+## test: lint, then every Go test with the race detector, then the web UI's tests, then the
+## benchmark report in its short mode (every tool once on tiny inputs; no timing is asserted)
+test: lint test-go test-web bench-short
 
 test-go:
 	$(GO) test -race -count=1 -timeout 20m ./...
@@ -37,6 +38,17 @@ lint:
 ## bench: run the Go benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-report: build paige and print issue 15's performance table with today's figures
+## (medians and min–max over 5 runs, load average, targets; see docs/performance.md).
+## BENCH_SHORT=1 runs every tool once on tiny inputs; BENCH_REPORT_FLAGS='-runs 3 -root DIR'
+.PHONY: bench-report bench-short
+bench-report:
+	$(GO) run ./bench/report $(BENCH_REPORT_FLAGS)
+
+## bench-short: the report's short mode, which CI runs so the load tools never rot
+bench-short:
+	BENCH_SHORT=1 $(GO) run ./bench/report
 
 ## bench-mcp: paige_get_buffer under load (bench/mcpload: 16 clients, open loop at 5,000 calls/s
 ## for 10 s, src/auth.ts holding an unsaved buffer) against a temporary offline server; more

@@ -52,11 +52,20 @@ func ValidateJSON(data []byte) ValidationResult {
 }
 
 // decodeAny decodes one JSON value with numbers kept as json.Number. Empty
-// input decodes to nil.
+// input decodes to nil. Common input takes [fastDecode]; the rest, and
+// every error, is encoding/json's.
 func decodeAny(data []byte) (any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
+	if v, ok := fastDecode(data); ok {
+		return v, nil
+	}
+	return decodeAnyStd(data)
+}
+
+// decodeAnyStd is decodeAny with encoding/json only.
+func decodeAnyStd(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

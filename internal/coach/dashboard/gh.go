@@ -65,13 +65,29 @@ type GH struct {
 	Env []string
 	// Timeout: if zero, DefaultGHTimeout.
 	Timeout time.Duration
+	// RetryAfter is how long ListIssues remembers a failure (gh missing,
+	// not logged in, no remote, too slow, ...) and answers it again
+	// without running gh. If zero, DefaultGHRetryAfter.
+	RetryAfter time.Duration
+
+	cache ghCache // see gh_cache.go
 }
 
 // ListIssues runs `gh issue list --state open --json … --limit 50` and
 // decodes its output. Failures are *GHError with a message for the user:
 // gh missing (EC-82), no GitHub remote (EC-83), not logged in, timeout,
 // unreadable output, or gh's own first error line.
+//
+// A failure is answered again for RetryAfter without running gh, and
+// callers that arrive while a run is in flight share its outcome, so a
+// dashboard reloaded while gh is missing or slow does not start one gh
+// per request; a success is never reused. Safe for concurrent use.
 func (g *GH) ListIssues(ctx context.Context) ([]issueassessment.Issue, error) {
+	return g.cache.do(ctx, g.RetryAfter, g.listIssues)
+}
+
+// listIssues is one uncached ListIssues.
+func (g *GH) listIssues(ctx context.Context) ([]issueassessment.Issue, error) {
 	out, err := g.run(ctx, ghArgs...)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,13 @@ import (
 // DefaultDebounce is how long the watcher gathers events before emitting
 // one coalesced batch.
 const DefaultDebounce = 100 * time.Millisecond
+
+// syncEntries is how many entries (files and directories) [Workspace.Watch]
+// walks before it returns; the rest of a larger project is walked in the
+// background, so a 100,000-file project does not delay the server's start
+// (issue 15). Projects of up to syncEntries entries are watched whole on
+// return.
+const syncEntries = 2000
 
 // WatchOptions configures [Workspace.Watch]. A nil *WatchOptions means defaults.
 type WatchOptions struct {
@@ -33,6 +41,12 @@ type WatchOptions struct {
 // When the kernel drops events (its queue overflowed) the watcher watches
 // every directory again and reports one [OpRescan] event.
 //
+// Watch returns once the project's first entries are walked (all of them
+// in a project of up to 2,000 files and directories); the walk of a larger tree
+// continues in the watcher's goroutine, and Ready is closed when every
+// directory is watched. Until then, a change in a directory not yet
+// reached is not reported (as a change before the start is not).
+//
 // Close stops watching, discards pending events (EC-16), waits for the
 // goroutine to exit and closes Events. It is idempotent and safe to call
 // concurrently.
@@ -44,6 +58,7 @@ type Watcher struct {
 	events   chan []FileEvent
 	done     chan struct{}
 	exited   chan struct{}
+	ready    chan struct{} // closed when the initial walk is done
 	once     sync.Once
 	closeErr error
 
@@ -67,17 +82,70 @@ func (w *Workspace) Watch(opts *WatchOptions) (*Watcher, error) {
 		return nil, err
 	}
 	wt := &Watcher{ws: w, fw: fw, log: o.Logger, debounce: o.Debounce, events: make(chan []FileEvent, 16),
-		done: make(chan struct{}), exited: make(chan struct{}), known: make(map[string]bool)}
-	if err := wt.addTree(w.guard.root, nil); err != nil {
+		done: make(chan struct{}), exited: make(chan struct{}), ready: make(chan struct{}),
+		known: make(map[string]bool)}
+	started := make(chan error, 1)
+	go wt.loop(started)
+	if err := <-started; err != nil {
+		<-wt.exited
 		fw.Close()
 		return nil, err
 	}
-	go wt.loop()
 	return wt, nil
 }
 
 // Events returns the channel of coalesced batches; it is closed by Close.
 func (wt *Watcher) Events() <-chan []FileEvent { return wt.events }
+
+// Ready returns a channel closed once every directory of the project
+// present at the start is watched (or the watcher is closed first).
+func (wt *Watcher) Ready() <-chan struct{} { return wt.ready }
+
+// walkHook, when set by a test, runs in the watcher's goroutine after
+// Watch has returned and before the rest of the initial walk.
+var walkHook func()
+
+// initialWalk watches the project tree. It sends on started the error of
+// watching the root, or nil once syncEntries entries are walked or the
+// walk is done, whichever comes first; it returns false if the walk
+// failed at the root (Watch then fails) or the watcher was closed.
+func (wt *Watcher) initialWalk(started chan<- error) bool {
+	defer close(wt.ready)
+	entries, signalled := 0, false
+	signal := func(err error) {
+		if !signalled {
+			signalled = true
+			started <- err
+			if walkHook != nil && err == nil {
+				walkHook()
+			}
+		}
+	}
+	errStop := errors.New("watcher closed")
+	err := wt.walk(wt.ws.guard.root, nil, func() error {
+		if entries++; entries == syncEntries {
+			signal(nil)
+		}
+		select {
+		case <-wt.done:
+			return errStop
+		default:
+			return nil
+		}
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		signal(err)
+		return false
+	}
+	signal(nil)
+	if err == nil && entries > syncEntries {
+		// A large walk leaves megabytes of garbage (directory listings,
+		// paths) that, at the server's GOGC, would stay resident: return it
+		// to the system once, now that the walk is over.
+		debug.FreeOSMemory()
+	}
+	return err == nil
+}
 
 // Close stops the watcher; see [Watcher].
 func (wt *Watcher) Close() error {
@@ -94,6 +162,12 @@ func (wt *Watcher) Close() error {
 // reported as added (a directory created after start may already hold
 // files by the time its watch is in place).
 func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
+	return wt.walk(dir, emit, nil)
+}
+
+// walk is addTree calling after (when not nil) after each entry, once a
+// directory is watched; an error from after stops the walk and is returned.
+func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == dir {
@@ -117,6 +191,11 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
 			}
 		}
+		if after != nil {
+			if err := after(); err != nil {
+				return err
+			}
+		}
 		if rel == "." {
 			return nil
 		}
@@ -132,9 +211,14 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 	})
 }
 
-func (wt *Watcher) loop() {
+// loop runs the initial walk (see [Watcher.initialWalk]), then turns
+// fsnotify events into coalesced batches until Close.
+func (wt *Watcher) loop(started chan<- error) {
 	defer close(wt.exited)
 	defer close(wt.events)
+	if !wt.initialWalk(started) {
+		return
+	}
 	var (
 		win   pending
 		timer *time.Timer

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paige-dev/paige/bench/internal/proc"
+)
+
+// loadNow is the 1-minute load average now.
+func loadNow() float64 { return proc.LoadAvg() }
+
+// figures is everything one report measured.
+type figures struct {
+	hook, hello *procStats
+
+	// On the small project: start → /health (ms), the server's CPU by
+	// then (ms) and its RSS then (MiB); the same on the large project.
+	readySmall, cpuSmall, rssSmall series
+	readyLarge, cpuLarge, rssLarge series
+	// On the large project once the server is idle again (its start-up
+	// work finished, e.g. the watcher's background walk): CPU (ms), RSS.
+	cpuLargeSettled, rssLargeSettled series
+
+	rssIdle, rss16, rss500 series // MiB
+
+	mcpSeqCPU, mcp16CPU series // server µs per paige_get_buffer call
+	mcp16Rate, mcp16P99 series // calls/s, ms
+	wsCPU, wsRate       series // server µs per buffer:update, msg/s
+
+	bench map[string]*series // "BenchmarkName unit"
+}
+
+func (r *runner) stepHook(ctx context.Context, f *figures) error {
+	var err error
+	f.hook, f.hello, err = r.measureHook(ctx)
+	return err
+}
+
+// bufferText is the unsaved buffer paige_get_buffer answers: about 2.6 KB
+// of code, the size of the WebSocket frames.
+var bufferText = strings.Repeat("const value = compute(input) + 1; // line of code\n", 50)
+
+// stepServe runs r.runs fresh servers on a small project, each through
+// the MCP and WebSocket scenarios.
+func (r *runner) stepServe(ctx context.Context, f *figures) error {
+	project, err := writeProject(filepath.Join(r.tmp, "small"), 20)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(project, "src", "auth.ts"), []byte("export const x = 1;\n"), 0o644); err != nil {
+		return err
+	}
+	for i := range r.runs {
+		if err := r.serveOnce(ctx, f, project, filepath.Join(r.tmp, fmt.Sprintf("serve-%d", i))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serveOnce is one server's scenarios, in order: ready, idle RSS, 16 MCP
+// clients, RSS with their sessions, one sequential MCP client, one
+// WebSocket client's buffer:updates, r.conns idle WebSocket clients.
+func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string) (err error) {
+	s, err := r.startServe(ctx, project, dir)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if e := s.stop(); err == nil && e != nil {
+			err = fmt.Errorf("%w\n%s", e, s.log.Bytes())
+		}
+	}()
+	load := loadNow()
+	f.rssIdle.add(s.rss(), load)
+	pid := strconv.Itoa(s.pid())
+	mcp := []string{"-url", s.base + "/mcp", "-server-pid", pid, "-mode", "closed", "-duration", r.loadFor, "-buffer", bufferText}
+	out, err := r.tool(ctx, r.mcpload, append(mcp, "-workers", "16")...)
+	if err != nil {
+		return err
+	}
+	load = loadNow()
+	if err := addFields(out, load, map[string]*series{"server cpu": &f.mcp16CPU, "achieved": nil, "p99": &f.mcp16P99}); err != nil {
+		return err
+	}
+	rate, err := callsPerSecond(out)
+	if err != nil {
+		return err
+	}
+	f.mcp16Rate.add(rate, load)
+	f.rss16.add(s.rss(), load)
+	if out, err = r.tool(ctx, r.mcpload, append(mcp, "-workers", "1")...); err != nil {
+		return err
+	}
+	if err := addFields(out, loadNow(), map[string]*series{"server cpu": &f.mcpSeqCPU}); err != nil {
+		return err
+	}
+	ws := "ws" + strings.TrimPrefix(s.base, "http") + "/ws"
+	if out, err = r.tool(ctx, r.wsload, "-url", ws, "-server-pid", pid, "-session", "-duration", r.loadFor); err != nil {
+		return err
+	}
+	if err := addFields(out, loadNow(), map[string]*series{"server cpu": &f.wsCPU, "=": &f.wsRate}); err != nil {
+		return err
+	}
+	out, err = r.tool(ctx, r.wsload, "-url", ws, "-server-pid", pid, "-mode", "idle",
+		"-conns", strconv.Itoa(r.conns), "-hold", "1s")
+	if err != nil {
+		return err
+	}
+	return addFields(out, loadNow(), map[string]*series{"server rss": &f.rss500})
+}
+
+// addFields adds, for each label with a non-nil series, the number after
+// label in out.
+func addFields(out string, load float64, m map[string]*series) error {
+	for label, s := range m {
+		if s == nil {
+			continue
+		}
+		v, err := field(out, label)
+		if err != nil {
+			return err
+		}
+		s.add(v, load)
+	}
+	return nil
+}
+
+// callsPerSecond reads mcpload's "= N calls/s achieved".
+func callsPerSecond(out string) (float64, error) {
+	for line := range strings.Lines(out) {
+		if i := strings.Index(line, "calls/s achieved"); i > 0 {
+			if j := strings.LastIndex(line[:i], "="); j >= 0 {
+				return strconv.ParseFloat(strings.TrimSpace(line[j+1:i]), 64)
+			}
+		}
+	}
+	return 0, fmt.Errorf("no calls/s in mcpload's output:\n%s", out)
+}
+
+// stepLarge times start → /health on a generated r.files-file project
+// and, alternating with it, on a 20-file one.
+func (r *runner) stepLarge(ctx context.Context, f *figures) error {
+	fmt.Fprintf(r.log, "    writing %d files\n", r.files)
+	project, err := writeProject(filepath.Join(r.tmp, "large"), r.files)
+	if err != nil {
+		return err
+	}
+	small, err := writeProject(filepath.Join(r.tmp, "small-start"), 20)
+	if err != nil {
+		return err
+	}
+	for i := range r.runs {
+		s, err := r.startServe(ctx, small, filepath.Join(r.tmp, fmt.Sprintf("small-%d", i)))
+		if err != nil {
+			return err
+		}
+		load := loadNow()
+		f.readySmall.add(float64(s.ready.Microseconds())/1e3, load)
+		f.cpuSmall.add(float64(s.cpu.Microseconds())/1e3, load)
+		f.rssSmall.add(s.rss(), load)
+		if err := s.stop(); err != nil {
+			return fmt.Errorf("%w\n%s", err, s.log.Bytes())
+		}
+		if s, err = r.startServe(ctx, project, filepath.Join(r.tmp, fmt.Sprintf("large-%d", i))); err != nil {
+			return err
+		}
+		load = loadNow()
+		f.readyLarge.add(float64(s.ready.Microseconds())/1e3, load)
+		f.cpuLarge.add(float64(s.cpu.Microseconds())/1e3, load)
+		f.rssLarge.add(s.rss(), load)
+		cpu := s.settle(500*time.Millisecond, 30*time.Second)
+		f.cpuLargeSettled.add(float64(cpu.Microseconds())/1e3, load)
+		f.rssLargeSettled.add(s.rss(), load)
+		if err := s.stop(); err != nil {
+			return fmt.Errorf("%w\n%s", err, s.log.Bytes())
+		}
+	}
+	return nil
+}
+
+// goBenches are the Go benchmarks of the table, by package. heavy marks
+// one whose set-up alone costs tens of CPU-seconds, left out of the short
+// mode (it is still compiled by every go vet and go test).
+var goBenches = []struct {
+	pkg, pattern string
+	heavy        bool
+}{
+	{"./internal/seed", "^Benchmark(ValidateJSONLarge|ValidateLarge)$", false},
+	{"./internal/learn/pipeline", "^BenchmarkHeuristicExtract3MB$", false},
+	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", false}, // 10,000 memories (1,000 rows for the scan) with -short
+	{"./internal/coach/dashboard", "^BenchmarkDashboardState$", true},
+}
+
+func (r *runner) stepBench(ctx context.Context, f *figures) error {
+	f.bench = map[string]*series{}
+	for _, b := range goBenches {
+		if r.short && b.heavy {
+			continue
+		}
+		res, err := r.goBench(ctx, b.pkg, b.pattern)
+		if err != nil {
+			return err
+		}
+		for k, v := range res {
+			f.bench[k] = v
+		}
+	}
+	return nil
+}
