@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 // DefaultGHRetryAfter is how long [GH.ListIssues] remembers a failed gh

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paige-dev/paige/internal/llm/prompts/issueassessment"
+	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 
 // Issue 15: a missing gh is looked up once per RetryAfter, not per
