@@ -9,7 +9,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/learn/queue"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 )
 
 // learnTimeout bounds the extraction of one transcript.
@@ -35,9 +35,9 @@ func learnFromTranscript(ctx context.Context, e *env, cfg config.Config, seedPat
 	if err != nil {
 		return "", fmt.Errorf("extract with %s: %w", ex.Name(), err)
 	}
-	lr, err := loop.Run(pipeline.Proposable(res), loop.Options{ // behaviour once it is a habit
+	lr, err := learnseed.Run(pipeline.Proposable(res), learnseed.Options{ // behaviour once it is a habit
 		SeedPath: seedPath, Seed: seedOptions(e), StoreDir: store.Dir(),
-		SessionID: it.SessionID, Method: loop.Method(ex.Name()),
+		SessionID: it.SessionID, Method: learnseed.Method(ex.Name()),
 	})
 	if err != nil {
 		return "", err

@@ -16,8 +16,8 @@ import (
 
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/learn/transcript"
@@ -268,7 +268,7 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 				return &ExitError{Code: 1, Err: err}
 			}
 			defer db.Close()
-			a := &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: s, TokenBudget: budget}
+			a := &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: s, TokenBudget: budget}
 			asm, err := a.Assemble(cmd.Context())
 			if err != nil {
 				return &ExitError{Code: 1, Err: err}
@@ -293,6 +293,6 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print sections and metadata as JSON")
-	cmd.Flags().IntVar(&budget, "budget", contextasm.DefaultTokenBudget, "token budget")
+	cmd.Flags().IntVar(&budget, "budget", learncontext.DefaultTokenBudget, "token budget")
 	return cmd
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/memoryview"
 )
@@ -35,11 +35,11 @@ func TestMemoryCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	seedPath := filepath.Join(home, ".pai", "seed.json")
-	res, err := loop.Run(es[1:], loop.Options{SeedPath: seedPath, StoreDir: store.Dir(), SessionID: "s-two", Method: "regex"})
+	res, err := learnseed.Run(es[1:], learnseed.Options{SeedPath: seedPath, StoreDir: store.Dir(), SessionID: "s-two", Method: "regex"})
 	if err != nil || len(res.Proposed) != 1 {
 		t.Fatalf("loop: %+v, %v", res, err)
 	}
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

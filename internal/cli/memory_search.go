@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
@@ -52,7 +52,7 @@ func memorySearch(cmd *cobra.Command, e *env, query string, n int, asJSON bool) 
 		return &ExitError{Code: 1, Err: err}
 	}
 	ctx := cmd.Context()
-	emb, err := embed.FromConfig(cfg)
+	emb, err := embedding.FromConfig(cfg)
 	if err != nil {
 		return &ExitError{Code: 1, Err: err}
 	}
@@ -70,13 +70,13 @@ func memorySearch(cmd *cobra.Command, e *env, query string, n int, asJSON bool) 
 	if err != nil {
 		return &ExitError{Code: 1, Err: fmt.Errorf("read knowledge: %w", err)}
 	}
-	hits, err := loop.Search(ctx, query, n, mem, entries, emb)
+	hits, err := learnseed.Search(ctx, query, n, mem, entries, emb)
 	if err != nil {
 		return &ExitError{Code: 1, Err: err}
 	}
 	if asJSON {
 		if hits == nil {
-			hits = []loop.Hit{}
+			hits = []learnseed.Hit{}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)

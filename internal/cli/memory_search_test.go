@@ -7,17 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
 func TestMemorySearchBothStores(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestMemorySearchBothStores(t *testing.T) {
 	if err != nil {
 		t.Fatalf("memory search: %v %s", err, errOut)
 	}
-	var hits []loop.Hit
+	var hits []learnseed.Hit
 	if err := json.Unmarshal([]byte(out), &hits); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
@@ -55,7 +55,7 @@ func TestMemorySearchBothStores(t *testing.T) {
 			t.Errorf("off-topic hit %+v", h)
 		}
 	}
-	if len(hits) != 2 || !sources[loop.SourceMemory] || !sources[loop.SourceKnowledge] {
+	if len(hits) != 2 || !sources[learnseed.SourceMemory] || !sources[learnseed.SourceKnowledge] {
 		t.Errorf("hits %+v, want the goroutine memory and the goroutine rule", hits)
 	}
 

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/paige-dev/paige/internal/learn/chat"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/httpapi"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/llm"
 )
@@ -46,7 +46,7 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	}
 	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, a.cfg.Learn.LearnRoots)
 	svc := &chat.Service{DB: db, Model: model,
-		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: store}}
+		Assembler: &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: store}}
 	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log, NoTrail: a.cfg.Learn.NoTrail})
 	log.Info("learn ready", "store", store.Dir(), "extractor", x.Name(), "chat", model.Name(), "roots", roots.Dirs())
 	return nil

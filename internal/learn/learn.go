@@ -8,7 +8,7 @@
 //   - knowledge keeps entries in an append-only JSONL store and renders knowledge.md,
 //   - trail mines the tool trail (commands, edits, MCP calls) for procedures and facts,
 //   - pipeline runs read → classify → extract → dedup → store over transcripts,
-//   - contextasm assembles a system prompt from preprompts and knowledge,
+//   - learncontext assembles a system prompt from preprompts and knowledge,
 //   - chat talks to a model with that prompt, httpapi serves it all over HTTP.
 package learn
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
@@ -51,7 +51,7 @@ func benchMemories() int {
 // -short, which `make bench-report`'s short mode uses to check that the
 // benchmark still runs). Target (issue 15): ≤ 2 ms per query.
 func BenchmarkQuery100k(b *testing.B) {
-	s, err := memory.OpenEmbedded(context.Background(), filepath.Join(b.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+	s, err := memory.OpenEmbedded(context.Background(), filepath.Join(b.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

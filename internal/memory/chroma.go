@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	pembed "github.com/paige-dev/paige/internal/embed"
+	pembed "github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 

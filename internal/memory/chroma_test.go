@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/testenv"
 )
@@ -83,7 +83,7 @@ func openChroma(t *testing.T, url, db string, logs *logBuf) *memory.Chroma {
 	if logs == nil {
 		logs = &logBuf{}
 	}
-	s := memory.OpenChroma(context.Background(), url, embed.NewLexical(0),
+	s := memory.OpenChroma(context.Background(), url, embedding.NewLexical(0),
 		&memory.Options{Logger: logs.logger(), Now: fixedNow, ChromaDatabase: db})
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -191,7 +191,7 @@ func TestChromaWarnsOnEmbedderMismatch(t *testing.T) {
 			srv := newFlipServer(t, tg.handler(t))
 			srv.start()
 			db := tg.database(t)
-			memory.OpenChroma(context.Background(), srv.url(), embed.NewLexical(64), &memory.Options{ChromaDatabase: db}).Close()
+			memory.OpenChroma(context.Background(), srv.url(), embedding.NewLexical(64), &memory.Options{ChromaDatabase: db}).Close()
 			logs := &logBuf{}
 			openChroma(t, srv.url(), db, logs) // lexical-v1/256
 			if !strings.Contains(logs.String(), "another embedder") || !strings.Contains(logs.String(), "lexical-v1/64") {

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
 func TestEmbeddedEditor(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	s := openEmbedded(t, path, embed.NewLexical(0), nil)
+	s := openEmbedded(t, path, embedding.NewLexical(0), nil)
 	add(t, s, "s1", "/repos/app/.git", memory.Memory{Content: "OAuth callback race condition"}, memory.Memory{Content: "CSS grid layout"})
 	add(t, s, "s2", "/repos/other/.git", memory.Memory{Content: "Postgres index on user_id"})
 
@@ -67,7 +67,7 @@ func TestEmbeddedEditor(t *testing.T) {
 		t.Errorf("query the new project: %+v", rs)
 	}
 	s.Close()
-	s2 := openEmbedded(t, path, embed.NewLexical(0), nil)
+	s2 := openEmbedded(t, path, embedding.NewLexical(0), nil)
 	left, _ := s2.ListMemories(ctx, "")
 	if len(left) != 2 {
 		t.Errorf("after reopen: %+v", left)

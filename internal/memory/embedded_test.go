@@ -12,12 +12,12 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-func openEmbedded(tb testing.TB, path string, emb embed.Embedder, logs *logBuf) *memory.Embedded {
+func openEmbedded(tb testing.TB, path string, emb embedding.Embedder, logs *logBuf) *memory.Embedded {
 	tb.Helper()
 	if logs == nil {
 		logs = &logBuf{}
@@ -32,17 +32,17 @@ func openEmbedded(tb testing.TB, path string, emb embed.Embedder, logs *logBuf) 
 
 func TestEmbeddedSuite(t *testing.T) {
 	runSuite(t, func(t *testing.T) memory.Store {
-		return openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+		return openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	})
 }
 
 func TestEmbeddedPersistsAcrossReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "memory.db")
-	s := openEmbedded(t, path, embed.NewLexical(0), nil)
+	s := openEmbedded(t, path, embedding.NewLexical(0), nil)
 	add(t, s, "s1", "p", memory.Memory{Content: "OAuth race condition", Tags: []string{"oauth"}})
 	s.Close()
 
-	s2 := openEmbedded(t, path, embed.NewLexical(0), nil)
+	s2 := openEmbedded(t, path, embedding.NewLexical(0), nil)
 	add(t, s2, "s1", "p", memory.Memory{Content: "second session write"})
 	rs := query(t, s2, memory.Query{Text: "oauth race"})
 	if len(rs) != 2 || rs[0].ID != "mem_s1_0" || rs[0].Metadata.Tags != "oauth" {
@@ -70,12 +70,12 @@ func TestEmbeddedPersistsAcrossReopen(t *testing.T) {
 
 func TestEmbeddedReembedsWhenEmbedderChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "memory.db")
-	s := openEmbedded(t, path, embed.NewLexical(64), nil)
+	s := openEmbedded(t, path, embedding.NewLexical(64), nil)
 	add(t, s, "s1", "p", memory.Memory{Content: "OAuth callback race condition"}, memory.Memory{Content: "CSS grid layout"})
 	s.Close()
 
 	logs := &logBuf{}
-	s2 := openEmbedded(t, path, embed.NewLexical(256), logs)
+	s2 := openEmbedded(t, path, embedding.NewLexical(256), logs)
 	rs := query(t, s2, memory.Query{Text: "race condition in auth flow"})
 	if len(rs) != 2 || !strings.Contains(rs[0].Content, "OAuth") {
 		t.Fatalf("after embedder change: got %+v", rs)
@@ -87,7 +87,7 @@ func TestEmbeddedReembedsWhenEmbedderChanges(t *testing.T) {
 
 // flakyEmbedder fails while down is set.
 type flakyEmbedder struct {
-	embed.Embedder
+	embedding.Embedder
 	down  atomic.Bool
 	calls atomic.Int64
 }
@@ -102,7 +102,7 @@ func (f *flakyEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 
 func TestEmbeddedDegradesWhenEmbedderFails(t *testing.T) {
 	logs := &logBuf{}
-	emb := &flakyEmbedder{Embedder: embed.NewLexical(0)}
+	emb := &flakyEmbedder{Embedder: embedding.NewLexical(0)}
 	s := openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), emb, logs)
 	add(t, s, "s1", "p", memory.Memory{Content: "kept"})
 
@@ -132,7 +132,7 @@ func TestEmbeddedDegradesWhenEmbedderFails(t *testing.T) {
 }
 
 func TestEmbeddedCancelledContext(t *testing.T) {
-	s := openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+	s := openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := s.AddMemories(ctx, "s", "p", []memory.Memory{{Content: "x"}}); !errors.Is(err, context.Canceled) {
@@ -144,7 +144,7 @@ func TestEmbeddedCancelledContext(t *testing.T) {
 }
 
 func TestEmbeddedConcurrent(t *testing.T) {
-	s := openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+	s := openEmbedded(t, filepath.Join(t.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(2)
@@ -180,7 +180,7 @@ func TestOpenEmbeddedBadPath(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.Repeat("this is not a sqlite database ", 200)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := memory.OpenEmbedded(context.Background(), bad, embed.NewLexical(0), nil); err == nil {
+	if _, err := memory.OpenEmbedded(context.Background(), bad, embedding.NewLexical(0), nil); err == nil {
 		t.Error("corrupt database: got nil error")
 	}
 }

@@ -12,7 +12,7 @@
 //     no embeddings server-side, so Paige supplies them (the spec's D35 is
 //     replaced; see NOTES.md).
 //
-// Embeddings come from internal/embed (lexical by default).
+// Embeddings come from internal/embedding (lexical by default).
 //
 // # Contract shared by both backends
 //
@@ -39,7 +39,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 )
 
 // Collection is the single memory collection (D34, D41).
@@ -106,7 +106,7 @@ type Store interface {
 // configuration or an embedded database that cannot be opened; callers that
 // want to run without memory then can use [Nop].
 func FromConfig(ctx context.Context, cfg config.Config, logger *slog.Logger) (Store, error) {
-	emb, err := embed.FromConfig(cfg)
+	emb, err := embedding.FromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}

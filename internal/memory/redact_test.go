@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
@@ -29,7 +29,7 @@ func testRedacts(t *testing.T, s memory.Store) {
 // TestEmbeddedFilesHoldNoSecret reads the database files themselves.
 func TestEmbeddedFilesHoldNoSecret(t *testing.T) {
 	dir := t.TempDir()
-	s := openEmbedded(t, filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	s := openEmbedded(t, filepath.Join(dir, "memory.db"), embedding.NewLexical(0), nil)
 	add(t, s, "s1", "p", secretMemory)
 	s.Close()
 	entries, err := os.ReadDir(dir)

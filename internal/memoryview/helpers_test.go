@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
@@ -48,10 +48,10 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	seedPath := filepath.Join(dir, "pai", "seed.json")
-	if _, err := loop.Run(es[1:], loop.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "bbbb2222", Method: "regex"}); err != nil {
+	if _, err := learnseed.Run(es[1:], learnseed.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "bbbb2222", Method: "regex"}); err != nil {
 		t.Fatal(err)
 	}
-	mem, err := memory.OpenEmbedded(context.Background(), filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(context.Background(), filepath.Join(dir, "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/seed"
 )
@@ -30,7 +30,7 @@ func (s *Service) EditEntry(id, content string) (learn.Entry, error) {
 }
 
 // SetPinned pins or unpins the active entry named by id. Pinned entries
-// come first in the assembled context (internal/learn/contextasm).
+// come first in the assembled context (internal/learn/learncontext).
 func (s *Service) SetPinned(id string, pinned bool) (learn.Entry, error) {
 	e, err := s.Knowledge.SetPinned(id, pinned)
 	return e, knowledgeErr(id, ambiguous(err))
@@ -82,7 +82,7 @@ func (s *Service) Decide(id string, accept bool) (seed.Proposal, []string, error
 }
 
 func (s *Service) syncLedger() error {
-	ledger := loop.OpenLedger(s.Knowledge.Dir())
+	ledger := learnseed.OpenLedger(s.Knowledge.Dir())
 	records, err := ledger.Records()
 	if err != nil {
 		return err
@@ -91,7 +91,7 @@ func (s *Service) syncLedger() error {
 	if err != nil {
 		return err
 	}
-	return ledger.Append(loop.Sync(records, sd, seed.FormatTime(s.now()))...)
+	return ledger.Append(learnseed.Sync(records, sd, seed.FormatTime(s.now()))...)
 }
 
 // EditMemory replaces a coach memory's content (redacted, re-embedded).

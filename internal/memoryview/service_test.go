@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/seed"
 )
 
@@ -63,7 +63,7 @@ func TestEditPinForgetEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := r.svc.Knowledge.Active()
-	res := contextasm.Assemble(nil, all, 56) // room for one item and the left-out note
+	res := learncontext.Assemble(nil, all, 56) // room for one item and the left-out note
 	if !strings.Contains(res.SystemPrompt, "iex -S mix phx.server") {
 		t.Errorf("pinned entry not first in the context:\n%s", res.SystemPrompt)
 	}

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/seed"
 )
@@ -31,7 +31,7 @@ func (s *Service) View(ctx context.Context, query string) (View, error) {
 	if err != nil {
 		return v, fmt.Errorf("read knowledge: %w", err)
 	}
-	records, err := loop.OpenLedger(s.Knowledge.Dir()).Records()
+	records, err := learnseed.OpenLedger(s.Knowledge.Dir()).Records()
 	if err != nil {
 		return v, fmt.Errorf("read the proposals ledger: %w", err)
 	}
@@ -90,13 +90,13 @@ func (s *Service) readSeed() (*seed.Seed, []string) {
 
 // links maps entries to the proposals made from them (with the seed's
 // current status) and proposals back to their entries, from the ledger.
-func links(records []loop.Record, sd *seed.Seed) (map[string]*ProposalRef, map[string]string) {
+func links(records []learnseed.Record, sd *seed.Seed) (map[string]*ProposalRef, map[string]string) {
 	status := map[string]string{}
 	for _, p := range sd.State.Proposals {
 		status[p.ID] = p.Status
 	}
 	byEntry, byProposal := map[string]*ProposalRef{}, map[string]string{}
-	for _, r := range loop.Latest(records) {
+	for _, r := range learnseed.Latest(records) {
 		st := status[r.ProposalID]
 		if st == "" { // cleaned out of the seed: the ledger knows
 			st = r.Status

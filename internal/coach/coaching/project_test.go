@@ -10,7 +10,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
@@ -47,7 +47,7 @@ func repos(t *testing.T) (apiA, apiB, app, feature string) {
 func TestMemoriesKeyByProjectIdentity(t *testing.T) {
 	apiA, apiB, app, feature := repos(t)
 	ctx := context.Background()
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(t.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(t.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestMigrateMemoryProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(dir, "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
@@ -44,7 +44,7 @@ func newRig(tb testing.TB) *rig {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(dir, "memory.db"), embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(ctx, filepath.Join(dir, "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
@@ -71,7 +71,7 @@ func seedLearning(t testing.TB, s *server) coach.Session {
 
 func openMemory(t testing.TB) memory.Store {
 	t.Helper()
-	m, err := memory.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "memory.db"), embed.NewLexical(0), nil)
+	m, err := memory.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "memory.db"), embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

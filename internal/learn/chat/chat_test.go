@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
@@ -31,8 +31,8 @@ func newService(tb testing.TB, model Model) *Service {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	pp := &contextasm.Preprompts{DB: db}
-	if _, err := pp.Add(ctx, contextasm.Preprompt{Name: "core", Type: contextasm.Core, Content: "You are Paige.", Active: true}); err != nil {
+	pp := &learncontext.Preprompts{DB: db}
+	if _, err := pp.Add(ctx, learncontext.Preprompt{Name: "core", Type: learncontext.Core, Content: "You are Paige.", Active: true}); err != nil {
 		tb.Fatal(err)
 	}
 	ks, err := knowledge.Open(tb.TempDir())
@@ -41,7 +41,7 @@ func newService(tb testing.TB, model Model) *Service {
 	}
 	ks.Append(learn.Entry{Type: learn.Rule, Content: "Never push to main", Confidence: 1, Source: "t"},
 		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm", Confidence: 0.9, Source: "t"})
-	return &Service{DB: db, Assembler: &contextasm.Assembler{Preprompts: pp, Knowledge: ks}, Model: model}
+	return &Service{DB: db, Assembler: &learncontext.Assembler{Preprompts: pp, Knowledge: ks}, Model: model}
 }
 
 func claude(tb testing.TB, srv *llmtest.Server) *Claude {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
@@ -60,7 +60,7 @@ type Message struct {
 // system prompt for every reply; Model answers. It is safe for concurrent use.
 type Service struct {
 	DB        *sql.DB
-	Assembler *contextasm.Assembler
+	Assembler *learncontext.Assembler
 	Model     Model
 	Now       func() time.Time // nil means time.Now
 }

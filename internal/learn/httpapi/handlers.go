@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/server"
 	"github.com/paige-dev/paige/internal/server/sse"
@@ -190,7 +190,7 @@ func handleAddPreprompt(d Deps) http.Handler {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		p := contextasm.Preprompt{Name: req.Name, Type: req.Type, Content: req.Content, Priority: req.Priority, Active: req.Active == nil || *req.Active}
+		p := learncontext.Preprompt{Name: req.Name, Type: req.Type, Content: req.Content, Priority: req.Priority, Active: req.Active == nil || *req.Active}
 		p, err := d.Chat.Assembler.Preprompts.Add(r.Context(), p)
 		if err != nil {
 			fail(w, d.Log, err)

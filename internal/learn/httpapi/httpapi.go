@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn/chat"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/server"
@@ -100,9 +100,9 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 // are logged and hidden.
 func fail(w http.ResponseWriter, log *slog.Logger, err error) {
 	switch {
-	case errors.Is(err, chat.ErrNotFound), errors.Is(err, contextasm.ErrNotFound):
+	case errors.Is(err, chat.ErrNotFound), errors.Is(err, learncontext.ErrNotFound):
 		writeError(w, http.StatusNotFound, err.Error())
-	case errors.Is(err, chat.ErrEmpty), errors.Is(err, contextasm.ErrInvalid), errors.Is(err, ErrOutsideRoots):
+	case errors.Is(err, chat.ErrEmpty), errors.Is(err, learncontext.ErrInvalid), errors.Is(err, ErrOutsideRoots):
 		writeError(w, http.StatusBadRequest, err.Error())
 	default:
 		status, body := modelFailure(log, err)

@@ -15,9 +15,9 @@ import (
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/chat"
-	"github.com/paige-dev/paige/internal/learn/contextasm"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
@@ -66,7 +66,7 @@ func startKeepAlive(tb testing.TB, x extract.Extractor, offline bool, deadlines 
 	}
 	svc := &chat.Service{DB: db, Model: &chat.Claude{Client: llm.New(llm.Options{APIKey: key, BaseURL: e.llm.URL(), Deadlines: deadlines,
 		Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})},
-		Assembler: &contextasm.Assembler{Preprompts: &contextasm.Preprompts{DB: db}, Knowledge: e.store}}
+		Assembler: &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: e.store}}
 	mux := http.NewServeMux()
 	AddRoutes(mux, Deps{Store: e.store, Extractor: x, Roots: NewRoots(e.root), Chat: svc, KeepAlive: keepAlive})
 	srv := httptest.NewServer(mux)
@@ -354,11 +354,11 @@ func TestChatAPIErrors(t *testing.T) {
 
 func TestPrepromptsAndContextAPI(t *testing.T) {
 	e := start(t, nil, false)
-	var p contextasm.Preprompt
+	var p learncontext.Preprompt
 	if code := call(t, "POST", e.url+"/api/chat/preprompts", `{"name":"core","type":"core","content":"You are Paige."}`, &p); code != 201 || !p.Active {
 		t.Fatalf("add: %d %+v", code, p)
 	}
-	var asm contextasm.Assembled
+	var asm learncontext.Assembled
 	call(t, "GET", e.url+"/api/chat/context", "", &asm)
 	if !strings.Contains(asm.SystemPrompt, "You are Paige.") || asm.Metadata.PrepromptsLoaded != 1 {
 		t.Errorf("context: %+v", asm)
@@ -367,12 +367,12 @@ func TestPrepromptsAndContextAPI(t *testing.T) {
 	if code := call(t, "PATCH", e.url+"/api/chat/preprompts/"+p.ID, `{"active":false}`, &ok); code != 200 {
 		t.Errorf("patch: %d", code)
 	}
-	asm = contextasm.Assembled{}
+	asm = learncontext.Assembled{}
 	call(t, "GET", e.url+"/api/chat/context", "", &asm)
 	if asm.Metadata.PrepromptsLoaded != 0 {
 		t.Errorf("inactive preprompt still loaded: %+v", asm.Metadata)
 	}
-	var list struct{ Preprompts []contextasm.Preprompt }
+	var list struct{ Preprompts []learncontext.Preprompt }
 	call(t, "GET", e.url+"/api/chat/preprompts", "", &list)
 	if len(list.Preprompts) != 1 || list.Preprompts[0].Active {
 		t.Errorf("list: %+v", list)

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach/coaching"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/loop"
+	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/testenv"
@@ -97,12 +97,12 @@ func fillStores(t *testing.T, project, data, home string) *stores {
 	}
 	seedPath := seed.DefaultPath(home)
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	res, err := loop.Run(es[1:2], loop.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "e2e-session-2", Method: seed.MethodRegex})
+	res, err := learnseed.Run(es[1:2], learnseed.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "e2e-session-2", Method: seed.MethodRegex})
 	if err != nil || len(res.Proposed) != 1 {
 		t.Fatalf("loop: %+v, %v", res, err)
 	}
 	db := filepath.Join(data, "memory.db")
-	mem, err := memory.OpenEmbedded(context.Background(), db, embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(context.Background(), db, embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +146,11 @@ func (s *stores) check(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(log), "Confirm:") {
 		t.Errorf("seed git log: %s (%v)", log, err)
 	}
-	recs, _ := loop.OpenLedger(s.knowledge.Dir()).Records()
-	if latest := loop.Latest(recs)[s.proposalID]; latest.Status != loop.StatusAccepted {
+	recs, _ := learnseed.OpenLedger(s.knowledge.Dir()).Records()
+	if latest := learnseed.Latest(recs)[s.proposalID]; latest.Status != learnseed.StatusAccepted {
 		t.Errorf("ledger: %+v", latest)
 	}
-	mem, err := memory.OpenEmbedded(context.Background(), s.memoryDB, embed.NewLexical(0), nil)
+	mem, err := memory.OpenEmbedded(context.Background(), s.memoryDB, embedding.NewLexical(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

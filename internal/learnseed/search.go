@@ -1,4 +1,4 @@
-package loop
+package learnseed
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -33,7 +33,7 @@ type Hit struct {
 // mem (nil: none) and the active knowledge entries, nearest first. The
 // entries are embedded with emb, the embedder the memory store uses, so the
 // distances of both sources compare.
-func Search(ctx context.Context, query string, n int, mem memory.Store, entries []learn.Entry, emb embed.Embedder) ([]Hit, error) {
+func Search(ctx context.Context, query string, n int, mem memory.Store, entries []learn.Entry, emb embedding.Embedder) ([]Hit, error) {
 	if n <= 0 {
 		n = memory.DefaultNResults
 	}
@@ -61,7 +61,7 @@ func Search(ctx context.Context, query string, n int, mem memory.Store, entries 
 }
 
 // searchEntries scores the active entries against query.
-func searchEntries(ctx context.Context, query string, entries []learn.Entry, emb embed.Embedder) ([]Hit, error) {
+func searchEntries(ctx context.Context, query string, entries []learn.Entry, emb embedding.Embedder) ([]Hit, error) {
 	var active []learn.Entry
 	for _, e := range entries {
 		if e.Active() && strings.TrimSpace(e.Content) != "" {

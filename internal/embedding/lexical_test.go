@@ -1,4 +1,4 @@
-package embed_test
+package embedding_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 )
 
 func dot(a, b []float32) float64 {
@@ -20,7 +20,7 @@ func dot(a, b []float32) float64 {
 }
 
 func TestLexicalScenario82(t *testing.T) {
-	l := embed.NewLexical(0)
+	l := embedding.NewLexical(0)
 	vecs, err := l.Embed(context.Background(), []string{
 		"OAuth callback race condition: two redirects raced to write the session token",
 		"CSS grid layout: used grid-template-areas for the dashboard",
@@ -36,7 +36,7 @@ func TestLexicalScenario82(t *testing.T) {
 }
 
 func TestLexicalRanking(t *testing.T) {
-	l := embed.NewLexical(0)
+	l := embedding.NewLexical(0)
 	docs := []string{
 		"useEffect cleanup function prevents memory leaks when the component unmounts",
 		"SQL index on created_at made the dashboard query fast",
@@ -71,7 +71,7 @@ func TestLexicalRanking(t *testing.T) {
 }
 
 func TestLexicalProperties(t *testing.T) {
-	l := embed.NewLexical(128)
+	l := embedding.NewLexical(128)
 	if l.Dimensions() != 128 || l.ID() != "lexical-v1/128" {
 		t.Errorf("got dims %d id %q", l.Dimensions(), l.ID())
 	}
@@ -102,7 +102,7 @@ func TestWordsAndStem(t *testing.T) {
 		{"héllo wörld", []string{"héllo", "wörld"}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, embed.Words(tt.in)); diff != "" {
+		if diff := cmp.Diff(tt.want, embedding.Words(tt.in)); diff != "" {
 			t.Errorf("Words(%q) (-want +got):\n%s", tt.in, diff)
 		}
 	}
@@ -111,7 +111,7 @@ func TestWordsAndStem(t *testing.T) {
 func TestLexicalCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := embed.NewLexical(0).Embed(ctx, []string{"x"}); err == nil {
+	if _, err := embedding.NewLexical(0).Embed(ctx, []string{"x"}); err == nil {
 		t.Error("got nil error on a cancelled context")
 	}
 }
@@ -120,7 +120,7 @@ func FuzzLexical(f *testing.F) {
 	for _, s := range []string{"", "OAuth race", "useEffect", "ÅÄÖ 123 !!!", strings.Repeat("a", 1000), "\xff\xfe"} {
 		f.Add(s)
 	}
-	l := embed.NewLexical(64)
+	l := embedding.NewLexical(64)
 	f.Fuzz(func(t *testing.T, s string) {
 		v := l.Vector(s)
 		if len(v) != 64 {
@@ -134,7 +134,7 @@ func FuzzLexical(f *testing.F) {
 }
 
 func BenchmarkLexicalEmbed(b *testing.B) {
-	l := embed.NewLexical(0)
+	l := embedding.NewLexical(0)
 	text := "Fixed the OAuth callback race condition by serialising token writes; learned about mutexes and useEffect cleanup."
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()

@@ -1,4 +1,4 @@
-package embed_test
+package embedding_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 )
 
 // fakeServer answers embedding requests with vector [len(text), 1, 0] per
@@ -60,12 +60,12 @@ func TestRemoteEmbedders(t *testing.T) {
 		name   string
 		path   string
 		openai bool
-		make   func(url string) embed.Embedder
+		make   func(url string) embedding.Embedder
 		id     string
 		auth   string
 	}{
-		{"ollama", "/api/embed", false, func(u string) embed.Embedder { return embed.NewOllama(u, "", nil) }, "ollama/nomic-embed-text", ""},
-		{"openai", "/v1/embeddings", true, func(u string) embed.Embedder { return embed.NewOpenAI(u+"/v1", "m-small", "sk-1", nil) }, "openai/m-small", "Bearer sk-1"},
+		{"ollama", "/api/embed", false, func(u string) embedding.Embedder { return embedding.NewOllama(u, "", nil) }, "ollama/nomic-embed-text", ""},
+		{"openai", "/v1/embeddings", true, func(u string) embedding.Embedder { return embedding.NewOpenAI(u+"/v1", "m-small", "sk-1", nil) }, "openai/m-small", "Bearer sk-1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +78,7 @@ func TestRemoteEmbedders(t *testing.T) {
 			if e.Dimensions() != 0 || e.ID() != tt.id {
 				t.Errorf("before first call: dims %d id %q", e.Dimensions(), e.ID())
 			}
-			texts := make([]string, embed.BatchSize+6)
+			texts := make([]string, embedding.BatchSize+6)
 			for i := range texts {
 				texts[i] = strings.Repeat("x", i+1)
 			}
@@ -103,7 +103,7 @@ func TestRemoteEmbedders(t *testing.T) {
 					t.Errorf("vector %d: got %v, want normalised [%v …] in input order", i, v, want)
 				}
 			}
-			if len(f.bodies) != 2 || f.bodies[0]["model"] == "" || len(f.bodies[0]["input"].([]any)) != embed.BatchSize {
+			if len(f.bodies) != 2 || f.bodies[0]["model"] == "" || len(f.bodies[0]["input"].([]any)) != embedding.BatchSize {
 				t.Errorf("requests: got %d, first %v", len(f.bodies), f.bodies[0]["model"])
 			}
 			if f.auth[0] != tt.auth {
@@ -117,7 +117,7 @@ func TestRemoteErrors(t *testing.T) {
 	f := &fakeServer{status: 404}
 	srv := httptest.NewServer(f.handler(false))
 	defer srv.Close()
-	_, err := embed.NewOllama(srv.URL, "nope", nil).Embed(context.Background(), []string{"a"})
+	_, err := embedding.NewOllama(srv.URL, "nope", nil).Embed(context.Background(), []string{"a"})
 	if err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "model not found") {
 		t.Errorf("got %v, want the status and body", err)
 	}
@@ -125,15 +125,15 @@ func TestRemoteErrors(t *testing.T) {
 		_, _ = w.Write([]byte(`{"embeddings":[[1,2],[3]]}`))
 	}))
 	defer bad.Close()
-	if _, err := embed.NewOllama(bad.URL, "", nil).Embed(context.Background(), []string{"a", "b"}); err == nil {
+	if _, err := embedding.NewOllama(bad.URL, "", nil).Embed(context.Background(), []string{"a", "b"}); err == nil {
 		t.Error("ragged answer accepted")
 	}
-	if _, err := embed.NewOllama(bad.URL, "", nil).Embed(context.Background(), []string{"a"}); err == nil {
+	if _, err := embedding.NewOllama(bad.URL, "", nil).Embed(context.Background(), []string{"a"}); err == nil {
 		t.Error("wrong count accepted")
 	}
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
-	if _, err := embed.NewOpenAI(down.URL, "", "", nil).Embed(context.Background(), []string{"a"}); err == nil {
+	if _, err := embedding.NewOpenAI(down.URL, "", "", nil).Embed(context.Background(), []string{"a"}); err == nil {
 		t.Error("connection error swallowed")
 	}
 }
@@ -158,7 +158,7 @@ func TestFromConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := embed.FromConfig(cfg)
+		e, err := embedding.FromConfig(cfg)
 		if tt.errSub != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.errSub) {
 				t.Errorf("%v: got %v, want error containing %q", env, err, tt.errSub)

@@ -1,4 +1,4 @@
-// Package embed turns texts into vectors for Paige's memory store.
+// Package embedding turns texts into vectors for Paige's memory store.
 //
 // Three embedders share the [Embedder] interface:
 //
@@ -13,7 +13,7 @@
 // Every embedder returns L2-normalised vectors, so cosine similarity is a dot
 // product. [FromConfig] selects one from PAIGE_EMBEDDER, PAIGE_EMBED_MODEL,
 // PAIGE_EMBED_URL and OPENAI_API_KEY (see docs/memory.md).
-package embed
+package embedding
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package contextasm
+package learncontext
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 // Errors of the preprompt store.
 var (
 	// ErrNotFound is returned when no preprompt has the given id.
-	ErrNotFound = errors.New("contextasm: preprompt not found")
+	ErrNotFound = errors.New("learncontext: preprompt not found")
 	// ErrInvalid is returned for a preprompt with an unknown type, no name or no content.
-	ErrInvalid = errors.New("contextasm: invalid preprompt")
+	ErrInvalid = errors.New("learncontext: invalid preprompt")
 )
 
 // Preprompts is the preprompts table of learn.db (see learndb). It is safe

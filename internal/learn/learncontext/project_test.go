@@ -1,4 +1,4 @@
-package contextasm
+package learncontext
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-// Package contextasm assembles the system prompt of a learn chat from
+// Package learncontext assembles the system prompt of a learn chat from
 // preprompts (kept in SQLite, see [Preprompts]) and the knowledge store.
 //
 // # Sections
@@ -18,7 +18,7 @@
 // entries of one kind by descending confidence, then most recent first.
 // What is left out is counted per section in [Metadata.LeftOut] and named
 // in a last line of the prompt (room for it is kept within the budget).
-package contextasm
+package learncontext
 
 import (
 	"sort"

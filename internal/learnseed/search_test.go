@@ -1,4 +1,4 @@
-package loop
+package learnseed
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paige-dev/paige/internal/embed"
+	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/memory"
 )
 
 func TestSearchMemoriesAndKnowledge(t *testing.T) {
 	ctx := context.Background()
-	emb := embed.NewLexical(0)
+	emb := embedding.NewLexical(0)
 	mem, err := memory.OpenEmbedded(ctx, filepath.Join(t.TempDir(), "memory.db"), emb, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-// Package loop is where learn meets seed: knowledge extracted from a Claude
+// Package learnseed is where learn meets seed: knowledge extracted from a Claude
 // Code transcript becomes proposals in the personal seed, and the user's
 // accept/reject decisions flow back into a ledger kept beside the knowledge
 // store, so a rejected item is never proposed again.
@@ -25,7 +25,7 @@
 //
 // The pure core ([ProposalFor], [Candidates]) does no I/O; [Run] reads and
 // writes the seed and the ledger.
-package loop
+package learnseed
 
 import (
 	"regexp"
