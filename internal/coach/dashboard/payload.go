@@ -26,7 +26,11 @@ type DashboardStats struct {
 	KnowledgeGapsIdentified int     `json:"knowledgeGapsIdentified"`
 	KnowledgeGapsAddressed  int     `json:"knowledgeGapsAddressed"`
 	HintsUsed               int     `json:"hintsUsed"`
-	APICostTotal            float64 `json:"apiCostTotal"`
+	// APICostTotal sums the calls whose price is known;
+	// APICostUnpricedCalls counts the others (a model missing from the
+	// price table: its cost is unknown, never $0).
+	APICostTotal         float64 `json:"apiCostTotal"`
+	APICostUnpricedCalls int     `json:"apiCostUnpricedCalls"`
 }
 
 // InProgressSession is a session the user can resume.

@@ -51,7 +51,7 @@ const (
 	// qHintsAll is qHints without a period: every progress event belongs
 	// to a session (NOT NULL foreign keys), so no join is needed.
 	qHintsAll   = `SELECT COUNT(*) FROM progress_events WHERE event_type = 'hint_used'`
-	qCost       = `SELECT COALESCE(SUM(cost_estimate), 0) FROM api_call_log WHERE created_at >= ?`
+	qCost       = `SELECT COALESCE(SUM(cost_estimate), 0), COALESCE(SUM(cost_estimate IS NULL), 0) FROM api_call_log WHERE created_at >= ?`
 	qInProgress = `SELECT id, issue_number, issue_title, started_at FROM sessions WHERE status = 'active' ORDER BY started_at DESC`
 	qKatas      = `SELECT k.id, k.title, g.topic, k.constraints, k.user_attempts
 		FROM kata_specs k JOIN knowledge_gaps g ON k.knowledge_gap_id = g.id ORDER BY g.topic, k.title, k.id`
@@ -125,7 +125,7 @@ func readStats(ctx context.Context, tx *sql.Tx, since string, s *DashboardStats)
 	if err := hints.Scan(&s.HintsUsed); err != nil {
 		return err
 	}
-	if err := tx.QueryRowContext(ctx, qCost, since).Scan(&s.APICostTotal); err != nil {
+	if err := tx.QueryRowContext(ctx, qCost, since).Scan(&s.APICostTotal, &s.APICostUnpricedCalls); err != nil {
 		return err
 	}
 	// julianday arithmetic and float sums carry noise (29.999999…): round

@@ -74,7 +74,7 @@ func TestStateEmpty(t *testing.T) {
 	}
 	b, _ := json.Marshal(got)
 	const wantJSON = `{"dreyfus":[],"stats":{"period":"all","sessionsCompleted":0,"totalCoachingMinutes":0,"issuesWorkedOn":0,` +
-		`"knowledgeGapsIdentified":0,"knowledgeGapsAddressed":0,"hintsUsed":0,"apiCostTotal":0},"inProgressSessions":[],"katas":[]}`
+		`"knowledgeGapsIdentified":0,"knowledgeGapsAddressed":0,"hintsUsed":0,"apiCostTotal":0,"apiCostUnpricedCalls":0},"inProgressSessions":[],"katas":[]}`
 	if string(b) != wantJSON {
 		t.Errorf("JSON:\n got %s\nwant %s", b, wantJSON)
 	}
@@ -120,6 +120,12 @@ func seedPeriods(t *testing.T, st *store.Store, c *clock) (active coach.Session,
 			t.Fatal(err)
 		}
 	}
+	// A call to a model with no known price 20 days ago: counted as
+	// unpriced, never added as $0.
+	if err := st.InsertAPICall(ctx, coach.APICall{CallType: "coach_agent", Model: "claude-new", CostUnknown: true,
+		InputTokens: 10, OutputTokens: 5, CreatedAt: now0.Add(-20 * 24 * time.Hour), LatencyMs: 1}); err != nil {
+		t.Fatal(err)
+	}
 	// A kata with two reviewed attempts and one unreviewed.
 	kata = must[coach.KataSpec](t)(st.CreateKata(ctx, coach.KataSpec{KnowledgeGapID: newGap.ID, Title: "Await all",
 		Constraints: []coach.KataConstraint{{Title: "a", MinLevel: 1}, {Title: "b", MinLevel: 3}}}))
@@ -144,9 +150,9 @@ func TestStatePeriods(t *testing.T) {
 		{"7d", DashboardStats{Period: "7d", SessionsCompleted: 1, TotalCoachingMinutes: 90, IssuesWorkedOn: 2,
 			KnowledgeGapsIdentified: 1, HintsUsed: 2, APICostTotal: 0.2625}},
 		{"30d", DashboardStats{Period: "30d", SessionsCompleted: 2, TotalCoachingMinutes: 135, IssuesWorkedOn: 2,
-			KnowledgeGapsIdentified: 1, HintsUsed: 2, APICostTotal: 0.2625}},
+			KnowledgeGapsIdentified: 1, HintsUsed: 2, APICostTotal: 0.2625, APICostUnpricedCalls: 1}},
 		{"all", DashboardStats{Period: "all", SessionsCompleted: 3, TotalCoachingMinutes: 165, IssuesWorkedOn: 3,
-			KnowledgeGapsIdentified: 2, KnowledgeGapsAddressed: 1, HintsUsed: 3, APICostTotal: 1.2625}},
+			KnowledgeGapsIdentified: 2, KnowledgeGapsAddressed: 1, HintsUsed: 3, APICostTotal: 1.2625, APICostUnpricedCalls: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.period), func(t *testing.T) {

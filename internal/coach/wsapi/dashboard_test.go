@@ -51,7 +51,7 @@ func TestDashboardHandlers(t *testing.T) {
 
 	a.sendRaw(`{"type":"dashboard:request","payload":{"statsPeriod":"7d"},"id":"r1"}`)
 	want := []struct{ typ, payload string }{
-		{TypeDashboardState, `{"dreyfus":[],"stats":{"period":"7d","sessionsCompleted":0,"totalCoachingMinutes":0,"issuesWorkedOn":0,"knowledgeGapsIdentified":0,"knowledgeGapsAddressed":0,"hintsUsed":0,"apiCostTotal":0},"inProgressSessions":[],"katas":[]}`},
+		{TypeDashboardState, `{"dreyfus":[],"stats":{"period":"7d","sessionsCompleted":0,"totalCoachingMinutes":0,"issuesWorkedOn":0,"knowledgeGapsIdentified":0,"knowledgeGapsAddressed":0,"hintsUsed":0,"apiCostTotal":0,"apiCostUnpricedCalls":0},"inProgressSessions":[],"katas":[]}`},
 		{TypeDashboardIssues, `{"issues":[{"number":7,"title":"t","summary":"","suitability":"","suitabilityReason":"","estimatedDifficulty":"","relevantSkills":[],"priorityScore":0,"priorityFactors":{"userTagged":false,"similarToRecentWork":false,"addressesKnowledgeGap":false,"teamUrgency":""},"learningOpportunities":[]}]}`},
 		{TypeDashboardMaterialsError, `{"error":"Learning materials failed: x"}`},
 	}

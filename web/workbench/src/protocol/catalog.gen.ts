@@ -364,6 +364,7 @@ export interface DashboardStats {
   knowledgeGapsAddressed: number;
   hintsUsed: number;
   apiCostTotal: number;
+  apiCostUnpricedCalls: number;
 }
 
 export interface InProgressSession {

@@ -12,7 +12,7 @@ const env = (type: string, payload: unknown): Envelope => ({ type, payload });
 
 const zeroState: DashboardState = {
   dreyfus: [],
-  stats: { period: "all", sessionsCompleted: 0, totalCoachingMinutes: 0, issuesWorkedOn: 0, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 0, apiCostTotal: 0 },
+  stats: { period: "all", sessionsCompleted: 0, totalCoachingMinutes: 0, issuesWorkedOn: 0, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 0, apiCostTotal: 0, apiCostUnpricedCalls: 0 },
   inProgressSessions: [],
   katas: [],
 };

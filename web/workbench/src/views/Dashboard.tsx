@@ -24,6 +24,14 @@ const PERIODS: { id: Period; label: string }[] = [
   { id: "all", label: "All time" },
 ];
 
+/** apiCost shows the known cost and, when some calls have no known price,
+ * says so instead of counting them as $0. */
+export function apiCost(total: number, unpriced: number): string {
+  const known = `$${total.toFixed(2)}`;
+  if (!unpriced) return known;
+  return `${known} + ${unpriced} ${unpriced === 1 ? "call" : "calls"} of unknown cost`;
+}
+
 function Stats() {
   const d = useApp((s) => s.dashboard);
   const st = d.state?.stats;
@@ -35,7 +43,7 @@ function Stats() {
         ["Gaps identified", String(st.knowledgeGapsIdentified)],
         ["Gaps addressed", String(st.knowledgeGapsAddressed)],
         ["Hints used", String(st.hintsUsed)],
-        ["API cost", `$${st.apiCostTotal.toFixed(2)}`],
+        ["API cost", apiCost(st.apiCostTotal, st.apiCostUnpricedCalls)],
       ]
     : [];
   const period = (

@@ -26,12 +26,14 @@ describe("DashboardView", () => {
     act(() => {
       store.dispatch({ kind: "server", env: { type: "dashboard:state", payload: {
         dreyfus: [{ skillArea: "typescript", stage: "competent", confidence: 0.8, assessedAt: "" }],
-        stats: { period: "all", sessionsCompleted: 2, totalCoachingMinutes: 31, issuesWorkedOn: 1, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 4, apiCostTotal: 0.5 },
+        stats: { period: "all", sessionsCompleted: 2, totalCoachingMinutes: 31, issuesWorkedOn: 1, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 4, apiCostTotal: 0.5, apiCostUnpricedCalls: 2 },
         inProgressSessions: [], katas: [{ id: "k", title: "Sum with quantities", topic: "reduce", attemptsCount: 0, bestLevel: null, constraintCount: 2 }],
       } } });
       store.dispatch({ kind: "server", env: { type: "dashboard:issues_error", payload: { error: "GitHub CLI not found" } } });
     });
     expect(screen.getByText("Sessions completed").nextSibling).toHaveTextContent("2");
+    // calls with no known price are said to be unknown, not counted as $0
+    expect(screen.getByText("API cost").nextSibling).toHaveTextContent("$0.50 + 2 calls of unknown cost");
     expect(screen.getByRole("img", { name: "Dreyfus stages by skill area" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Sum with quantities" })).toHaveAttribute("href", "/practice/k");
     expect(screen.getByRole("alert")).toHaveTextContent("GitHub CLI not found");
