@@ -211,7 +211,7 @@ func TestLearnExtractWithOllama(t *testing.T) {
 	if n := len(sum.Entries); n != 3 || sum.Stats.BehaviourEntries != 2 { // start the project: mix phx.server; language: Elixir
 		t.Errorf("entries %+v, want the model's and the trail's two", sum.Entries)
 	}
-	env = learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL, "PAIGE_LEARN_TRAIL=off")
+	env = learnEnv(t, "PAIGE_OLLAMA_URL="+fake.URL, "PAIGE_LEARN_TRAIL=off", "PAIGE_EXTRACTOR=model")
 	out, stderr, code = runLearnBin(t, env, "learn", "extract", "-i", learnTranscripts+"/cc-2.1.38-tool_heavy.jsonl", "--model", "ollama:qwen3", "--store", t.TempDir(), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

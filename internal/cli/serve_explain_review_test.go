@@ -277,8 +277,11 @@ func TestServeReviewFailures(t *testing.T) {
 	}
 
 	// EC-80: without a session the review still works (novice, nothing logged).
+	// The server wraps the ended session up first (its model calls find no
+	// scripted answer and fail fast); the review is asked after it.
 	editor.send(wsapi.TypeSessionEnd, map[string]any{})
 	editor.expect(wsapi.TypeSessionEnded, nil)
+	editor.expect(wsapi.TypeSessionCompleted, nil)
 	fake.Enqueue(llmtest.JSON(practicereview.Response{Feedback: "No code submitted", Level: 1, DreyfusSignal: "struggling"}))
 	editor.send(wsapi.TypeUserReview, map[string]any{"kataId": k.ID, "userCode": ""})
 	var got wsapi.ReviewResponse
