@@ -20,6 +20,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // The MCP round-trip target (story 6): paige_get_buffer with 16 concurrent
@@ -243,7 +244,7 @@ func startMeasure(b *testing.B, serverCPU func() time.Duration) *measure {
 		serverCPU = func() time.Duration { return 0 }
 	}
 	b.ResetTimer()
-	return &measure{start: time.Now(), cpu0: cpuTime(), srv0: serverCPU(), serverCPU: serverCPU}
+	return &measure{start: time.Now(), cpu0: testenv.CPUTime(), srv0: serverCPU(), serverCPU: serverCPU}
 }
 
 // report stops the timer and reports p50/p99 latency, calls/s achieved,
@@ -251,7 +252,7 @@ func startMeasure(b *testing.B, serverCPU func() time.Duration) *measure {
 // when known, of the server process.
 func (m *measure) report(b *testing.B, all []time.Duration) {
 	elapsed := time.Since(m.start)
-	cpu, srv := cpuTime()-m.cpu0, m.serverCPU()-m.srv0
+	cpu, srv := testenv.CPUTime()-m.cpu0, m.serverCPU()-m.srv0
 	b.StopTimer()
 	if len(all) == 0 {
 		return

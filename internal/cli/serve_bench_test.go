@@ -4,7 +4,6 @@ package cli
 
 import (
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -33,13 +32,4 @@ func BenchmarkStartup(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/ready")
-}
-
-// cpuTime is the process's user + system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var benchVocab = strings.Fields(`oauth callback race condition token session redirect css grid layout flexbox
@@ -67,7 +68,7 @@ func BenchmarkQuery100k(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
-			start, n := cpuTime(), 0
+			start, n := testenv.CPUTime(), 0
 			for b.Loop() {
 				rs, err := s.QueryMemories(context.Background(), q)
 				if err != nil || len(rs) != memory.DefaultNResults {
@@ -76,7 +77,7 @@ func BenchmarkQuery100k(b *testing.B) {
 				n++
 			}
 			// CPU time per query: meaningful when other processes share the machine.
-			b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+			b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
 		})
 	}
 }

@@ -3,6 +3,8 @@ package memory
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 func benchIndex(b *testing.B, n, dims int) (*index, []float32) {
@@ -24,12 +26,12 @@ func BenchmarkSearch100k(b *testing.B) {
 	}
 	x, q := benchIndex(b, n, 256)
 	b.ResetTimer()
-	start, runs := cpuTime(), 0
+	start, runs := testenv.CPUTime(), 0
 	for b.Loop() {
 		if len(x.search(q, 10, "")) != 10 {
 			b.Fatal("short result")
 		}
 		runs++
 	}
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(runs), "cpu-ns/op")
+	b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(runs), "cpu-ns/op")
 }

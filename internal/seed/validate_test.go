@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 func TestValidateFixtures(t *testing.T) {
@@ -251,14 +252,14 @@ func BenchmarkValidateLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	start, n := cpuTime(), 0
+	start, n := testenv.CPUTime(), 0
 	for b.Loop() {
 		if !Validate(doc).Valid {
 			b.Fatal("invalid")
 		}
 		n++
 	}
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
 }
 
 // BenchmarkValidateJSONLarge validates the 1,600-entry seed (710 KB) from
@@ -267,12 +268,12 @@ func BenchmarkValidateLarge(b *testing.B) {
 func BenchmarkValidateJSONLarge(b *testing.B) {
 	data := fixture(b, "large-seed.json")
 	b.SetBytes(int64(len(data)))
-	start, n := cpuTime(), 0
+	start, n := testenv.CPUTime(), 0
 	for b.Loop() {
 		if !ValidateJSON(data).Valid {
 			b.Fatal("invalid")
 		}
 		n++
 	}
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
 }

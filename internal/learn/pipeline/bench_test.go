@@ -11,6 +11,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/transcript"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var benchPrompts = []string{
@@ -68,9 +69,9 @@ func BenchmarkHeuristicExtract3MB(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		cpu0 := cpuTime()
+		cpu0 := testenv.CPUTime()
 		res, err = Run(context.Background(), path, Options{Store: s})
-		cpu += cpuTime() - cpu0
+		cpu += testenv.CPUTime() - cpu0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -99,13 +100,13 @@ func BenchmarkClassifyExtract3MB(b *testing.B) {
 	}
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for b.Loop() {
 		if _, err := RunTurns(context.Background(), turns, "session:bench", Options{Store: s, DryRun: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
 	}
 }

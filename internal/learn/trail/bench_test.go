@@ -8,6 +8,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/learn/trail/trailtest"
 	"github.com/paige-dev/paige/internal/learn/transcript"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // bigSession is a transcript of n tool calls cycling through builds,
@@ -41,7 +42,7 @@ func BenchmarkMine(b *testing.B) {
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			for b.Loop() {
 				turns, _, err := transcript.Read(strings.NewReader(data), nil)
 				if err != nil {
@@ -65,7 +66,7 @@ func BenchmarkMineOnly(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			for b.Loop() {
 				Mine(turns)
 			}
@@ -78,7 +79,7 @@ func BenchmarkMineOnly(b *testing.B) {
 // sizes when mining is linear), and the wall time per call.
 func reportCPU(b *testing.B, cpu0 time.Duration, calls int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls), "ns/call")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testenv.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(calls), "cpu-ns/call")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // synthetic is an io.Reader producing a realistic transcript of about size
@@ -75,7 +76,7 @@ func BenchmarkScan(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			var peak uint64
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			for b.Loop() {
 				turns := 0
 				_, err := Scan(newSynthetic(size), nil, func(learn.Turn) error {
@@ -94,7 +95,7 @@ func BenchmarkScan(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 			// Throughput per CPU second: what one core does, whatever else
 			// the machine is running (wall-clock MB/s drops under load).
-			if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+			if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
 				b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
 			}
 		})

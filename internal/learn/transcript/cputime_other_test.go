@@ -1,8 +1,0 @@
-//go:build !unix
-
-package transcript
-
-import "time"
-
-// cpuTime is unavailable here; the CPU metric then reads 0.
-func cpuTime() time.Duration { return 0 }
