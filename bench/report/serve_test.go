@@ -65,7 +65,10 @@ func TestWriteProject(t *testing.T) {
 
 func TestRunRSSAndProc(t *testing.T) {
 	if _, err := os.Stat(timeBin); err != nil {
-		t.Skip("GNU time not installed")
+		if os.Getenv("PAIGE_REQUIRE_SERVICES") == "1" { // CI installs it (scripts/ci/05-tools.sh)
+			t.Fatalf("GNU time is required: %v", err)
+		}
+		t.Skip("GNU time not installed (PAIGE_REQUIRE_SERVICES=1 makes this a failure)")
 	}
 	var st procStats
 	env := []string{"PATH=" + os.Getenv("PATH")}
