@@ -24,18 +24,17 @@ const PERIODS: { id: Period; label: string }[] = [
   { id: "all", label: "All time" },
 ];
 
-/** apiCost shows the known cost and, when some calls have no known price,
- * says so instead of counting them as $0. */
-export function apiCost(total: number, unpriced: number): string {
-  const known = `$${total.toFixed(2)}`;
-  if (!unpriced) return known;
-  return `${known} + ${unpriced} ${unpriced === 1 ? "call" : "calls"} of unknown cost`;
+/** unpricedNote says how many calls have no known price (their cost is
+ * unknown, not $0); empty when every call is priced. */
+export function unpricedNote(unpriced: number): string {
+  if (!unpriced) return "";
+  return `+ ${unpriced} ${unpriced === 1 ? "call" : "calls"} of unknown cost`;
 }
 
 function Stats() {
   const d = useApp((s) => s.dashboard);
   const st = d.state?.stats;
-  const items: [string, string][] = st
+  const items: [string, string, string?][] = st
     ? [
         ["Sessions completed", String(st.sessionsCompleted)],
         ["Coaching minutes", String(Math.round(st.totalCoachingMinutes))],
@@ -43,7 +42,7 @@ function Stats() {
         ["Gaps identified", String(st.knowledgeGapsIdentified)],
         ["Gaps addressed", String(st.knowledgeGapsAddressed)],
         ["Hints used", String(st.hintsUsed)],
-        ["API cost", apiCost(st.apiCostTotal, st.apiCostUnpricedCalls)],
+        ["API cost", `$${st.apiCostTotal.toFixed(2)}`, unpricedNote(st.apiCostUnpricedCalls)],
       ]
     : [];
   const period = (
@@ -60,10 +59,11 @@ function Stats() {
     <Card title="Stats" action={period}>
       {!st ? <p className="text-sm text-gray-500">Loading…</p> : (
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {items.map(([k, v]) => (
+          {items.map(([k, v, note]) => (
             <div key={k} className="rounded bg-gray-50 p-2">
               <dt className="text-xs text-gray-500">{k}</dt>
               <dd className="text-xl font-semibold" data-stat={k}>{v}</dd>
+              {note && <dd className="text-xs text-amber-700">{note}</dd>}
             </div>
           ))}
         </dl>
