@@ -234,29 +234,36 @@ func (s *scanner) members(depth int, member func(key []byte) bool) bool {
 		return true
 	}
 	for {
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			return s.syntax()
-		}
-		key, escaped, ok := s.str()
-		if !ok {
-			return false
-		}
-		if escaped {
-			return s.unsure()
-		}
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return s.syntax()
-		}
-		s.i++
-		s.ws()
-		if !member(key) {
+		key, ok := s.key()
+		if !ok || !member(key) {
 			return false
 		}
 		if !s.next('}') {
 			return s.stop == verdictValid
 		}
 	}
+}
+
+// key scans an object's key at s.i and the colon after it, leaving s.i at
+// the value.
+func (s *scanner) key() ([]byte, bool) {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, s.syntax()
+	}
+	key, escaped, ok := s.str()
+	if !ok {
+		return nil, false
+	}
+	if escaped {
+		return nil, s.unsure()
+	}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return nil, s.syntax()
+	}
+	s.i++
+	s.ws()
+	return key, true
 }
 
 // elements scans the array at s.i, calling element with s.i at each

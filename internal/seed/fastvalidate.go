@@ -153,32 +153,39 @@ var (
 func (s *scanner) object(sh shape, depth int, root bool) bool {
 	var seen uint16
 	hint := 0 // keys usually come in the shape's order
-	ok := s.members(depth, func(key []byte) bool {
-		for n := range sh {
-			j := hint + n
-			if j >= len(sh) {
-				j -= len(sh)
-			}
-			if string(key) != sh[j].name {
-				continue
-			}
-			hint = j + 1
-			if seen&(1<<j) != 0 {
-				return s.unsure() // encoding/json keeps the last one
-			}
+	s.i++     // '{'
+	s.ws()
+	more := s.i >= len(s.b) || s.b[s.i] != '}'
+	if !more {
+		s.i++
+	}
+	for more {
+		key, ok := s.key()
+		if !ok {
+			return false
+		}
+		j := lookup(sh, key, hint)
+		switch {
+		case j >= 0 && seen&(1<<j) != 0:
+			return s.unsure() // encoding/json keeps the last one
+		case j >= 0:
 			seen |= 1 << j
-			return s.value(&sh[j], depth+1)
-		}
-		if root {
-			if !utf8.Valid(key) {
-				return s.unsure()
-			}
+			hint = j + 1
+			ok = s.value(&sh[j], depth+1)
+		case root && !utf8.Valid(key):
+			return s.unsure()
+		case root:
 			s.unknown = append(s.unknown, key)
+			fallthrough
+		default:
+			ok = s.skip(depth + 1)
 		}
-		return s.skip(depth + 1)
-	})
-	if !ok {
-		return false
+		if !ok {
+			return false
+		}
+		if more = s.next('}'); !more && s.stop != verdictValid {
+			return false
+		}
 	}
 	for j := range sh {
 		if sh[j].required && seen&(1<<j) == 0 {
@@ -186,6 +193,20 @@ func (s *scanner) object(sh shape, depth int, root bool) bool {
 		}
 	}
 	return true
+}
+
+// lookup returns the index of key in sh, trying from hint on, or -1.
+func lookup(sh shape, key []byte, hint int) int {
+	for n := range sh {
+		j := hint + n
+		if j >= len(sh) {
+			j -= len(sh)
+		}
+		if string(key) == sh[j].name {
+			return j
+		}
+	}
+	return -1
 }
 
 // value scans the value at s.i against f's schema.

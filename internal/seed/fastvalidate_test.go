@@ -9,6 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // scanBase is a valid seed with every optional field present; each value
@@ -326,4 +329,38 @@ func TestDatetimeBytesMatchesIsDatetime(t *testing.T) {
 			t.Errorf("datetimeBytes(%q) = %v, IsDatetime %v", in, got, want)
 		}
 	}
+}
+
+// BenchmarkByteScanFloor measures the floor of a scan of the 1,600-entry
+// seed (compare with BenchmarkValidateJSONLarge): utf8.Valid, and a loop
+// that looks at every byte once as a JSON string scan must (quote,
+// backslash, control character).
+func BenchmarkByteScanFloor(b *testing.B) {
+	data := fixture(b, "large-seed.json")
+	b.Run("utf8.Valid", func(b *testing.B) {
+		start, n := testenv.CPUTime(), 0
+		for b.Loop() {
+			if !utf8.Valid(data) {
+				b.Fatal("invalid UTF-8")
+			}
+			n++
+		}
+		b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	})
+	b.Run("byte loop", func(b *testing.B) {
+		start, n := testenv.CPUTime(), 0
+		for b.Loop() {
+			specials := 0
+			for _, c := range data {
+				if c == '"' || c == '\\' || c < 0x20 {
+					specials++
+				}
+			}
+			if specials == 0 {
+				b.Fatal("no special bytes")
+			}
+			n++
+		}
+		b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	})
 }
