@@ -117,6 +117,7 @@ var scanSchemaCases = []scanCase{
 	{"number negative zero", `0.5`, `-0`, valid},
 	{"number integer", `0.5`, `42`, valid},
 	{"number 300 digits", `0.5`, strings.Repeat("9", 300), valid},
+	{"number long fraction", `0.5`, "0." + strings.Repeat("0", 400) + "1", valid},
 	{"number string", `0.5`, `"0.5"`, invalid},
 	{"number absent", `,"confidence":0.5`, ``, valid},
 	{"count fraction", `"accepted":1,`, `"accepted":1.25,`, valid},
@@ -331,10 +332,11 @@ func TestDatetimeBytesMatchesIsDatetime(t *testing.T) {
 	}
 }
 
-// BenchmarkByteScanFloor measures the floor of a scan of the 1,600-entry
-// seed (compare with BenchmarkValidateJSONLarge): utf8.Valid, and a loop
-// that looks at every byte once as a JSON string scan must (quote,
-// backslash, control character).
+// BenchmarkByteScanFloor measures floors for a scan of the 1,600-entry
+// seed (compare with BenchmarkValidateJSONLarge): utf8.Valid; a loop that
+// looks at every byte once as a JSON string scan must (quote, backslash,
+// control character); and the scan's own eight-bytes-at-a-time search
+// stopping at each of those bytes, with no structure or schema.
 func BenchmarkByteScanFloor(b *testing.B) {
 	data := fixture(b, "large-seed.json")
 	b.Run("utf8.Valid", func(b *testing.B) {
@@ -357,6 +359,20 @@ func BenchmarkByteScanFloor(b *testing.B) {
 				}
 			}
 			if specials == 0 {
+				b.Fatal("no special bytes")
+			}
+			n++
+		}
+		b.ReportMetric(float64((testenv.CPUTime()-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	})
+	b.Run("special stops", func(b *testing.B) {
+		start, n := testenv.CPUTime(), 0
+		for b.Loop() {
+			stops := 0
+			for i := special(data, 0); i < len(data); i = special(data, i+1) {
+				stops++
+			}
+			if stops == 0 {
 				b.Fatal("no special bytes")
 			}
 			n++
