@@ -42,8 +42,19 @@ var knownTopLevel = map[string]bool{"version": true, "identity": true, "learned"
 
 // ValidateJSON decodes data (numbers as [json.Number]) and validates it. Empty
 // input and the literal null fail step 1; malformed JSON fails with code
-// invalid_format at "$".
+// invalid_format at "$". A valid seed of the usual form is recognised in
+// one pass over the bytes, without decoding; anything else is decoded and
+// validated, which gives the errors and warnings.
 func ValidateJSON(data []byte) ValidationResult {
+	if v, warnings := scanSeed(data); v == verdictValid {
+		return ValidationResult{Valid: true, Warnings: warnings}
+	}
+	return validateDecoded(data)
+}
+
+// validateDecoded is ValidateJSON by decoding data and validating the
+// value.
+func validateDecoded(data []byte) ValidationResult {
 	v, err := decodeAny(data)
 	if err != nil {
 		return fail("$", "Invalid JSON: "+err.Error(), CodeInvalidFormat)
