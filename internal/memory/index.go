@@ -177,8 +177,9 @@ func (x *index) score(s []float32, q []float32, nz []int, lo int) {
 		for t := range a {
 			a[t], p[t] = 0, &zeroCol[0]
 			if g+t < len(nz) {
-				j := nz[g+t]
-				a[t], p[t] = q[j], &x.cols[j][lo:][0]
+				j, c := nz[g+t], x.cols[nz[g+t]]
+				_ = c[lo+len(s)-1] // the kernel reads len(s) values from c[lo]
+				a[t], p[t] = q[j], &c[lo]
 			}
 		}
 		axpy8(&a, &p, s)
