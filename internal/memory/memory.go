@@ -5,7 +5,7 @@
 //
 //   - [Embedded] (default): a SQLite file under DATA_DIR (memory.db) holding
 //     every memory and its embedding, plus an in-memory float32 slab scanned
-//     brute force at query time (≤ 20 ms over 100,000 memories, see
+//     brute force at query time (≤ 2 ms of CPU over 100,000 memories, see
 //     BenchmarkQuery100k). No service to run.
 //   - [Chroma]: a ChromaDB server over its HTTP API v2 (CHROMADB_URL, or
 //     PAIGE_MEMORY=chroma), collection paige_memories. ChromaDB 1.x computes
