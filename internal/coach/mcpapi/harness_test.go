@@ -3,6 +3,7 @@ package mcpapi
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -44,7 +45,7 @@ func (r *recorder) take() []sent {
 }
 
 type harness struct {
-	srv     *mcp.Server
+	srv     *Server
 	cs      *mcp.ClientSession
 	st      *store.Store
 	ws      *workspace.Workspace
@@ -76,11 +77,12 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		f(&o)
 	}
 	srv := New(o)
-	ct, stt := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, stt, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	// Over HTTP, as Claude Code connects: the tools' calls take Handler's
+	// direct path (mcphttp), the rest the SDK's.
+	hs := httptest.NewServer(Handler(srv, nil, 0))
+	t.Cleanup(hs.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

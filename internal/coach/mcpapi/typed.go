@@ -28,7 +28,10 @@ import (
 // limits.go) has it called before the handler; its error is the tool
 // error. It panics on a type without a schema or
 // a schema that does not resolve (a programming error caught at startup).
-func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+//
+// The tool is added to the SDK's server and to s's table of tools that
+// [Handler] calls directly; a name already added panics.
+func AddTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	tt := *t
 	in := resolveSchema[In](&tt.InputSchema, reflect.TypeFor[In]() == reflect.TypeFor[any]())
 	var elemZero any
@@ -38,7 +41,10 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 			elemZero = reflect.Zero(rt.Elem()).Interface()
 		}
 	}
-	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if _, dup := s.tools[tt.Name]; dup {
+		panic(fmt.Errorf("mcpapi: tool %q added twice", tt.Name))
+	}
+	th := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := in.decode(req.Params.Arguments)
 		if err != nil {
 			return errResult(err), nil
@@ -60,7 +66,13 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 			return errResult(err), nil
 		}
 		return withOutput(res, out, elemZero)
-	})
+	}
+	s.Server.AddTool(&tt, th)
+	if s.d != nil {
+		s.tools[tt.Name] = s.d.logged(th)
+	} else {
+		s.tools[tt.Name] = th
+	}
 }
 
 // inputSchema validates arguments against a resolved schema.
