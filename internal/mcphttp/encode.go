@@ -10,7 +10,8 @@ import (
 
 // appendResponse appends the JSON-RPC response to c carrying res, or err
 // when it is non-nil (as the SDK answers a tools/call whose handler
-// failed: a *jsonrpc.Error as it is, another error with its text).
+// failed: a *jsonrpc.Error as it is, another error with its text). A nil
+// res is the result null, as the SDK sends it.
 func appendResponse(dst []byte, c call, res *mcp.CallToolResult, err error) ([]byte, error) {
 	if err != nil {
 		id, ierr := jsonrpc.MakeID(idValue(c.id))
@@ -23,6 +24,9 @@ func appendResponse(dst []byte, c call, res *mcp.CallToolResult, err error) ([]b
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, c.id...)
 	dst = append(dst, `,"result":`...)
+	if res == nil {
+		return append(dst, "null}"...), nil
+	}
 	dst, err = appendResult(dst, res)
 	return append(dst, '}'), err
 }

@@ -220,9 +220,6 @@ func (h *Handler) serveCall(w http.ResponseWriter, r *http.Request, sess *sessio
 		_ = json.Unmarshal(c.meta, &req.Params.Meta) // parseCall checked it is an object
 	}
 	res, err := tool(ctx, req)
-	if err == nil && res == nil {
-		res = &mcp.CallToolResult{}
-	}
 	bp := h.bufs.Get().(*[]byte)
 	defer h.bufs.Put(bp)
 	out, err := appendResponse((*bp)[:0], c, res, err)
