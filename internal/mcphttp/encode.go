@@ -12,7 +12,7 @@ import (
 // when it is non-nil (as the SDK answers a tools/call whose handler
 // failed: a *jsonrpc.Error as it is, another error with its text). A nil
 // res is the result null, as the SDK sends it.
-func appendResponse(dst []byte, c call, res *mcp.CallToolResult, err error) ([]byte, error) {
+func appendResponse(dst []byte, c call, res *mcp.CallToolResult, err error, esc *escapes) ([]byte, error) {
 	if err != nil {
 		id, ierr := jsonrpc.MakeID(idValue(c.id))
 		if ierr != nil {
@@ -27,7 +27,7 @@ func appendResponse(dst []byte, c call, res *mcp.CallToolResult, err error) ([]b
 	if res == nil {
 		return append(dst, "null}"...), nil
 	}
-	dst, err = appendResult(dst, res)
+	dst, err = appendResult(dst, res, esc)
 	return append(dst, '}'), err
 }
 
@@ -44,7 +44,7 @@ func idValue(raw []byte) any {
 // nothing else set) is written directly; a raw structured content is
 // copied as it is, so it must be valid JSON (AddTool's always is).
 // Anything else is marshalled with encoding/json, as the SDK does.
-func appendResult(dst []byte, res *mcp.CallToolResult) ([]byte, error) {
+func appendResult(dst []byte, res *mcp.CallToolResult, esc *escapes) ([]byte, error) {
 	if res.Content == nil {
 		res.Content = []mcp.Content{} // avoid "null", as the SDK does
 	}
@@ -58,7 +58,7 @@ func appendResult(dst []byte, res *mcp.CallToolResult) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"type":"text","text":`...)
-		dst = appendString(dst, c.(*mcp.TextContent).Text)
+		dst = esc.append(dst, c.(*mcp.TextContent).Text)
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')

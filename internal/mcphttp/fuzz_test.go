@@ -96,3 +96,21 @@ func FuzzDirectMatchesSDK(f *testing.F) {
 		}
 	})
 }
+
+// escapes answers a string it has seen, and a new string with the same
+// bytes, as appendString does.
+func TestEscapesCache(t *testing.T) {
+	var e escapes
+	long := strings.Repeat("a\"b\u2028\n", 400)
+	for i := range 20 {
+		s := long
+		if i%3 == 0 {
+			s = strings.Clone(long) // same bytes, another string
+		} else if i%5 == 0 {
+			s = long[:len(long)-i] // another length
+		}
+		if got, want := string(e.append([]byte("x"), s)), "x"+string(appendString(nil, s)); got != want {
+			t.Fatalf("round %d: got %.40q…, want %.40q…", i, got, want)
+		}
+	}
+}

@@ -87,6 +87,7 @@ type Handler struct {
 	opts     Options
 	sessions sessions
 	bufs     sync.Pool // *[]byte: request bodies and answers
+	escapes  escapes
 }
 
 // New returns the Streamable HTTP handler of s, stateful (each client gets
@@ -222,7 +223,7 @@ func (h *Handler) serveCall(w http.ResponseWriter, r *http.Request, sess *sessio
 	res, err := tool(ctx, req)
 	bp := h.bufs.Get().(*[]byte)
 	defer h.bufs.Put(bp)
-	out, err := appendResponse((*bp)[:0], c, res, err)
+	out, err := appendResponse((*bp)[:0], c, res, err, &h.escapes)
 	*bp = out[:0]
 	if err != nil {
 		h.opts.Logger.Error("mcp: cannot encode the answer", "tool", c.name, "err", err)

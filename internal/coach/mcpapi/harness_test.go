@@ -3,6 +3,7 @@ package mcpapi
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -46,6 +47,7 @@ func (r *recorder) take() []sent {
 
 type harness struct {
 	srv     *Server
+	handler http.Handler // what cs is connected through
 	cs      *mcp.ClientSession
 	st      *store.Store
 	ws      *workspace.Workspace
@@ -79,7 +81,8 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 	srv := New(o)
 	// Over HTTP, as Claude Code connects: the tools' calls take Handler's
 	// direct path (mcphttp), the rest the SDK's.
-	hs := httptest.NewServer(Handler(srv, nil, 0))
+	handler := Handler(srv, nil, 0)
+	hs := httptest.NewServer(handler)
 	t.Cleanup(hs.Close)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
@@ -87,7 +90,7 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &harness{srv: srv, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
+	return &harness{srv: srv, handler: handler, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
 }
 
 // call calls a tool and decodes its structured result into out (if non-nil).

@@ -96,11 +96,12 @@ func (s *Server) tool(name string) (mcp.ToolHandler, bool) {
 
 // Deps is what the tool handlers share.
 type Deps struct {
-	files Files
-	store Store
-	sess  *session.Service
-	hub   Broadcaster
-	log   *slog.Logger
+	answers bufferAnswers
+	files   Files
+	store   Store
+	sess    *session.Service
+	hub     Broadcaster
+	log     *slog.Logger
 }
 
 // Instructions tell the client what the server is for.

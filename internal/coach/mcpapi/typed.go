@@ -20,8 +20,9 @@ import (
 // mcp.AddTool (go-sdk v1.8.0) decodes the arguments twice and the result
 // once more with a decoder that allocates a 32 KiB buffer per call, and
 // validates the handler's own output against the output schema. Here the
-// arguments are decoded with encoding/json into a map for validation and
-// once into In; the output is marshalled once and not validated: it is
+// arguments are decoded with encoding/json into a map for validation (by
+// a precompiled check for flat schemas, see flatSchema, and otherwise by
+// the resolved schema) and once into In; the output is marshalled once and not validated: it is
 // produced by our code from the type the schema is inferred from (tests
 // validate it, see TestToolOutputsMatchSchemas). Schemas are inferred and
 // resolved once, at registration. An In with a CheckLimits method (see
@@ -78,7 +79,8 @@ func AddTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 // inputSchema validates arguments against a resolved schema.
 type inputSchema struct {
 	resolved    *jsonschema.Resolved
-	hasDefaults bool // the schema declares a default somewhere
+	hasDefaults bool        // the schema declares a default somewhere
+	flat        *flatSchema // the precompiled check, nil when the schema is not flat
 }
 
 // resolveSchema infers *field from T when it is nil (an empty object
@@ -111,7 +113,7 @@ func resolveSchema[T any](field *any, anyObject bool) inputSchema {
 	if err != nil {
 		panic(fmt.Errorf("mcpapi: marshal schema: %w", err))
 	}
-	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`))}
+	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`)), flat: compileFlat(sch)}
 }
 
 // decode validates the raw arguments (absent is {}), applies the schema's
@@ -130,8 +132,10 @@ func (s inputSchema) decode(raw json.RawMessage) (json.RawMessage, error) {
 			return nil, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
 		}
 	}
-	if err := s.resolved.Validate(&v); err != nil {
-		return nil, fmt.Errorf("validating \"arguments\": %w", err)
+	if s.hasDefaults || s.flat == nil || !s.flat.valid(m) { // the flat check only ever says valid
+		if err := s.resolved.Validate(&v); err != nil {
+			return nil, fmt.Errorf("validating \"arguments\": %w", err)
+		}
 	}
 	if s.hasDefaults || len(raw) == 0 {
 		return json.Marshal(v)
