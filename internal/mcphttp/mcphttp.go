@@ -135,7 +135,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bp := h.bufs.Get().(*[]byte)
-	defer h.bufs.Put(bp)
+	defer h.putBuf(bp)
 	body, err := readBody(r.Body, (*bp)[:0], h.opts.MaxBodyBytes)
 	*bp = body[:0]
 	if err != nil {
@@ -222,7 +222,7 @@ func (h *Handler) serveCall(w http.ResponseWriter, r *http.Request, sess *sessio
 	}
 	res, err := tool(ctx, req)
 	bp := h.bufs.Get().(*[]byte)
-	defer h.bufs.Put(bp)
+	defer h.putBuf(bp)
 	out, err := appendResponse((*bp)[:0], c, res, err, &h.escapes)
 	*bp = out[:0]
 	if err != nil {
@@ -235,6 +235,17 @@ func (h *Handler) serveCall(w http.ResponseWriter, r *http.Request, sess *sessio
 	hd["Content-Type"] = []string{"application/json"}
 	hd["Content-Length"] = []string{strconv.Itoa(len(out))}
 	_, _ = w.Write(out)
+}
+
+// maxPooledBuf is the largest buffer kept for reuse: a rare large body or
+// answer is not held for the life of the process.
+const maxPooledBuf = 64 << 10
+
+// putBuf returns a buffer to the pool unless it grew past maxPooledBuf.
+func (h *Handler) putBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuf {
+		h.bufs.Put(bp)
+	}
 }
 
 // writeDuplicate refuses a call whose id is in progress, as the SDK does.
