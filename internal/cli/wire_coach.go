@@ -120,15 +120,17 @@ func (g ghIssues) LookupIssue(ctx context.Context, number int) (wsapi.IssueConte
 }
 
 // serveGCPercent is the GOGC `paige serve` runs with unless GOGC is set.
-const serveGCPercent = 400
+const serveGCPercent = 200
 
 // tuneGC sets GOGC to [serveGCPercent] unless the user set GOGC (userGOGC
-// non-empty), whose choice the runtime already applied. The MCP SDK's JSON
-// decoder allocates a 32 KiB buffer per decode, several per tool call,
-// while the server's live heap is a few MB: at GOGC=100 the collector ran
-// every few dozen calls and took about a third of the server's CPU per
-// paige_get_buffer call (BenchmarkMCPGetBufferProcess). The cost is a
-// heap that may grow to 5× the live data instead of 2×.
+// non-empty), whose choice the runtime already applied. The server's live
+// heap is a few MB while every request allocates: at Go's default 100 the
+// collector takes about a sixth of the server's CPU per paige_get_buffer
+// call (96 vs 80 µs at 16 clients, bench/mcpload); at 400 the heap grows
+// to 5× the live data (41.6 MiB with 16 MCP sessions). 200 keeps 16 MCP
+// sessions at 34 MiB for about 85 µs per call. (400 was chosen when the
+// MCP SDK's decoder allocated 32 KiB per message on every call; tools/call
+// no longer goes through it, see internal/mcphttp.)
 func tuneGC(log interface{ Debug(string, ...any) }, userGOGC string) {
 	if userGOGC != "" {
 		return

@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/coaching"
@@ -74,7 +72,7 @@ func (m *coachModels) extensions() wsapi.Extensions {
 }
 
 // mcpTools registers the coaching tools of story 9.
-func (m *coachModels) mcpTools() func(*mcp.Server, *mcpapi.Deps) {
+func (m *coachModels) mcpTools() func(*mcpapi.Server, *mcpapi.Deps) {
 	return mcpapi.CoachingTools(m.coaching)
 }
 

@@ -22,8 +22,8 @@ type Coacher interface {
 // CoachingTools returns the [Options.Extra] that registers the two coaching
 // tools of story 9, paige_run_coaching_pipeline and paige_end_session
 // (14 tools in all).
-func CoachingTools(c Coacher) func(*mcp.Server, *Deps) {
-	return func(s *mcp.Server, d *Deps) {
+func CoachingTools(c Coacher) func(*Server, *Deps) {
+	return func(s *Server, d *Deps) {
 		AddTool(s, &mcp.Tool{Name: "paige_run_coaching_pipeline",
 			Description: "Turn the Plan Agent's plan into phased coaching for the developer: recalls related " +
 				"memories, asks the coach model for phases with file and line hints adapted to the developer's " +

@@ -10,7 +10,7 @@ import (
 )
 
 // hasSession reports whether srv has a session with id.
-func hasSession(srv *mcp.Server, id string) bool {
+func hasSession(srv *Server, id string) bool {
 	for ss := range srv.Sessions() {
 		if ss.ID() == id {
 			return true

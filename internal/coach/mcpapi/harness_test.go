@@ -3,6 +3,8 @@ package mcpapi
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -44,7 +46,8 @@ func (r *recorder) take() []sent {
 }
 
 type harness struct {
-	srv     *mcp.Server
+	srv     *Server
+	handler http.Handler // what cs is connected through
 	cs      *mcp.ClientSession
 	st      *store.Store
 	ws      *workspace.Workspace
@@ -76,16 +79,18 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		f(&o)
 	}
 	srv := New(o)
-	ct, stt := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, stt, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	// Over HTTP, as Claude Code connects: the tools' calls take Handler's
+	// direct path (mcphttp), the rest the SDK's.
+	handler := Handler(srv, nil, 0)
+	hs := httptest.NewServer(handler)
+	t.Cleanup(hs.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &harness{srv: srv, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
+	return &harness{srv: srv, handler: handler, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
 }
 
 // call calls a tool and decodes its structured result into out (if non-nil).

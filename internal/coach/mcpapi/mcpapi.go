@@ -38,6 +38,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/workspace"
+	"github.com/paige-dev/paige/internal/mcphttp"
 )
 
 // Files is the read side of the workspace; *workspace.Workspace satisfies it.
@@ -73,18 +74,34 @@ type Options struct {
 	// session as session:start does.
 	Starter Starter
 	// Extra, if non-nil, registers more tools (story 9's coaching tools)
-	// with mcp.AddTool after the built-in ones; their calls are logged like
+	// with [AddTool] after the built-in ones; their calls are logged like
 	// the others.
-	Extra func(s *mcp.Server, d *Deps)
+	Extra func(s *Server, d *Deps)
+}
+
+// Server is Paige's MCP server: the SDK's server with every tool, and the
+// table of the same tools that [Handler] calls directly. Tools are added
+// while wiring, before the handler serves.
+type Server struct {
+	*mcp.Server
+	d     *Deps                      // nil logs no calls (tests of AddTool alone)
+	tools map[string]mcp.ToolHandler // each logs its call (logCall); written only by AddTool
+}
+
+// tool returns the handler of a tool added with [AddTool], for the direct path.
+func (s *Server) tool(name string) (mcp.ToolHandler, bool) {
+	h, ok := s.tools[name]
+	return h, ok
 }
 
 // Deps is what the tool handlers share.
 type Deps struct {
-	files Files
-	store Store
-	sess  *session.Service
-	hub   Broadcaster
-	log   *slog.Logger
+	answers bufferAnswers
+	files   Files
+	store   Store
+	sess    *session.Service
+	hub     Broadcaster
+	log     *slog.Logger
 }
 
 // Instructions tell the client what the server is for.
@@ -94,7 +111,7 @@ const Instructions = `Paige coaches the developer in the editor. Read their unsa
 
 // New returns the MCP server with every tool registered. It panics if a
 // required option is nil (a wiring bug).
-func New(opts Options) *mcp.Server {
+func New(opts Options) *Server {
 	if opts.Files == nil || opts.Store == nil || opts.Session == nil || opts.Hub == nil {
 		panic("mcpapi: Files, Store, Session and Hub are required")
 	}
@@ -104,12 +121,12 @@ func New(opts Options) *mcp.Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "paige", Version: opts.Version}, &mcp.ServerOptions{
+	d := &Deps{files: opts.Files, store: opts.Store, sess: opts.Session, hub: opts.Hub, log: opts.Log}
+	s := &Server{Server: mcp.NewServer(&mcp.Implementation{Name: "paige", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       opts.Log,
 		GetSessionID: uuid.NewString, // FR-009: UUID session ids
-	})
-	d := &Deps{files: opts.Files, store: opts.Store, sess: opts.Session, hub: opts.Hub, log: opts.Log}
+	}), d: d, tools: map[string]mcp.ToolHandler{}}
 	s.AddReceivingMiddleware(logToolCalls(d))
 	addTools(s, d)
 	if opts.Starter != nil {
@@ -122,24 +139,26 @@ func New(opts Options) *mcp.Server {
 }
 
 // Handler serves s over Streamable HTTP (POST, GET, DELETE on one path),
-// stateful: each client gets its own session and Mcp-Session-Id. A session
-// whose client sends no request for idle is closed and forgotten (its
-// client gets 404 and starts a new one, as the MCP spec says); an open GET
-// stream does not count as activity, a request in progress does. idle <= 0
-// means sessions never expire. A request body over [limits.MessageBytes] is
+// stateful: each client gets its own session and Mcp-Session-Id. Calls of
+// the tools added with [AddTool] are answered directly, other requests by
+// the SDK (see package mcphttp); the answers are the same. A session whose
+// client sends no request for idle is closed and forgotten (its client
+// gets 404 and starts a new one, as the MCP spec says); an open GET stream
+// does not count as activity, a request in progress does. idle <= 0 means
+// sessions never expire. A request body over [limits.MessageBytes] is
 // refused with 413.
 //
 // Browsers and Hosts are checked by the origin policy in front of every
 // route (server.Policy); the SDK's own DNS-rebinding protection stays on as
-// a second lock: over a loopback connection it refuses a non-loopback Host.
-func Handler(s *mcp.Server, log *slog.Logger, idle time.Duration) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0),
-			MaxRequestBodyBytes: limits.MessageBytes})
+// a second lock: over a loopback connection it refuses a non-loopback Host
+// (and the direct path serves only loopback Hosts).
+func Handler(s *Server, log *slog.Logger, idle time.Duration) http.Handler {
+	return mcphttp.New(s.Server, s.tool, &mcphttp.Options{Logger: log, SessionTimeout: max(idle, 0),
+		MaxBodyBytes: limits.MessageBytes})
 }
 
 // CloseSessions closes every open MCP session and returns how many there were.
-func CloseSessions(s *mcp.Server) int {
+func CloseSessions(s *Server) int {
 	n := 0
 	for ss := range s.Sessions() {
 		_ = ss.Close()
@@ -148,13 +167,10 @@ func CloseSessions(s *mcp.Server) int {
 	return n
 }
 
-// logToolCalls logs every tools/call as mcp_tool_call {toolName,
-// sessionId, mcpSessionId} before it is handled, including calls the SDK
-// then rejects (unknown tool, arguments that fail the schema). The row is
-// committed while the tool runs and the answer waits for the commit: a
-// client never holds an answer for a call the action log could still lose.
-// If the row cannot be stored, the client gets a tool error saying so
-// instead of the tool's answer (tool errors, never protocol errors).
+// logToolCalls logs every tools/call that the SDK answers as
+// mcp_tool_call {toolName, sessionId, mcpSessionId} before it is handled,
+// including calls the SDK then rejects (unknown tool, arguments that fail
+// the schema); the direct path logs its calls the same way (logged).
 func logToolCalls(d *Deps) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -162,19 +178,48 @@ func logToolCalls(d *Deps) mcp.Middleware {
 			if !ok || method != "tools/call" || call.Params == nil {
 				return next(ctx, method, req)
 			}
-			data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
-			if call.Session != nil {
-				data["mcpSessionId"] = call.Session.ID()
-			}
-			logged := d.sess.Submit(ctx, coach.ActionMCPToolCall, data)
+			finish := d.logCall(ctx, call)
 			res, err := next(ctx, method, req)
-			if werr := logged.Wait(ctx); werr != nil {
-				d.log.Error("cannot log action", "action", string(coach.ActionMCPToolCall), "tool", call.Params.Name, "err", werr)
-				msg := fmt.Sprintf("%s: the call could not be recorded in the action log: %v", call.Params.Name, werr)
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			if failed := finish(); failed != nil {
+				return failed, nil
 			}
 			return res, err
 		}
+	}
+}
+
+// logged wraps a tool's handler to log its call as logToolCalls does.
+func (d *Deps) logged(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		finish := d.logCall(ctx, call)
+		res, err := h(ctx, call)
+		if failed := finish(); failed != nil {
+			return failed, nil
+		}
+		return res, err
+	}
+}
+
+// logCall submits the mcp_tool_call row of call. The row is committed
+// while the tool runs and the answer waits for the commit (finish): a
+// client never holds an answer for a call the action log could still
+// lose. If the row cannot be stored, finish returns the tool error saying
+// so, which the client gets instead of the tool's answer (tool errors,
+// never protocol errors); otherwise nil.
+func (d *Deps) logCall(ctx context.Context, call *mcp.CallToolRequest) (finish func() *mcp.CallToolResult) {
+	data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
+	if call.Session != nil {
+		data["mcpSessionId"] = call.Session.ID()
+	}
+	logged := d.sess.Submit(ctx, coach.ActionMCPToolCall, data)
+	return func() *mcp.CallToolResult {
+		werr := logged.Wait(ctx)
+		if werr == nil {
+			return nil
+		}
+		d.log.Error("cannot log action", "action", string(coach.ActionMCPToolCall), "tool", call.Params.Name, "err", werr)
+		msg := fmt.Sprintf("%s: the call could not be recorded in the action log: %v", call.Params.Name, werr)
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 	}
 }
 

@@ -42,7 +42,7 @@ func (in StartIn) CheckLimits() error {
 		limits.Bytes("goal", in.Goal, maxGoal))
 }
 
-func addStartTool(s *mcp.Server, d *Deps, st Starter) {
+func addStartTool(s *Server, d *Deps, st Starter) {
 	AddTool(s, &mcp.Tool{Name: "paige_start_session",
 		Description: "Start the coaching session for an issue, as the editor's session:start does (Paige's " +
 			"extension of the spec's tools): the editor shows it, and the session tools and read-only " +

@@ -12,7 +12,7 @@ import (
 // addTools registers the 12 tools of story 6. It is the only place tools
 // are listed. They go through [AddTool], not mcp.AddTool: same protocol,
 // less CPU per call.
-func addTools(s *mcp.Server, d *Deps) {
+func addTools(s *Server, d *Deps) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	AddTool(s, &mcp.Tool{Name: "paige_get_buffer", Annotations: readOnly, OutputSchema: bufferSchema(),
 		Description: "Return the editor's current (possibly unsaved) buffer of a file: " +

@@ -20,15 +20,19 @@ import (
 // mcp.AddTool (go-sdk v1.8.0) decodes the arguments twice and the result
 // once more with a decoder that allocates a 32 KiB buffer per call, and
 // validates the handler's own output against the output schema. Here the
-// arguments are decoded with encoding/json into a map for validation and
-// once into In; the output is marshalled once and not validated: it is
+// arguments are decoded with encoding/json into a map for validation (by
+// a precompiled check for flat schemas, see flatSchema, and otherwise by
+// the resolved schema) and once into In; the output is marshalled once and not validated: it is
 // produced by our code from the type the schema is inferred from (tests
 // validate it, see TestToolOutputsMatchSchemas). Schemas are inferred and
 // resolved once, at registration. An In with a CheckLimits method (see
 // limits.go) has it called before the handler; its error is the tool
 // error. It panics on a type without a schema or
 // a schema that does not resolve (a programming error caught at startup).
-func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+//
+// The tool is added to the SDK's server and to s's table of tools that
+// [Handler] calls directly; a name already added panics.
+func AddTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	tt := *t
 	in := resolveSchema[In](&tt.InputSchema, reflect.TypeFor[In]() == reflect.TypeFor[any]())
 	var elemZero any
@@ -38,7 +42,10 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 			elemZero = reflect.Zero(rt.Elem()).Interface()
 		}
 	}
-	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if _, dup := s.tools[tt.Name]; dup {
+		panic(fmt.Errorf("mcpapi: tool %q added twice", tt.Name))
+	}
+	th := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := in.decode(req.Params.Arguments)
 		if err != nil {
 			return errResult(err), nil
@@ -60,13 +67,20 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 			return errResult(err), nil
 		}
 		return withOutput(res, out, elemZero)
-	})
+	}
+	s.Server.AddTool(&tt, th)
+	if s.d != nil {
+		s.tools[tt.Name] = s.d.logged(th)
+	} else {
+		s.tools[tt.Name] = th
+	}
 }
 
 // inputSchema validates arguments against a resolved schema.
 type inputSchema struct {
 	resolved    *jsonschema.Resolved
-	hasDefaults bool // the schema declares a default somewhere
+	hasDefaults bool        // the schema declares a default somewhere
+	flat        *flatSchema // the precompiled check, nil when the schema is not flat
 }
 
 // resolveSchema infers *field from T when it is nil (an empty object
@@ -99,7 +113,7 @@ func resolveSchema[T any](field *any, anyObject bool) inputSchema {
 	if err != nil {
 		panic(fmt.Errorf("mcpapi: marshal schema: %w", err))
 	}
-	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`))}
+	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`)), flat: compileFlat(sch)}
 }
 
 // decode validates the raw arguments (absent is {}), applies the schema's
@@ -118,8 +132,10 @@ func (s inputSchema) decode(raw json.RawMessage) (json.RawMessage, error) {
 			return nil, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
 		}
 	}
-	if err := s.resolved.Validate(&v); err != nil {
-		return nil, fmt.Errorf("validating \"arguments\": %w", err)
+	if s.hasDefaults || s.flat == nil || !s.flat.valid(m) { // the flat check only ever says valid
+		if err := s.resolved.Validate(&v); err != nil {
+			return nil, fmt.Errorf("validating \"arguments\": %w", err)
+		}
 	}
 	if s.hasDefaults || len(raw) == 0 {
 		return json.Marshal(v)

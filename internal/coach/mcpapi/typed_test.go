@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func greet(_ context.Context, _ *mcp.CallToolRequest, in typedIn) (*mcp.CallTool
 
 // typedTools registers the same test tools with add, either mcp.AddTool or
 // ours, so their answers can be compared.
-func typedTools(s *mcp.Server, add func(s *mcp.Server, t *mcp.Tool, kind string)) {
+func typedTools(s *Server, add func(s *Server, t *mcp.Tool, kind string)) {
 	defaults := &jsonschema.Schema{Type: "object", Required: []string{"name"}, Properties: map[string]*jsonschema.Schema{
 		"name": {Type: "string"}, "n": {Type: "integer", Default: json.RawMessage("3")}}}
 	add(s, &mcp.Tool{Name: "greet"}, "greet")
@@ -43,20 +44,20 @@ func typedTools(s *mcp.Server, add func(s *mcp.Server, t *mcp.Tool, kind string)
 	add(s, &mcp.Tool{Name: "anyin"}, "anyin")
 }
 
-func sdkAdd(s *mcp.Server, t *mcp.Tool, kind string) {
+func sdkAdd(s *Server, t *mcp.Tool, kind string) {
 	switch kind {
 	case "greet":
-		mcp.AddTool(s, t, greet)
+		mcp.AddTool(s.Server, t, greet)
 	case "ptr":
-		mcp.AddTool(s, t, ptrTool)
+		mcp.AddTool(s.Server, t, ptrTool)
 	case "anyout":
-		mcp.AddTool(s, t, anyOutTool)
+		mcp.AddTool(s.Server, t, anyOutTool)
 	case "anyin":
-		mcp.AddTool(s, t, anyInTool)
+		mcp.AddTool(s.Server, t, anyInTool)
 	}
 }
 
-func ourAdd(s *mcp.Server, t *mcp.Tool, kind string) {
+func ourAdd(s *Server, t *mcp.Tool, kind string) {
 	switch kind {
 	case "greet":
 		AddTool(s, t, greet)
@@ -87,13 +88,24 @@ func anyInTool(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult,
 	return nil, typedOut{Greeting: "any"}, nil
 }
 
-func connectTyped(t *testing.T, add func(s *mcp.Server, t *mcp.Tool, kind string)) *mcp.ClientSession {
+// connectTyped connects a client to a server whose tools add registered,
+// in memory or, when overHTTP, through Handler (where the tools AddTool
+// added are called directly).
+func connectTyped(t *testing.T, add func(s *Server, t *mcp.Tool, kind string), overHTTP bool) *mcp.ClientSession {
 	t.Helper()
-	s := mcp.NewServer(&mcp.Implementation{Name: "typed"}, nil)
+	s := &Server{Server: mcp.NewServer(&mcp.Implementation{Name: "typed"}, nil), tools: map[string]mcp.ToolHandler{}}
 	typedTools(s, add)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
+	var ct mcp.Transport
+	if overHTTP {
+		hs := httptest.NewServer(Handler(s, nil, 0))
+		t.Cleanup(hs.Close)
+		ct = &mcp.StreamableClientTransport{Endpoint: hs.URL}
+	} else {
+		var st mcp.Transport
+		ct, st = mcp.NewInMemoryTransports()
+		if _, err := s.Connect(context.Background(), st, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
@@ -135,9 +147,17 @@ func callTyped(t *testing.T, cs *mcp.ClientSession, name string, args json.RawMe
 
 // TestAddToolMatchesSDK checks that AddTool advertises the schemas
 // mcp.AddTool does and answers every call — valid, invalid, erroring,
-// null — the same way, error texts included.
+// null — the same way, error texts included, whether the SDK answers the
+// call (in memory) or Handler's direct path does (over HTTP).
 func TestAddToolMatchesSDK(t *testing.T) {
-	sdk, ours := connectTyped(t, sdkAdd), connectTyped(t, ourAdd)
+	for _, overHTTP := range []bool{false, true} {
+		t.Run(map[bool]string{false: "in memory", true: "over HTTP"}[overHTTP], func(t *testing.T) {
+			testAddToolMatchesSDK(t, connectTyped(t, sdkAdd, false), connectTyped(t, ourAdd, overHTTP))
+		})
+	}
+}
+
+func testAddToolMatchesSDK(t *testing.T, sdk, ours *mcp.ClientSession) {
 	wantTools, err := sdk.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,355 @@
+package mcphttp
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// call is a tools/call request as the direct path reads it. Every field is
+// a sub-slice of the request body.
+type call struct {
+	id   []byte // an integer literal of at most 15 digits, or a string literal without escapes
+	name string // the tool's name
+	args []byte // the arguments object; nil when absent
+	meta []byte // the _meta object; nil when absent
+}
+
+// idKey returns a key that is equal for equal JSON-RPC ids: "n" and the
+// digits for a number, "s" and the text for a string.
+func (c call) idKey() string { return idKey(c.id) }
+
+func idKey(raw []byte) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return "s" + string(raw[1:len(raw)-1])
+	}
+	return "n" + string(raw)
+}
+
+// maxDepth is the deepest nesting the parser follows; deeper bodies go to
+// the SDK.
+const maxDepth = 64
+
+// parseCall reads body as one JSON-RPC tools/call request in the subset the
+// direct path answers: an object with exactly the members jsonrpc ("2.0"),
+// id, method ("tools/call") and params, each once; an integer id (at most
+// 15 digits, which the SDK's float64 ids keep exactly) or a string id
+// without escapes; params an object with name (a string without escapes)
+// and optionally arguments and _meta (objects), nothing else; a _meta that
+// never mentions io.modelcontextprotocol/ (the SEP-2575 per-request
+// protocol keys); member names without escapes; valid UTF-8 throughout.
+//
+// It reports false for anything else, valid JSON or not: such a body goes
+// to the SDK, which answers it (or rejects it) as it always did. A body it
+// accepts is valid JSON that encoding/json decodes to the same values
+// (FuzzParseCall).
+func parseCall(body []byte) (call, bool) {
+	var c call
+	if !utf8.Valid(body) {
+		return c, false
+	}
+	p := parser{b: body}
+	var version, method, params []byte
+	ok := p.object(func(key []byte) bool {
+		var dst *[]byte
+		switch string(key) {
+		case "jsonrpc":
+			dst = &version
+		case "id":
+			dst = &c.id
+		case "method":
+			dst = &method
+		case "params":
+			dst = &params
+		default:
+			return false
+		}
+		if *dst != nil {
+			return false // a duplicate member
+		}
+		*dst = p.value(0)
+		return *dst != nil
+	})
+	if !ok || !p.end() || string(version) != `"2.0"` || string(method) != `"tools/call"` ||
+		!validID(c.id) || len(params) == 0 || params[0] != '{' {
+		return call{}, false
+	}
+	var name []byte
+	q := parser{b: params}
+	ok = q.object(func(key []byte) bool {
+		var dst *[]byte
+		switch string(key) {
+		case "name":
+			dst = &name
+		case "arguments":
+			dst = &c.args
+		case "_meta":
+			dst = &c.meta
+		default:
+			return false
+		}
+		if *dst != nil {
+			return false
+		}
+		*dst = q.value(0)
+		return *dst != nil
+	})
+	if !ok || !plainString(name) || (c.args != nil && c.args[0] != '{') || (c.meta != nil && c.meta[0] != '{') ||
+		bytes.Contains(c.meta, []byte("io.modelcontextprotocol/")) {
+		return call{}, false
+	}
+	c.name = string(name[1 : len(name)-1])
+	return c, true
+}
+
+// validID reports whether raw is an id the direct path echoes as it came.
+func validID(raw []byte) bool {
+	if plainString(raw) {
+		return true
+	}
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(raw) > 1) {
+		return false // empty, too long for a float64, a leading zero or "-0"
+	}
+	for _, d := range digits {
+		if d < '0' || d > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainString reports whether raw is a string literal without escapes.
+func plainString(raw []byte) bool {
+	return len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0
+}
+
+// parser walks a JSON text; it never allocates.
+type parser struct {
+	b []byte
+	i int
+}
+
+func (p *parser) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// end reports whether only whitespace is left.
+func (p *parser) end() bool {
+	p.space()
+	return p.i == len(p.b)
+}
+
+// object reads an object whose member names have no escapes, calling
+// member with each name (the parser then at the member's value, which
+// member must read). It reports whether the object was read whole.
+func (p *parser) object(member func(key []byte) bool) bool {
+	p.space()
+	if p.i >= len(p.b) || p.b[p.i] != '{' {
+		return false
+	}
+	p.i++
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		return true
+	}
+	for {
+		p.space()
+		key := p.str()
+		if key == nil || !plainString(key) {
+			return false
+		}
+		p.space()
+		if p.i >= len(p.b) || p.b[p.i] != ':' {
+			return false
+		}
+		p.i++
+		if !member(key[1 : len(key)-1]) {
+			return false
+		}
+		p.space()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// value reads one JSON value and returns its text, or nil if it is not
+// valid JSON (or nests deeper than maxDepth).
+func (p *parser) value(depth int) []byte {
+	p.space()
+	if p.i >= len(p.b) || depth > maxDepth {
+		return nil
+	}
+	start := p.i
+	switch c := p.b[p.i]; {
+	case c == '{':
+		if !p.object(func([]byte) bool { return p.value(depth+1) != nil }) {
+			return nil
+		}
+	case c == '[':
+		if !p.array(depth) {
+			return nil
+		}
+	case c == '"':
+		if p.str() == nil {
+			return nil
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		if !p.number() {
+			return nil
+		}
+	default:
+		if !p.literal("true") && !p.literal("false") && !p.literal("null") {
+			return nil
+		}
+	}
+	return p.b[start:p.i]
+}
+
+func (p *parser) array(depth int) bool {
+	p.i++ // [
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == ']' {
+		p.i++
+		return true
+	}
+	for {
+		if p.value(depth+1) == nil {
+			return false
+		}
+		p.space()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (p *parser) literal(s string) bool {
+	if !bytes.HasPrefix(p.b[p.i:], []byte(s)) {
+		return false
+	}
+	p.i += len(s)
+	return true
+}
+
+// str reads a string literal (escapes checked) and returns it with its quotes.
+func (p *parser) str() []byte {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return nil
+	}
+	start := p.i
+	p.i++
+	for p.i < len(p.b) {
+		switch c := p.b[p.i]; {
+		case c == '"':
+			p.i++
+			return p.b[start:p.i]
+		case c < 0x20:
+			return nil
+		case c == '\\':
+			if !p.escape() {
+				return nil
+			}
+		default:
+			p.i++
+		}
+	}
+	return nil
+}
+
+// escape reads one escape sequence, the parser at its backslash.
+func (p *parser) escape() bool {
+	if p.i+1 >= len(p.b) {
+		return false
+	}
+	switch p.b[p.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		p.i += 2
+		return true
+	case 'u':
+		if p.i+6 > len(p.b) {
+			return false
+		}
+		for _, h := range p.b[p.i+2 : p.i+6] {
+			if !isHex(h) {
+				return false
+			}
+		}
+		p.i += 6
+		return true
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// number reads a number in JSON's grammar.
+func (p *parser) number() bool {
+	if p.b[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == '0':
+		p.i++
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		p.digits()
+	default:
+		return false
+	}
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if !p.digits() {
+			return false
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			p.i++
+		}
+		if !p.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits reads one or more digits and reports whether there was one.
+func (p *parser) digits() bool {
+	start := p.i
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		p.i++
+	}
+	return p.i > start
+}
