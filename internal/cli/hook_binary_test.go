@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/config"
 )
 
 var (
@@ -177,5 +179,28 @@ func TestPaigeHookBinaryUsage(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, "session-start") || r.stderr != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestDoctorBinaryNeedsPaigeHook: doctor's binary check fails, naming the
+// fix, when paige-hook (what the plugin's SessionStart hook runs) is not on
+// PATH, and passes when both binaries are.
+func TestDoctorBinaryNeedsPaigeHook(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("paige")
+	var cfg config.Config
+	cfg.Process.Path = dir
+	c := checkBinary(cfg)
+	if c.ok || !strings.Contains(c.detail, "no paige-hook on PATH") || !strings.Contains(c.fix, "make build builds bin/paige-hook") {
+		t.Errorf("without paige-hook: %+v", c)
+	}
+	write("paige-hook")
+	if c := checkBinary(cfg); !c.ok || !strings.Contains(c.detail, filepath.Join(dir, "paige-hook")) {
+		t.Errorf("with paige-hook: %+v", c)
 	}
 }
