@@ -6,7 +6,9 @@
 // It owns no data: whether a coaching session is active comes from the coach
 // ([store.CoachingActive] in internal/coach/store), and the transcripts
 // waiting to be learned from are learn's (internal/learn/queue). The decision
-// table and the settings merge are pure functions over plain data.
+// table and the settings merge are pure functions over plain data. Claude
+// Code's hook input and the SessionStart hook are internal/hook's, which
+// must stay small (it runs in the paige-hook binary).
 package claudecode
 
 // PreToolUseOutput is the JSON a PreToolUse hook prints to deny a call.
