@@ -7,33 +7,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
 )
 
-var (
-	buildHookOnce sync.Once
-	buildHookErr  error
-)
-
-// builtPaigeHook builds cmd/paige-hook once per test binary and returns its
-// path.
+// builtPaigeHook returns the paige-hook that [builtPaige] builds beside
+// paige.
 func builtPaigeHook(tb testing.TB) string {
 	tb.Helper()
-	bin := filepath.Join(binDir, "paige-hook")
-	buildHookOnce.Do(func() {
-		out, err := exec.Command("go", "build", "-o", bin, "../../cmd/paige-hook").CombinedOutput()
-		if err != nil {
-			buildHookErr = err
-			tb.Logf("go build: %s", out)
-		}
-	})
-	if buildHookErr != nil {
-		tb.Fatalf("build paige-hook: %v", buildHookErr)
-	}
-	return bin
+	return filepath.Join(filepath.Dir(builtPaige(tb)), "paige-hook")
 }
 
 // procResult is what a process left behind: its streams, exit code and the
@@ -202,5 +185,39 @@ func TestDoctorBinaryNeedsPaigeHook(t *testing.T) {
 	write("paige-hook")
 	if c := checkBinary(cfg); !c.ok || !strings.Contains(c.detail, filepath.Join(dir, "paige-hook")) {
 		t.Errorf("with paige-hook: %+v", c)
+	}
+}
+
+// TestClaudeInstallPointsAtPaigeHook: install writes the SessionStart hook
+// as paige-hook when it sits beside the binary and says so; without it the
+// hook runs paige and install notes why that is slower.
+func TestClaudeInstallPointsAtPaigeHook(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "paige")
+	for _, name := range []string{"paige", "paige-hook"} {
+		writeFile(t, filepath.Join(dir, name), "#!/bin/sh\n")
+		if err := os.Chmod(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := t.TempDir()
+	vars := map[string]string{"HOME": home, "PORT": "4111", "DATA_DIR": t.TempDir()}
+	out, errOut, err := runPaige(t, vars, "", "claude", "install", "--bin", bin)
+	if err != nil || !strings.Contains(out, "hooks run "+filepath.Join(dir, "paige-hook")+" session-start and "+bin+" hook …") || errOut != "" {
+		t.Fatalf("install with paige-hook: %v\n%s\n%s", err, out, errOut)
+	}
+	s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json")))
+	if !strings.Contains(s, `"`+filepath.Join(dir, "paige-hook")+` session-start --record-session"`) || strings.Count(s, bin+" hook ") != 2 {
+		t.Errorf("settings:\n%s", s)
+	}
+	if err := os.Remove(filepath.Join(dir, "paige-hook")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err = runPaige(t, vars, "", "claude", "install", "--bin", bin)
+	if err != nil || !strings.Contains(errOut, "no paige-hook beside "+bin) {
+		t.Fatalf("install without paige-hook: %v %q", err, errOut)
+	}
+	if s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json"))); strings.Count(s, bin+" hook ") != 3 || strings.Contains(s, "paige-hook") {
+		t.Errorf("settings without paige-hook:\n%s", s)
 	}
 }
