@@ -3,6 +3,7 @@
 
 GO          ?= go
 BIN         ?= bin/paige
+HOOK_BIN    ?= $(dir $(BIN))paige-hook
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOBIN       := $(shell $(GO) env GOPATH)/bin
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -16,9 +17,11 @@ run: build
 	 PAIGE_OFFLINE="$${PAIGE_OFFLINE:-$$( [ -n "$$ANTHROPIC_API_KEY" ] || grep -qs '^ANTHROPIC_API_KEY=.' .env || echo 1)}" \
 	 ./$(BIN) serve
 
-## build: compile the binary into bin/paige
+## build: compile bin/paige and, beside it, bin/paige-hook (the small binary the plugin's
+## SessionStart hook runs)
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/paige
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(HOOK_BIN) ./cmd/paige-hook
 
 ## test: lint, then every Go test with the race detector, then the web UI's tests, then the
 ## benchmark report in its short mode (every tool once on tiny inputs; no timing is asserted)

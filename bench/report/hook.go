@@ -83,43 +83,58 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-// measureHook runs `paige hook session-start` with the seed fixture and a
-// hello-world Go binary built the same way, interleaved, r.hookRuns times
-// each after one warm-up run of each.
-func (r *runner) measureHook(ctx context.Context) (hook, hello *procStats, err error) {
+// hookProc is one process the hook step measures: its stats, program and
+// arguments.
+type hookProc struct {
+	st    *procStats
+	bin   string
+	args  []string
+	stdin string
+}
+
+// measureHook runs `paige-hook session-start` (what the plugin runs; left
+// out when the tree has no paige-hook), `paige hook session-start` with the
+// seed fixture and a hello-world Go binary built the same way, interleaved,
+// r.hookRuns times each after one warm-up run of each.
+func (r *runner) measureHook(ctx context.Context) (smallHook, hook, hello *procStats, err error) {
 	home := filepath.Join(r.tmp, "hook-home")
 	seed, err := os.ReadFile(filepath.Join(r.root, "internal", "seed", "testdata", "valid-seed.json"))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(home, ".pai"), 0o700); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := os.WriteFile(filepath.Join(home, ".pai", "seed.json"), seed, 0o600); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
-	hook, hello = &procStats{}, &procStats{}
+	smallHook, hook, hello = &procStats{}, &procStats{}, &procStats{}
+	procs := []hookProc{
+		{hook, r.paige, []string{"hook", "session-start"}, hookInput},
+		{hello, r.hello, nil, ""},
+	}
+	if r.paigeHook != "" {
+		procs = append([]hookProc{{smallHook, r.paigeHook, []string{"session-start"}, hookInput}}, procs...)
+	}
 	var warm procStats
 	for i := -1; i < r.hookRuns; i++ {
-		h, w := hook, hello
-		if i < 0 {
-			h, w = &warm, &warm
-		}
-		if err := runProc(ctx, h, env, hookInput, r.paige, "hook", "session-start"); err != nil {
-			return nil, nil, err
-		}
-		if err := runProc(ctx, w, env, "", r.hello); err != nil {
-			return nil, nil, err
+		for _, p := range procs {
+			st := p.st
+			if i < 0 {
+				st = &warm
+			}
+			if err := runProc(ctx, st, env, p.stdin, p.bin, p.args...); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 	}
 	for range min(r.hookRuns, 5) { // peak RSS barely varies
-		if err := runRSS(ctx, hook, r.tmp, env, hookInput, r.paige, "hook", "session-start"); err != nil {
-			return nil, nil, err
-		}
-		if err := runRSS(ctx, hello, r.tmp, env, "", r.hello); err != nil {
-			return nil, nil, err
+		for _, p := range procs {
+			if err := runRSS(ctx, p.st, r.tmp, env, p.stdin, p.bin, p.args...); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 	}
-	return hook, hello, nil
+	return smallHook, hook, hello, nil
 }

@@ -4,10 +4,10 @@
 // load average beside it and the target beside that. `make bench-report`
 // runs it.
 //
-// It builds `paige` (as `make build` does) and a hello-world Go binary the
+// It builds `paige` and `paige-hook` (as `make build` does) and a hello-world Go binary the
 // same way, the load tools bench/mcpload and bench/wsload, then measures:
 //
-//   - `paige hook session-start` as whole processes, /usr/bin/time-style
+//   - `paige-hook session-start` and `paige hook session-start` as whole processes, /usr/bin/time-style
 //     (wall, user+system CPU, peak RSS from wait4), against the hello-world;
 //   - a real `paige serve` (offline, temporary project, data dir and HOME):
 //     start → /health, RSS idle, paige_get_buffer with 1 and 16 MCP
@@ -61,6 +61,7 @@ type runner struct {
 	only      map[string]bool // steps to run; empty means all
 
 	paige, hello, mcpload, wsload string
+	paigeHook                     string // "" when the measured tree has no cmd/paige-hook
 }
 
 // realMain runs the report and returns the exit code.
@@ -130,12 +131,12 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 		key, name string
 		fn        func(context.Context, *figures) error
 	}{
-		{"hook", "hook session-start vs hello-world", r.stepHook},
+		{"hook", "paige-hook and paige hook session-start vs hello-world", r.stepHook},
 		{"serve", "paige serve: health, RSS, MCP, WebSocket", r.stepServe},
 		{"large", fmt.Sprintf("start → /health on %d files", r.files), r.stepLarge},
 		{"bench", "Go benchmarks", r.stepBench},
 	}
-	f := figures{hook: &procStats{}, hello: &procStats{}}
+	f := figures{smallHook: &procStats{}, hook: &procStats{}, hello: &procStats{}}
 	for _, s := range steps {
 		if len(r.only) > 0 && !r.only[s.key] {
 			continue
@@ -167,12 +168,19 @@ func (r *runner) build(ctx context.Context) error {
 	}
 	r.paige, r.hello = filepath.Join(r.tmp, "paige"), filepath.Join(r.tmp, "hello-world")
 	r.mcpload, r.wsload = filepath.Join(r.tmp, "mcpload"), filepath.Join(r.tmp, "wsload")
+	if _, err := os.Stat(filepath.Join(r.root, "cmd", "paige-hook")); err == nil { // older trees have none
+		r.paigeHook = filepath.Join(r.tmp, "paige-hook")
+	}
 	for _, b := range []struct{ dir, out, pkg string }{
 		{r.root, r.paige, "./cmd/paige"},
 		{helloDir, r.hello, "."},
 		{r.toolsRoot, r.mcpload, "./bench/mcpload"},
 		{r.toolsRoot, r.wsload, "./bench/wsload"},
+		{r.root, r.paigeHook, "./cmd/paige-hook"},
 	} {
+		if b.out == "" {
+			continue
+		}
 		args := []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", b.out, b.pkg}
 		if r.short { // share the build cache of go run and go test; figures do not matter
 			args = []string{"build", "-o", b.out, b.pkg}

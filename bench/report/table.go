@@ -32,6 +32,16 @@ func loadOf(ss ...*series) string {
 	return fmt.Sprintf("%.2f", median(all))
 }
 
+// procRow is the row of a hook process h measured against the hello-world w.
+func procRow(path string, h, w *procStats) row {
+	return row{path,
+		fmt.Sprintf("wall %s = %s hello-world (%s); CPU %s = %s hello-world (%s); max RSS %s (hello-world %s)",
+			h.wall.format(" ms"), ratio(h.wall.med(), w.wall.med()), w.wall.format(" ms"),
+			h.cpu.format(" ms"), ratio(h.cpu.med(), w.cpu.med()), w.cpu.format(" ms"),
+			h.rss.format(" MiB"), w.rss.format(" MiB")),
+		loadOf(&h.wall), "≤ 2× the hello-world Go binary, ≤ 12 MiB"}
+}
+
 // row is one line of the table.
 type row struct{ path, now, load, target string }
 
@@ -39,14 +49,9 @@ type row struct{ path, now, load, target string }
 func (f *figures) rows() []row {
 	b := func(k string) *series { return f.bench[k] }
 	ms := func(k string) *series { return scaled(b(k), 1e-6) }
-	h, w := f.hook, f.hello
 	return []row{
-		{"`paige hook session-start`, whole process",
-			fmt.Sprintf("wall %s = %s hello-world (%s); CPU %s = %s hello-world (%s); max RSS %s (hello-world %s)",
-				h.wall.format(" ms"), ratio(h.wall.med(), w.wall.med()), w.wall.format(" ms"),
-				h.cpu.format(" ms"), ratio(h.cpu.med(), w.cpu.med()), w.cpu.format(" ms"),
-				h.rss.format(" MiB"), w.rss.format(" MiB")),
-			loadOf(&h.wall), "≤ 2× the hello-world Go binary, ≤ 12 MiB"},
+		procRow("`paige-hook session-start` (what the plugin runs), whole process", f.smallHook, f.hello),
+		procRow("`paige hook session-start`, whole process", f.hook, f.hello),
 		{"MCP `paige_get_buffer` (2.6 KB buffer), server CPU per call",
 			fmt.Sprintf("sequential %s; 16 clients %s", f.mcpSeqCPU.format(" µs"), f.mcp16CPU.format(" µs")),
 			loadOf(&f.mcpSeqCPU, &f.mcp16CPU), "≤ 100 µs"},

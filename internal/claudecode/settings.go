@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -15,12 +16,20 @@ type HookSpec struct {
 	Sub     string
 	Flags   string // appended after Sub, e.g. "--record-session"; "" for none
 	Timeout int
+	// Small marks the hook the small [HookBinaryName] binary runs (as
+	// `paige-hook <Sub>`) when it is installed: it starts once per session,
+	// and the whole of paige costs five times its start-up.
+	Small bool
 }
+
+// HookBinaryName is the small binary (cmd/paige-hook) that runs the hooks
+// marked Small, from the same directory as paige.
+const HookBinaryName = "paige-hook"
 
 // Hooks are the hooks Paige installs, in this order, in settings files and
 // in plugin/hooks/hooks.json.
 var Hooks = []HookSpec{
-	{Event: "SessionStart", Sub: "session-start", Flags: "--record-session", Timeout: 10},
+	{Event: "SessionStart", Sub: "session-start", Flags: "--record-session", Timeout: 10, Small: true},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 5},
 	{Event: "PreToolUse", Matcher: strings.Join(append(ReadOnlyTools[:len(ReadOnlyTools):len(ReadOnlyTools)], "Bash"), "|"), Sub: "pre-tool-use", Timeout: 5},
 }
@@ -29,18 +38,43 @@ var Hooks = []HookSpec{
 const MCPServerName = "paige"
 
 // Command returns the shell command that runs the hook with the paige
-// binary bin, quoted when it needs to be.
+// binary bin, quoted when it needs to be: `<bin> hook <sub> [flags]`, or
+// for a Small hook `<dir>/paige-hook <sub> [flags]` when an executable
+// paige-hook sits beside bin (see [HookBinaryBeside]).
 func (h HookSpec) Command(bin string) string {
+	return h.CommandWith(bin, HookBinaryBeside(bin))
+}
+
+// CommandWith is [HookSpec.Command] with the small binary hookBin given
+// ("" for none).
+func (h HookSpec) CommandWith(bin, hookBin string) string {
 	cmd := shellQuote(bin) + " hook " + h.Sub
+	if h.Small && hookBin != "" {
+		cmd = shellQuote(hookBin) + " " + h.Sub
+	}
 	if h.Flags != "" {
 		cmd += " " + h.Flags
 	}
 	return cmd
 }
 
+// HookBinaryBeside returns the paige-hook executable in bin's directory,
+// or "" when bin has no directory or there is none.
+func HookBinaryBeside(bin string) string {
+	if !filepath.IsAbs(bin) {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(bin), HookBinaryName)
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
+}
+
 // IsPaigeHookCommand reports whether a hook command runs `<paige> hook <sub>
-// [--flag…]` for one of Paige's hooks: that is how Paige finds its own
-// entries in a settings file. The program is Paige when it is one of bins
+// [--flag…]` for one of Paige's hooks, or `<paige-hook> <sub> [--flag…]`
+// for a Small one: that is how Paige finds its own entries in a settings
+// file. The program is Paige when it is one of bins
 // (the binaries being installed or running, compared as given and with
 // symlinks resolved), or when its file name is paige, or paige followed by
 // '-', '_', '.' or a digit (paige-dev, paige.exe, paige2), in any directory.
@@ -48,6 +82,9 @@ func (h HookSpec) Command(bin string) string {
 // mentions Paige is never taken.
 func IsPaigeHookCommand(cmd string, bins ...string) bool {
 	words, ok := simpleWords(cmd)
+	if ok && len(words) >= 2 && isSmallHook(words[1]) {
+		words = append([]string{words[0], "hook"}, words[1:]...)
+	}
 	if !ok || len(words) < 3 || words[1] != "hook" {
 		return false
 	}
@@ -61,6 +98,16 @@ func IsPaigeHookCommand(cmd string, bins ...string) bool {
 	}
 	for _, h := range Hooks {
 		if words[2] == h.Sub {
+			return true
+		}
+	}
+	return false
+}
+
+// isSmallHook reports whether sub is the subcommand of a Small hook.
+func isSmallHook(sub string) bool {
+	for _, h := range Hooks {
+		if h.Small && h.Sub == sub {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -26,6 +28,10 @@ func TestIsPaigeHookCommandNames(t *testing.T) {
 		"paige hook something-else":                      false,
 		"paige seed show":                                false,
 		"/opt/tools/coach hook session-start --whatever": false, // unknown name, not among bins
+		"paige-hook session-start --record-session":      true,  // the small binary
+		"'/My Tools/paige-hook' session-start":           true,
+		"paige-hook pre-tool-use":                        false, // not a hook paige-hook runs
+		"paige-hook session-start && rm -rf ~":           false,
 	} {
 		if got := IsPaigeHookCommand(cmd); got != want {
 			t.Errorf("IsPaigeHookCommand(%q) = %v, want %v", cmd, got, want)
@@ -88,5 +94,44 @@ func TestOldSessionStartEntryReplaced(t *testing.T) {
 	want := []string{bin + " hook session-start --record-session", bin + " hook session-end", bin + " hook pre-tool-use"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestInstallUsesPaigeHookBeside: with paige-hook beside the binary, the
+// SessionStart hook runs it (the small process) and the others run paige;
+// without it, every hook runs paige. Reinstalling either way replaces the
+// other's entries, and uninstall removes both kinds.
+func TestInstallUsesPaigeHookBeside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "paige")
+	for _, name := range []string{"paige", HookBinaryName} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small, err := InstallHooks([]byte(userSettings), bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, _ := PaigeHookCommands(small)
+	sort.Strings(cmds)
+	want := []string{bin + " hook pre-tool-use", bin + " hook session-end", filepath.Join(dir, HookBinaryName) + " session-start --record-session"}
+	if diff := cmp.Diff(want, cmds); diff != "" {
+		t.Errorf("hook commands (-want +got):\n%s", diff)
+	}
+	if err := os.Remove(filepath.Join(dir, HookBinaryName)); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := InstallHooks(small, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds, _ := PaigeHookCommands(whole); len(cmds) != 3 || !slices.Contains(cmds, bin+" hook session-start --record-session") {
+		t.Errorf("without paige-hook: %q", cmds)
+	}
+	out, _, err := UninstallHooks(small, bin)
+	if err != nil || !bytes.Equal(out, []byte(userSettings)) {
+		t.Errorf("uninstall after the paige-hook install (%v):\n%s", err, out)
 	}
 }

@@ -146,7 +146,13 @@ func claudeApply(e *env, f claudeFlags, install bool) error {
 		}
 	}
 	if install && !f.dryRun {
-		fmt.Fprintf(e.stdout, "Paige is plugged into Claude Code (hooks run %s hook …). Start 'paige serve' for the MCP tools; restart Claude Code to load the changes.\n", bin)
+		runs := bin + " hook …"
+		if small := claudecode.HookBinaryBeside(bin); small != "" {
+			runs = small + " session-start and " + runs
+		} else {
+			fmt.Fprintf(e.stderr, "note: no %s beside %s: the SessionStart hook runs the whole of paige (build both with make build)\n", claudecode.HookBinaryName, bin)
+		}
+		fmt.Fprintf(e.stdout, "Paige is plugged into Claude Code (hooks run %s). Start 'paige serve' for the MCP tools; restart Claude Code to load the changes.\n", runs)
 	}
 	return nil
 }

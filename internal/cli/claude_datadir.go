@@ -6,13 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/hook"
 )
-
-// dataDirProbeTimeout bounds the hook's question to the server: the hook
-// must stay fast, and a server that does not answer quickly is not checked.
-const dataDirProbeTimeout = 500 * time.Millisecond
 
 // absDataDir is dir made absolute, or dir when that fails.
 func absDataDir(dir string) string {
@@ -27,13 +23,13 @@ func absDataDir(dir string) string {
 // with the same environment).
 func checkDataDirAgreement(ctx context.Context, cfg config.Config) check {
 	c := check{name: "serve DATA_DIR"}
-	id, running := claudecode.ServerDataDir(ctx, cfg.Port, 2*time.Second)
+	id, running := hook.ServerDataDir(ctx, cfg.Port, 2*time.Second)
 	switch {
 	case !running:
 		c.ok, c.detail = true, fmt.Sprintf("no Paige server on port %d to compare with", cfg.Port)
 	case id == "":
 		c.ok, c.detail = true, "the server on port "+fmt.Sprint(cfg.Port)+" does not report its DATA_DIR"
-	case id == claudecode.DataDirID(cfg.DataDir):
+	case id == hook.DataDirID(cfg.DataDir):
 		c.ok, c.detail = true, "the server and the hooks use "+absDataDir(cfg.DataDir)
 	default:
 		c.detail = fmt.Sprintf("paige serve on port %d uses another DATA_DIR than %s (the hooks' with this environment)", cfg.Port, absDataDir(cfg.DataDir))

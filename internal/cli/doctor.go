@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
 )
 
@@ -115,7 +116,22 @@ func checkBinary(cfg config.Config) check {
 	} else {
 		c.detail += "; PATH has " + p
 	}
+	if p := lookPath(claudecode.HookBinaryName, cfg.Process.Path); p == "" {
+		c.ok = false
+		c.detail += "; no " + claudecode.HookBinaryName + " on PATH"
+		c.fix = joinFix(c.fix, "put paige-hook beside paige on PATH (make build builds bin/paige-hook; go install ./cmd/...): the plugin's SessionStart hook runs 'paige-hook'")
+	} else {
+		c.detail += " and " + p
+	}
 	return c
+}
+
+// joinFix appends fix to an earlier one.
+func joinFix(old, fix string) string {
+	if old == "" {
+		return fix
+	}
+	return old + "; " + fix
 }
 
 func checkConfig(cfg config.Config, loadErr error) check {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/server"
 )
 
@@ -23,7 +23,7 @@ func fakeServe(tb testing.TB, dataDir string) string {
 		tb.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /health", server.HandleHealthWith(time.Now(), nil, map[string]any{"dataDirId": claudecode.DataDirID(dataDir)}))
+	mux.Handle("GET /health", server.HandleHealthWith(time.Now(), nil, map[string]any{"dataDirId": hook.DataDirID(dataDir)}))
 	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
 	tb.Cleanup(func() { srv.Close() })
@@ -117,8 +117,8 @@ func TestDoctorSeesPlugin(t *testing.T) {
 func TestServeHealthReportsDataDirID(t *testing.T) {
 	s := startServe(t, serveEnv(t))
 	code, body := s.health(t)
-	if code != 200 || body["dataDirId"] != claudecode.DataDirID(s.data) {
-		t.Errorf("health %d %v, want dataDirId %s", code, body, claudecode.DataDirID(s.data))
+	if code != 200 || body["dataDirId"] != hook.DataDirID(s.data) {
+		t.Errorf("health %d %v, want dataDirId %s", code, body, hook.DataDirID(s.data))
 	}
 	for _, v := range body {
 		if str, ok := v.(string); ok && strings.Contains(str, "/") {

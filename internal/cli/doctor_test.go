@@ -50,7 +50,7 @@ func doctorEnv(tb testing.TB) map[string]string {
 	home := tb.TempDir()
 	vars := map[string]string{
 		"HOME": home, "DATA_DIR": tb.TempDir(), "PROJECT_DIR": tb.TempDir(),
-		"PAIGE_OFFLINE": "1", "PORT": freePort(tb), "PATH": fakePATH(tb, "git", "gh", "paige"),
+		"PAIGE_OFFLINE": "1", "PORT": freePort(tb), "PATH": fakePATH(tb, "git", "gh", "paige", "paige-hook"),
 	}
 	bin := filepath.Join(vars["PATH"], "paige")
 	if _, errOut, err := runPaige(tb, vars, "", "claude", "install", "--bin", bin); err != nil {
@@ -94,8 +94,8 @@ func TestDoctorProblems(t *testing.T) {
 		fix      string // text of its fix
 		required bool
 	}{
-		{"no git", func(tb testing.TB, v map[string]string) { v["PATH"] = fakePATH(tb, "gh", "paige") }, "git", "install git", false},
-		{"no gh", func(tb testing.TB, v map[string]string) { v["PATH"] = fakePATH(tb, "git", "paige") }, "gh", "gh auth login", false},
+		{"no git", func(tb testing.TB, v map[string]string) { v["PATH"] = fakePATH(tb, "gh", "paige", "paige-hook") }, "git", "install git", false},
+		{"no gh", func(tb testing.TB, v map[string]string) { v["PATH"] = fakePATH(tb, "git", "paige", "paige-hook") }, "gh", "gh auth login", false},
 		{"no key", func(tb testing.TB, v map[string]string) { delete(v, "PAIGE_OFFLINE"); v["ANTHROPIC_API_KEY"] = "nope" }, "claude key", "console.anthropic.com", false},
 		{"no project", func(tb testing.TB, v map[string]string) { delete(v, "PROJECT_DIR") }, "config", "export PROJECT_DIR", true},
 		{"bad port", func(tb testing.TB, v map[string]string) { v["PORT"] = "http" }, "config", "fix the variable", true},

@@ -15,6 +15,7 @@ import (
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/learn/queue"
 )
 
@@ -93,25 +94,11 @@ func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
 
 // readClaudeHookInput reads the hook JSON from stdin, giving up when stdin is
 // a terminal or stays silent for hookStdinTimeout.
-func readClaudeHookInput(e *env) (claudecode.HookInput, error) {
+func readClaudeHookInput(e *env) (hook.Input, error) {
 	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return claudecode.HookInput{}, errors.New("no hook input: stdin is a terminal (Claude Code pipes the hook JSON)")
+		return hook.Input{}, errors.New("no hook input: stdin is a terminal (Claude Code pipes the hook JSON)")
 	}
-	type result struct {
-		in  claudecode.HookInput
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		in, err := claudecode.ReadHookInput(e.stdin)
-		done <- result{in, err}
-	}()
-	select {
-	case r := <-done:
-		return r.in, r.err
-	case <-time.After(hookStdinTimeout):
-		return claudecode.HookInput{}, fmt.Errorf("no hook input within %s", hookStdinTimeout)
-	}
+	return hook.ReadInputWithin(e.stdin, hookStdinTimeout)
 }
 
 func hookError(e *env, hook string, err error) {

@@ -15,10 +15,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/coach/coaching"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 )
@@ -67,7 +67,7 @@ wrap-up at most once. Prints one line saying what happened.`,
 // in cwd: detached when the server answers (the wrap-up takes model calls,
 // the hook must return at once), queued for the next paige serve when it
 // does not. PAIGE_WRAPUP=inline runs it before returning (debugging, tests).
-func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in claudecode.HookInput) {
+func wrapUpOnSessionEnd(ctx context.Context, e *env, cfg config.Config, in hook.Input) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

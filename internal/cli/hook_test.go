@@ -83,15 +83,20 @@ var (
 	buildErr  error
 )
 
-// builtPaige builds cmd/paige once per test binary and returns its path.
+// builtPaige builds cmd/paige once per test binary and returns its path;
+// cmd/paige-hook is built beside it, as `make build` does, so the plugin's
+// hooks and `paige claude install` find it.
 func builtPaige(tb testing.TB) string {
 	tb.Helper()
 	bin := filepath.Join(binDir, "paige")
 	buildOnce.Do(func() {
-		out, err := exec.Command("go", "build", "-o", bin, "../../cmd/paige").CombinedOutput()
-		if err != nil {
-			buildErr = err
-			tb.Logf("go build: %s", out)
+		for _, pkg := range []string{"../../cmd/paige", "../../cmd/paige-hook"} {
+			out, err := exec.Command("go", "build", "-o", binDir, pkg).CombinedOutput()
+			if err != nil {
+				buildErr = err
+				tb.Logf("go build %s: %s", pkg, out)
+				return
+			}
 		}
 	})
 	if buildErr != nil {

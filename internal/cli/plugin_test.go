@@ -85,7 +85,7 @@ func TestPluginHooks(t *testing.T) {
 	want := map[string][]pluginGroup{}
 	for _, h := range claudecode.Hooks {
 		want[h.Event] = append(want[h.Event], pluginGroup{Matcher: h.Matcher,
-			Hooks: []pluginHook{{Type: "command", Command: h.Command("paige"), Timeout: h.Timeout}}})
+			Hooks: []pluginHook{{Type: "command", Command: h.CommandWith("paige", "paige-hook"), Timeout: h.Timeout}}})
 	}
 	if diff := cmp.Diff(want, f.Hooks); diff != "" {
 		t.Errorf("hooks.json differs from claudecode.Hooks (-want +got):\n%s", diff)
@@ -94,7 +94,11 @@ func TestPluginHooks(t *testing.T) {
 	for event, groups := range f.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				words := strings.Fields(h.Command)
+				command := h.Command
+				if rest, ok := strings.CutPrefix(command, "paige-hook "); ok { // the same hook and flags as paige hook
+					command = "paige hook " + rest
+				}
+				words := strings.Fields(command)
 				if len(words) < 2 || words[0] != "paige" {
 					t.Errorf("%s: command %q does not run paige", event, h.Command)
 					continue
@@ -108,7 +112,7 @@ func TestPluginHooks(t *testing.T) {
 					}
 				}
 				cmd, rest, err := root.Find(sub)
-				if err != nil || len(rest) != 0 || !strings.HasPrefix(h.Command, cmd.CommandPath()) {
+				if err != nil || len(rest) != 0 || !strings.HasPrefix(command, cmd.CommandPath()) {
 					t.Errorf("%s: %q is not a paige command (found %q, rest %v, err %v)", event, h.Command, cmd.CommandPath(), rest, err)
 					continue
 				}

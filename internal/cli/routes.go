@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/server"
 )
 
@@ -12,7 +12,7 @@ import (
 // Each capability registers its shutdown steps on a. The mux is served
 // behind the origin policy by server.Serve, which wraps it whole.
 func wire(ctx context.Context, a *app, mux *routeMux) error {
-	mux.Handle("GET /health", server.HandleHealthWith(a.start, nil, map[string]any{"dataDirId": claudecode.DataDirID(a.cfg.DataDir)}))
+	mux.Handle("GET /health", server.HandleHealthWith(a.start, nil, map[string]any{"dataDirId": hook.DataDirID(a.cfg.DataDir)}))
 	if err := openTerminal(a); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/seed"
 )
 
@@ -89,7 +90,7 @@ func TestHookSessionStartInvalidSeedIsReadOnly(t *testing.T) {
 			}
 			context := out
 			if len(args) > 0 && args[0] == "--json" {
-				var got sessionStartOutput
+				var got hook.SessionStartOutput
 				if err := json.Unmarshal([]byte(out), &got); err != nil {
 					t.Fatal(err)
 				}

@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,7 +13,7 @@ var assignHints = []string{"pass", "pwd", "secret", "token", "key"}
 // followed by the first letter of a next word or by an operator (then a
 // quoted "value" may be the next key) if there is one;
 // [redactAssignment] decides whether the name and value make a secret.
-var assignRe = regexp.MustCompile(`^([A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9_\-]*)` +
+var assignRe = lazyRegexp(`^([A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9_\-]*)` +
 	`(["']?[ \t]*(?::=|=|:)[ \t]*)` +
 	"(\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|`[^`\\n]*`|[^\\s\"'`,;&)\\]}]+)" +
 	`((?:[ \t]+[A-Za-z]|[ \t]*[:=])?)`)
@@ -148,7 +147,7 @@ var notValues = map[string]bool{
 
 // identPath matches a dotted identifier path (user.password, os.environ,
 // process.env.TOKEN): code naming a value, not a value.
-var identPath = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+var identPath = lazyRegexp(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 
 // bareSecret reports whether an unquoted value is a secret literal (as in
 // .env, YAML, INI or shell) rather than code: at least 4 characters, not
@@ -157,7 +156,7 @@ var identPath = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Z
 func bareSecret(v string) bool {
 	v = strings.TrimRight(v, ".")
 	switch {
-	case len(v) < 4, placeholder(v), notValues[strings.ToLower(v)], identPath.MatchString(v):
+	case len(v) < 4, placeholder(v), notValues[strings.ToLower(v)], identPath().MatchString(v):
 		return false
 	case strings.ContainsAny(v[:1], "=!<>([{#/*&|+"), strings.ContainsAny(v, "(["):
 		return false
@@ -170,7 +169,7 @@ var plainHints = []string{"pass", "token", "secret", "api"}
 
 // plainRe matches "the password is X", "my token was X", "api key is X",
 // "password for the db is X"; [redactPlain] decides whether X is a secret.
-var plainRe = regexp.MustCompile(`^(?i)((password|passphrase|passcode|token|api[ _\-]?key|secret)` +
+var plainRe = lazyRegexp(`^(?i)((password|passphrase|passcode|token|api[ _\-]?key|secret)` +
 	`(?:\s+(?:for|of|to)\s+(?:the\s+|my\s+)?[\w.\-]+)?\s+(?:is|was)\s+(?:now\s+|still\s+|set\s+to\s+)?)` +
 	"(\"[^\"\\n]+\"|'[^'\\n]+'|`[^`\\n]+`|[^\\s\"'`,;]+)")
 

@@ -44,6 +44,7 @@ func jsonHinted(raw []byte) bool {
 		return true
 	}
 	lower := asciiLower(string(raw))
+	rules := rules()
 	for i := range rules {
 		for _, h := range rules[i].hints {
 			if strings.Contains(lower, h) {

@@ -55,6 +55,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MarkerPrefix starts every marker; a marker is MarkerPrefix + kind + "]".
@@ -107,6 +108,7 @@ func String(s string) string {
 // pass applies every rule once, in order.
 func pass(s string) string {
 	lower := asciiLower(s)
+	rules := rules()
 	for i := range rules {
 		if out := rules[i].apply(s, lower); out != s {
 			s, lower = out, asciiLower(out)
@@ -291,42 +293,52 @@ func keep(kind string, ok func(v string) bool) func(sub []string) string {
 	}
 }
 
-var rules = []rule{
-	{hints: []string{"<private>"}, multiLine: true, re: regexp.MustCompile(`^(?is)<private>(?:.*?</private>|.*$)`), kind: "private"},
-	{hints: []string{"-----begin "}, multiLine: true, kind: "private-key", re: regexp.MustCompile(
-		`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
-	{hints: []string{"sk-ant-"}, word: true, re: regexp.MustCompile(`^sk-ant-[A-Za-z0-9_\-]{8,}`), kind: "anthropic-key"},
-	{hints: []string{"sk-"}, word: true, re: regexp.MustCompile(`^sk-((?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{16,}`),
-		fn: func(sub []string) string {
-			if sub[1] == "" && !hasDigit(sub[0]) {
-				return sub[0]
-			}
-			return marker("openai-key")
-		}},
-	{hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"}, word: true, kind: "stripe-key",
-		re: regexp.MustCompile(`^(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{16,})`)},
-	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, word: true, kind: "github-token",
-		re: regexp.MustCompile(`^(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})`)},
-	{hints: []string{"akia", "asia"}, word: true, re: regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`), kind: "aws-access-key"},
-	{hints: []string{"xox"}, word: true, re: regexp.MustCompile(`^xox[abposr]-[A-Za-z0-9\-]{10,}`), kind: "slack-token"},
-	{hints: []string{"aiza"}, word: true, re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{30,}`), kind: "google-key"},
-	{hints: []string{"eyj"}, word: true, kind: "jwt",
-		re: regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{hints: []string{"://"}, back: schemeChar, word: true,
-		re: regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:)([^@\s/]+)(@)`),
-		fn: keep("url-password", func(v string) bool { return !isMarker(v) })},
-	{hints: []string{"authorization"}, word: true, re: regexp.MustCompile(
-		`^(?i)(authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|token|digest)[ \t]+)?)([A-Za-z0-9._~+/=\-]{8,})()`),
-		fn: keep("authorization", func(v string) bool {
-			return !strings.EqualFold(v, "bearer") && (hasDigit(v) || len(v) >= 16)
-		})},
-	{hints: []string{"bearer"}, word: true, re: regexp.MustCompile(`^(?i)(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
-		fn: keep("bearer-token", func(v string) bool { return hasDigit(v) })},
-	{hints: []string{"token"}, word: true, re: regexp.MustCompile(`^(?i)(token\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
-		fn: keep("token", func(v string) bool { return hasDigit(v) && hasLetter(v) })},
-	{hints: assignHints, back: identChar, ahead: assignmentAhead, re: assignRe, fn: redactAssignment},
-	{hints: plainHints, back: wordChar, ahead: plainAhead, re: plainRe, fn: redactPlain},
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns the same *regexp.Regexp ever after.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
+
+// rules are compiled on first use, not at package initialisation: the
+// SessionStart hook links this package (through the seed) and never redacts.
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		{hints: []string{"<private>"}, multiLine: true, re: regexp.MustCompile(`^(?is)<private>(?:.*?</private>|.*$)`), kind: "private"},
+		{hints: []string{"-----begin "}, multiLine: true, kind: "private-key", re: regexp.MustCompile(
+			`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
+		{hints: []string{"sk-ant-"}, word: true, re: regexp.MustCompile(`^sk-ant-[A-Za-z0-9_\-]{8,}`), kind: "anthropic-key"},
+		{hints: []string{"sk-"}, word: true, re: regexp.MustCompile(`^sk-((?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{16,}`),
+			fn: func(sub []string) string {
+				if sub[1] == "" && !hasDigit(sub[0]) {
+					return sub[0]
+				}
+				return marker("openai-key")
+			}},
+		{hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"}, word: true, kind: "stripe-key",
+			re: regexp.MustCompile(`^(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{16,})`)},
+		{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, word: true, kind: "github-token",
+			re: regexp.MustCompile(`^(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})`)},
+		{hints: []string{"akia", "asia"}, word: true, re: regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`), kind: "aws-access-key"},
+		{hints: []string{"xox"}, word: true, re: regexp.MustCompile(`^xox[abposr]-[A-Za-z0-9\-]{10,}`), kind: "slack-token"},
+		{hints: []string{"aiza"}, word: true, re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{30,}`), kind: "google-key"},
+		{hints: []string{"eyj"}, word: true, kind: "jwt",
+			re: regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+		{hints: []string{"://"}, back: schemeChar, word: true,
+			re: regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:)([^@\s/]+)(@)`),
+			fn: keep("url-password", func(v string) bool { return !isMarker(v) })},
+		{hints: []string{"authorization"}, word: true, re: regexp.MustCompile(
+			`^(?i)(authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|token|digest)[ \t]+)?)([A-Za-z0-9._~+/=\-]{8,})()`),
+			fn: keep("authorization", func(v string) bool {
+				return !strings.EqualFold(v, "bearer") && (hasDigit(v) || len(v) >= 16)
+			})},
+		{hints: []string{"bearer"}, word: true, re: regexp.MustCompile(`^(?i)(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
+			fn: keep("bearer-token", func(v string) bool { return hasDigit(v) })},
+		{hints: []string{"token"}, word: true, re: regexp.MustCompile(`^(?i)(token\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
+			fn: keep("token", func(v string) bool { return hasDigit(v) && hasLetter(v) })},
+		{hints: assignHints, back: identChar, ahead: assignmentAhead, re: assignRe(), fn: redactAssignment},
+		{hints: plainHints, back: wordChar, ahead: plainAhead, re: plainRe(), fn: redactPlain},
+	}
+})
 
 // Blank reports whether s holds nothing but markers and white space: text
 // that was all secret.

@@ -3,6 +3,7 @@ package seed
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -204,4 +205,20 @@ func withValidPlain(tb testing.TB, edit func(map[string]any)) map[string]any {
 	}
 	edit(doc)
 	return doc
+}
+
+// TestDefaultsTreeMatchesDefaults: the written-out defaults document is
+// exactly what encoding Defaults() and decoding it gives.
+func TestDefaultsTreeMatchesDefaults(t *testing.T) {
+	b, err := Encode(Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := decodeAny(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(defaultsTree(), want) {
+		t.Errorf("defaultsTree() = %#v\nwant %#v", defaultsTree(), want)
+	}
 }

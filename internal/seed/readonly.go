@@ -57,6 +57,9 @@ func salvageBytes(data []byte, now time.Time) (*Seed, []Problem, error) {
 		v := Validate(fixed)
 		return nil, problems, &LoadError{Code: CodeValidation, Message: validationMessage(v.Errors), Details: v.Errors}
 	}
+	if s, ok := seedFromTree(fixed); ok {
+		return s, problems, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

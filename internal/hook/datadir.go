@@ -1,13 +1,14 @@
-package claudecode
+package hook
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
-	"net/http"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -30,31 +31,63 @@ func DataDirID(dir string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// maxHealthResponse bounds what [ServerDataDir] reads of the answer.
+const maxHealthResponse = 1 << 16
+
 // ServerDataDir asks the Paige server on 127.0.0.1:port for its DATA_DIR's
 // [DataDirID] (the "dataDirId" of GET /health). running is false when
-// nothing answers like Paige within timeout; id is "" for a Paige that does
-// not report it.
+// nothing answers like Paige within timeout (status 200 and a JSON body
+// with "status":"ok"); id is "" for a Paige that does not report it.
+//
+// It speaks HTTP/1.0 over one TCP connection instead of using net/http:
+// the request is one fixed line, a Go server answers an HTTP/1.0 request
+// with the body as it is (never chunked) and closes the connection, and
+// linking net/http would cost the SessionStart hook's process a third of
+// its start-up (docs/performance.md). A response in any other shape is
+// "not Paige".
 func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (id string, running bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	url := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) + "/health"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return "", false
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	if _, err := io.WriteString(conn, "GET /health HTTP/1.0\r\nHost: "+addr+"\r\nAccept: application/json\r\n\r\n"); err != nil {
 		return "", false
 	}
-	defer resp.Body.Close()
-	var body struct {
+	resp, err := io.ReadAll(io.LimitReader(conn, maxHealthResponse+1))
+	if err != nil || len(resp) > maxHealthResponse {
+		return "", false
+	}
+	return healthDataDir(resp)
+}
+
+// healthDataDir reads a raw HTTP response to GET /health (see
+// [ServerDataDir]).
+func healthDataDir(resp []byte) (id string, ok bool) {
+	head, body, found := bytes.Cut(resp, []byte("\r\n\r\n"))
+	if !found {
+		return "", false
+	}
+	status, _, _ := bytes.Cut(head, []byte("\r\n"))
+	proto, rest, _ := bytes.Cut(status, []byte(" "))
+	code, _, _ := bytes.Cut(rest, []byte(" "))
+	if !bytes.HasPrefix(proto, []byte("HTTP/1.")) || string(code) != "200" {
+		return "", false
+	}
+	var b struct {
 		Status    string `json:"status"`
 		DataDirID string `json:"dataDirId"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 1<<16)).Decode(&body) != nil || body.Status != "ok" {
+	if json.Unmarshal(body, &b) != nil || b.Status != "ok" {
 		return "", false
 	}
-	return body.DataDirID, true
+	return b.DataDirID, true
 }
 
 // DataDirMismatch returns a one-line warning when the Paige server on port

@@ -1,0 +1,81 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Input is the JSON Claude Code writes to a command hook's stdin. Fields an
+// event does not carry are empty.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode,omitempty"`
+	ToolName       string          `json:"tool_name,omitempty"`  // PreToolUse
+	ToolInput      json.RawMessage `json:"tool_input,omitempty"` // PreToolUse
+	Reason         string          `json:"reason,omitempty"`     // SessionEnd: clear, logout, prompt_input_exit, other
+	Source         string          `json:"source,omitempty"`     // SessionStart: startup, resume, clear, compact
+}
+
+// MaxInput bounds how much of stdin a hook reads (tool inputs carry whole
+// files for Write).
+const MaxInput = 64 << 20
+
+// ErrEmptyInput is returned by [ReadInput] when stdin holds nothing. Its
+// text predates this package (hooks print it) and is kept as it was.
+var ErrEmptyInput = errors.New("claudecode: empty hook input")
+
+// ReadInput reads and decodes one hook input from r. Unknown fields are
+// ignored; malformed JSON is an error, never a panic.
+func ReadInput(r io.Reader) (Input, error) {
+	var in Input
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return in, fmt.Errorf("read hook input: %w", err)
+	}
+	if len(data) > MaxInput {
+		return in, fmt.Errorf("hook input larger than %d bytes", MaxInput)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return in, ErrEmptyInput
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return in, fmt.Errorf("decode hook input: %w", err)
+	}
+	return in, nil
+}
+
+// SilentError is returned by [ReadInputWithin] when stdin stays silent for
+// Timeout.
+type SilentError struct{ Timeout time.Duration }
+
+func (e *SilentError) Error() string { return fmt.Sprintf("no hook input within %v", e.Timeout) }
+
+// ReadInputWithin is [ReadInput] bounded by timeout: when r has not ended
+// within it, it returns a *[SilentError] and leaves the read running (a
+// hook's process ends soon after).
+func ReadInputWithin(r io.Reader, timeout time.Duration) (Input, error) {
+	type result struct {
+		in  Input
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		in, err := ReadInput(r)
+		done <- result{in, err}
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.in, r.err
+	case <-t.C:
+		return Input{}, &SilentError{Timeout: timeout}
+	}
+}

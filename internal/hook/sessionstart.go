@@ -1,0 +1,212 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/seed"
+)
+
+// DefaultStdinTimeout is how long a hook waits for Claude Code's JSON on
+// stdin when [Env.StdinTimeout] is zero.
+const DefaultStdinTimeout = 2 * time.Second
+
+// DataDirProbeTimeout bounds the SessionStart hook's question to the
+// server: the hook must stay fast, and a server that does not answer
+// quickly is not checked.
+const DataDirProbeTimeout = 500 * time.Millisecond
+
+// SeedFlagUsage is the help text of the hooks' --seed flag.
+const SeedFlagUsage = "seed file (default $PAI_SEED_PATH or ~/.pai/seed.json)"
+
+// ErrNoHome is reported when no seed path can be derived.
+var ErrNoHome = errors.New("cannot locate the seed: HOME is not set (use --seed PATH or PAI_SEED_PATH)")
+
+// Env is what a hook receives from its process.
+type Env struct {
+	// Getenv answers the environment over .env (see [config.Lookup]).
+	Getenv func(string) string
+	// Stdin carries Claude Code's hook JSON; nil means no input.
+	Stdin io.Reader
+	// Stdout receives the hook's answer, Stderr its problems. Never nil.
+	Stdout, Stderr io.Writer
+	// StdinTimeout bounds the wait for Stdin. If zero, DefaultStdinTimeout.
+	StdinTimeout time.Duration
+}
+
+func (e Env) stdinTimeout() time.Duration {
+	if e.StdinTimeout > 0 {
+		return e.StdinTimeout
+	}
+	return DefaultStdinTimeout
+}
+
+// SeedPath is the seed file a command uses: flag when set, else the
+// configuration's (PAI_SEED_PATH or ~/.pai/seed.json), else [ErrNoHome].
+func SeedPath(flag string, cfg config.Config) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if cfg.Learn.SeedPath == "" {
+		return "", ErrNoHome
+	}
+	return cfg.Learn.SeedPath, nil
+}
+
+// SessionStartOptions are the flags of the SessionStart hook. A zero value
+// prints the full context as plain text and records nothing.
+type SessionStartOptions struct {
+	Seed          string // --seed; "" means [SeedPath]'s default
+	Format        string // --format: "compact" (any case) or the full layout
+	JSON          bool   // --json: Claude Code's hookSpecificOutput JSON
+	RecordSession bool   // --record-session
+	SessionID     string // --session-id: recorded when stdin carries none
+}
+
+// AddFlags defines the SessionStart hook's flags except --seed (which the
+// `paige hook` group shares with its other hooks) on fs, bound to o.
+func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Format, "format", seed.LayoutFull, "context layout: full or compact")
+	fs.BoolVar(&o.JSON, "json", false, `print Claude Code's {"hookSpecificOutput":{…}} JSON instead of plain text`)
+	fs.BoolVar(&o.RecordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:; skipped when the seed has invalid values)")
+	fs.StringVar(&o.SessionID, "session-id", "", "session id to record when stdin carries none")
+}
+
+// SessionStartHelp is the long help of the SessionStart hook.
+const SessionStartHelp = `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
+source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
+identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
+It never writes the seed (only --record-session does, and not to an invalid seed; run from
+Claude Code's plugin it notes CLAUDE_PLUGIN_ROOT in DATA_DIR/claude-plugin.json for doctor, and
+it warns when paige serve uses another DATA_DIR): a seed with invalid
+values is presented with every valid value after the line "seed.json has N invalid values; run
+` + "`paige seed check`" + `", and a seed that cannot be parsed gives one error line; the file is
+left byte for byte as it was. Always exits 0; a problem is printed as one
+"PAI session context error: …" line.`
+
+// SessionStartOutput is Claude Code's structured SessionStart hook output (--json).
+type SessionStartOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// SessionStart runs the SessionStart hook: it prints the seed as the
+// session's context on e.Stdout (one error line when it cannot) and its
+// problems on e.Stderr. It never fails; after a panic the error line
+// "PAI session context error: internal error" is still printed before the
+// panic goes on to the caller's [Guard].
+func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
+	text := seed.ErrorPrefix + "internal error"
+	defer func() { writeContext(e.Stdout, text, o.JSON) }()
+	in := readSessionStartInput(e)
+	cfg, cfgErr := config.Load(e.Getenv) // a malformed variable elsewhere must not hide the seed
+	path, err := SeedPath(o.Seed, cfg)
+	if err != nil {
+		text = seed.ErrorPrefix + err.Error()
+		return
+	}
+	layout := seed.LayoutFull
+	if strings.EqualFold(o.Format, seed.LayoutCompact) {
+		layout = seed.LayoutCompact
+	}
+	sc, scErr := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout})
+	for _, w := range sc.Warnings {
+		fmt.Fprintf(e.Stderr, "paige hook session-start: warning: %s\n", w)
+	}
+	for _, p := range sc.Problems {
+		fmt.Fprintf(e.Stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
+	}
+	text = seed.HookText(sc, scErr)
+	if cfgErr == nil {
+		if w := claudeChecks(ctx, e, cfg); w != "" {
+			fmt.Fprintf(e.Stderr, "paige hook session-start: warning: %s\n", w)
+			text += "\n\nPaige warning: " + w
+		}
+	}
+	if o.RecordSession && len(sc.Problems) > 0 {
+		fmt.Fprintln(e.Stderr, "paige hook session-start: session not recorded: the seed has invalid values and is left untouched")
+	}
+	if o.RecordSession && scErr == nil && !sc.NeedsSetup && len(sc.Problems) == 0 {
+		id := in.SessionID
+		if id == "" {
+			id = o.SessionID
+		}
+		if err := recordSession(path, id, &seed.Options{GitPath: cfg.Process.Path}); err != nil {
+			fmt.Fprintf(e.Stderr, "paige hook session-start: record session: %v\n", err)
+		}
+	}
+}
+
+// claudeChecks records the plugin the hook runs from, if any, and returns a
+// warning when the running server uses another DATA_DIR ("" when all is
+// well). A problem is one stderr line.
+func claudeChecks(ctx context.Context, e Env, cfg config.Config) string {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if root := cfg.Process.PluginRoot; root != "" {
+		if err := WritePluginSeen(cfg.DataDir, PluginSeen{Root: root, At: time.Now().UTC()}); err != nil {
+			fmt.Fprintf(e.Stderr, "paige hook session-start: record the plugin: %v\n", err)
+		}
+	}
+	return DataDirMismatch(ctx, cfg.Port, cfg.DataDir, DataDirProbeTimeout)
+}
+
+func writeContext(w io.Writer, text string, asJSON bool) {
+	if !asJSON {
+		fmt.Fprintln(w, text)
+		return
+	}
+	var out SessionStartOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.AdditionalContext = text
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(out) // nothing useful to do if stdout is gone
+}
+
+// recordSession stores the session start in the seed's state.
+func recordSession(path, id string, opts *seed.Options) error {
+	_, _, err := seed.Update(path, opts, seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
+		s.State.LastSessionAt = seed.FormatTime(time.Now())
+		s.State.LastSessionID = id
+		if id == "" {
+			return "session started", nil
+		}
+		return "session " + id + " started", nil
+	})
+	return err
+}
+
+// readSessionStartInput returns Claude Code's hook input, or a zero value
+// when stdin is missing, a terminal, empty, malformed or silent for the
+// timeout. Problems other than empty input are noted on stderr.
+func readSessionStartInput(e Env) Input {
+	if e.Stdin == nil {
+		return Input{}
+	}
+	if f, ok := e.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return Input{}
+	}
+	in, err := ReadInputWithin(e.Stdin, e.stdinTimeout())
+	var silent *SilentError
+	switch {
+	case errors.As(err, &silent):
+		fmt.Fprintf(e.Stderr, "paige hook session-start: %v; continuing without it\n", err)
+	case err != nil && !errors.Is(err, ErrEmptyInput):
+		fmt.Fprintf(e.Stderr, "paige hook session-start: ignoring hook input: %v\n", err)
+	}
+	return in
+}
