@@ -11,7 +11,13 @@ import (
 // wire opens every capability's services and lists the whole HTTP surface.
 // Each capability registers its shutdown steps on a. The mux is served
 // behind the origin policy by server.Serve, which wraps it whole.
-func wire(ctx context.Context, a *app, mux *routeMux) error {
+func wire(ctx context.Context, a *app, mux *routeMux) (err error) {
+	dbs := a.openedDatabases(ctx)
+	defer func() {
+		if err != nil {
+			dbs.closeUntaken()
+		}
+	}()
 	mux.Handle("GET /health", server.HandleHealthWith(a.start, nil, map[string]any{"dataDirId": hook.DataDirID(a.cfg.DataDir)}))
 	if err := openTerminal(a); err != nil {
 		return err

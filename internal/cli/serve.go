@@ -46,6 +46,8 @@ type app struct {
 	policy     *server.Policy    // the origin/host policy every route is served behind
 	calls      llm.CallLogger    // api_call_log (the coach's action log); set by wireCoach, used by learn
 	mem        memory.Store      // the coach's memory store; nil when it could not be opened
+	dbs        *databases        // the stores being opened beside the coach's (databases.go)
+	walked     <-chan struct{}   // closed when the watcher's first walk of the project is over
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {
@@ -106,6 +108,7 @@ func serve(ctx context.Context, e *env) error {
 			Ready: func(addr net.Addr) {
 				log.Info("paige ready", "addr", addr.String(), "project", cfg.ProjectDir,
 					"data", cfg.DataDir, "startup", time.Since(start).String())
+				go releaseWhenSettled(ctx, a.walked, server.ReleaseStartupPages, log)
 				base := "http://" + addr.String()
 				if a.term != nil {
 					a.term.SetServerURL(base)
@@ -128,4 +131,20 @@ func serve(ctx context.Context, e *env) error {
 	}
 	log.Info("paige stopped")
 	return nil
+}
+
+// releaseWhenSettled gives back the pages of code and data only the start
+// used ([server.ReleaseStartupPages]) once the watcher's first walk is over
+// (a large project's walk runs after /health), unless serve stops first.
+func releaseWhenSettled(ctx context.Context, walked <-chan struct{}, release func() (int64, error), log *slog.Logger) {
+	select {
+	case <-walked:
+	case <-ctx.Done():
+		return
+	}
+	if n, err := release(); err != nil {
+		log.Debug("startup pages kept", "err", err)
+	} else {
+		log.Debug("startup pages released", "mappedBytes", n)
+	}
 }

@@ -41,7 +41,7 @@ func openCoachModels(ctx context.Context, a *app, st *store.Store, al *actionlog
 	if !m.llm.Available() {
 		log.Warn("no Claude model configured: coaching pipeline, wrap-up, Explain This and reviews answer \"no model configured\"")
 	}
-	mem, err := memory.FromConfig(ctx, a.cfg, log.With("component", "memory"))
+	mem, err := a.openedDatabases(ctx).memory.take()
 	if err != nil {
 		log.Error("memory store unavailable; coaching runs without memories", "err", err)
 	} else {

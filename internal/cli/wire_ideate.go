@@ -10,7 +10,6 @@ import (
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/ideate/agent"
 	"github.com/paige-dev/paige/internal/ideate/httpapi"
-	"github.com/paige-dev/paige/internal/ideate/store"
 	"github.com/paige-dev/paige/internal/llm"
 )
 
@@ -77,7 +76,7 @@ func postgresURL(raw string) string {
 func wireIdeate(ctx context.Context, a *app, mux *routeMux) error {
 	log := a.log.With("component", "ghostpath")
 	s := ideateSettingsFrom(a.cfg)
-	repo, err := store.Open(ctx, a.cfg.DataDir, s.databaseURL)
+	repo, err := a.openedDatabases(ctx).ideate.take()
 	if err != nil {
 		return fmt.Errorf("open ghostpath database: %w", err)
 	}

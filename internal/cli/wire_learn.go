@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/httpapi"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
-	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/llm"
 )
 
@@ -27,7 +25,7 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 	if err != nil {
 		return err
 	}
-	db, err := learndb.Open(ctx, filepath.Join(a.cfg.DataDir, learndb.FileName))
+	db, err := a.openedDatabases(ctx).learn.take()
 	if err != nil {
 		return fmt.Errorf("open learn database: %w", err)
 	}
