@@ -14,15 +14,15 @@ func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) err
 		s.stats.Skipped++
 		return nil
 	}
-	role := msg.Get("role").Str
+	role := getField(msg.Raw, "role").Str
 	if role == "" {
 		role = typ
 	}
-	content := msg.Get("content")
+	content := getField(msg.Raw, "content")
 	c := s.chain(key)
 	switch role {
 	case "assistant":
-		return s.assistant(c, strings.Clone(msg.Get("id").Str), content, sidechain)
+		return s.assistant(c, strings.Clone(getField(msg.Raw, "id").Str), content, sidechain)
 	case "user":
 		return s.user(c, content, sidechain)
 	}
@@ -48,15 +48,15 @@ func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain
 		s.addText(c, t, strings.TrimSpace(content.String()))
 		return nil
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").Str {
+	elements(content.Raw, func(b gjson.Result) bool {
+		switch getField(b.Raw, "type").Str {
 		case "text":
-			s.addText(c, t, strings.TrimSpace(b.Get("text").String()))
+			s.addText(c, t, strings.TrimSpace(getField(b.Raw, "text").String()))
 		case "tool_use":
 			u := learn.ToolUse{
-				ID:    strings.Clone(b.Get("id").Str),
-				Name:  strings.Clone(b.Get("name").String()),
-				Input: strings.Clone(truncateBytes(b.Get("input").Raw, DefaultMaxInputBytes)),
+				ID:    strings.Clone(getField(b.Raw, "id").Str),
+				Name:  strings.Clone(getField(b.Raw, "name").String()),
+				Input: strings.Clone(truncateBytes(getField(b.Raw, "input").Raw, DefaultMaxInputBytes)),
 			}
 			if u.Input == "" {
 				u.Input = "{}"
@@ -103,10 +103,10 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 	if content.Type == gjson.String {
 		texts = append(texts, content.String())
 	} else {
-		content.ForEach(func(_, b gjson.Result) bool {
-			switch b.Get("type").Str {
+		elements(content.Raw, func(b gjson.Result) bool {
+			switch getField(b.Raw, "type").Str {
 			case "text":
-				texts = append(texts, b.Get("text").String())
+				texts = append(texts, getField(b.Raw, "text").String())
 			case "tool_result":
 				if r := s.refusal(c, b); r != "" {
 					reasons = append(reasons, r)
@@ -149,8 +149,8 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	case raw[0] == '[':
 		v := gjson.Parse(raw)
 		var parts []string
-		v.ForEach(func(_, blk gjson.Result) bool {
-			if blk.Get("type").Str == "text" {
+		elements(v.Raw, func(blk gjson.Result) bool {
+			if getField(blk.Raw, "type").Str == "text" {
 				parts = append(parts, prefixString(rawField(blk.Raw, "text"), budget))
 			}
 			return len(strings.Join(parts, " ")) < budget
@@ -158,9 +158,9 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 		text = strings.Join(parts, " ")
 	}
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
-		ToolUseID: strings.Clone(b.Get("tool_use_id").Str),
+		ToolUseID: strings.Clone(getField(b.Raw, "tool_use_id").Str),
 		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
-		IsError:   b.Get("is_error").Type == gjson.True,
+		IsError:   getField(b.Raw, "is_error").Type == gjson.True,
 	})
 }
 

@@ -1,5 +1,7 @@
 package transcript
 
+import "strings"
+
 // rawField returns the raw JSON text of the top-level member key of the
 // JSON object obj, without decoding it (gjson unescapes every string it
 // returns, which for a multi-megabyte tool result is a copy of the whole
@@ -42,17 +44,27 @@ func skipWS(s string, i int) int {
 	return i
 }
 
-// skipString returns the index after the string literal starting at s[i].
+// skipString returns the index after the string literal starting at s[i]
+// (len(s) when it is not closed): the first quote after s[i] not escaped,
+// that is, not preceded by an odd run of backslashes. It jumps from quote
+// to quote, so a long string costs a few IndexByte calls.
 func skipString(s string, i int) int {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	j := i + 1
+	for {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			return len(s)
 		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && s[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
 	}
-	return len(s)
 }
 
 // skipValue returns the index after the JSON value starting at s[i].

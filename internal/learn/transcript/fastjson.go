@@ -1,0 +1,131 @@
+package transcript
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// The reader's JSON access. A transcript line is validated once
+// ([validJSON], exactly gjson.ValidBytes but skipping the bytes of strings
+// eight at a time), then only the members the reader needs are located by
+// skipping over everything else ([members], [getField], [elements]): a
+// 50 KB tool result is stepped over with a few IndexByte calls instead of
+// being walked by gjson's byte loops again for each field looked up. A
+// value found is handed to gjson.Parse, so the reader sees exactly the
+// gjson.Result that gjson.Get or ForEach would have given it. All of these
+// assume valid JSON (the line passed validJSON).
+
+// members calls fn with the key (unescaped, as gjson's ForEach gives it)
+// and the raw value of each member of the JSON object obj, in order, until
+// fn returns false. It does nothing when obj is not an object.
+func members(obj string, fn func(key, val string) bool) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipWS(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		kEnd := skipString(obj, i)
+		k := obj[i+1 : kEnd-1]
+		if strings.IndexByte(k, '\\') >= 0 {
+			k = gjson.Parse(obj[i:kEnd]).Str
+		}
+		i = skipWS(obj, kEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipWS(obj, i+1)
+		vEnd := skipValue(obj, i)
+		if !fn(k, obj[i:vEnd]) {
+			return
+		}
+		i = skipWS(obj, vEnd)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// getField is gjson.Get(obj, key) for a plain key (no path syntax): the
+// first member named key, or the zero Result.
+func getField(obj, key string) gjson.Result {
+	var out gjson.Result
+	members(obj, func(k, v string) bool {
+		if k != key {
+			return true
+		}
+		out = gjson.Parse(v)
+		return false
+	})
+	return out
+}
+
+// elements calls fn with each element of the JSON array arr, as gjson's
+// ForEach would give it, until fn returns false. When arr is not an
+// array, gjson's ForEach itself runs (an object's members, a scalar once).
+func elements(arr string, fn func(v gjson.Result) bool) {
+	i := skipWS(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		gjson.Parse(arr).ForEach(func(_, v gjson.Result) bool { return fn(v) })
+		return
+	}
+	i++
+	for {
+		i = skipWS(arr, i)
+		if i >= len(arr) || arr[i] == ']' {
+			return
+		}
+		end := skipValue(arr, i)
+		if !fn(gjson.Parse(arr[i:end])) {
+			return
+		}
+		i = skipWS(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// strValue is gjson.Parse(raw).Str: the decoded text of a string value,
+// "" for any other value.
+func strValue(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if s := raw[1 : len(raw)-1]; strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	return gjson.Parse(raw).Str
+}
+
+// swar constants: a byte in every lane.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// special reports whether one of the 8 bytes of x is below 0x20, a quote
+// or a backslash: the bytes a JSON string scanner has to stop at.
+func special(x uint64) bool {
+	q := x ^ ('"' * lanes01)
+	b := x ^ ('\\' * lanes01)
+	zero := (q - lanes01) &^ q
+	zero |= (b - lanes01) &^ b
+	zero |= (x - 0x20*lanes01) &^ x
+	return zero&lanes80 != 0
+}
+
+// validJSON reports whether data is one JSON value with optional white
+// space around it, exactly as gjson.ValidBytes does (gjson checks neither
+// UTF-8 nor nesting depth; neither does this).
+func validJSON(data []byte) bool {
+	_, ok := vPayload(data, 0)
+	return ok
+}
