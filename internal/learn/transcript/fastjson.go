@@ -1,7 +1,10 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -128,4 +131,63 @@ func special(x uint64) bool {
 func validJSON(data []byte) bool {
 	_, ok := vPayload(data, 0)
 	return ok
+}
+
+// unescape is gjson's unescape (v1.18.0, MIT licence): the text of the
+// body of a JSON string literal, cut at a control byte or a bad escape.
+func unescape(json string) string {
+	str := make([]byte, 0, len(json))
+	for i := 0; i < len(json); i++ {
+		switch {
+		default:
+			str = append(str, json[i])
+		case json[i] < ' ':
+			return string(str)
+		case json[i] == '\\':
+			i++
+			if i >= len(json) {
+				return string(str)
+			}
+			switch json[i] {
+			default:
+				return string(str)
+			case '\\':
+				str = append(str, '\\')
+			case '/':
+				str = append(str, '/')
+			case 'b':
+				str = append(str, '\b')
+			case 'f':
+				str = append(str, '\f')
+			case 'n':
+				str = append(str, '\n')
+			case 'r':
+				str = append(str, '\r')
+			case 't':
+				str = append(str, '\t')
+			case '"':
+				str = append(str, '"')
+			case 'u':
+				if i+5 > len(json) {
+					return string(str)
+				}
+				r := runeit(json[i+1:])
+				i += 5
+				if utf16.IsSurrogate(r) {
+					if len(json[i:]) >= 6 && json[i] == '\\' && json[i+1] == 'u' {
+						r = utf16.DecodeRune(r, runeit(json[i+2:]))
+						i += 6
+					}
+				}
+				str = utf8.AppendRune(str, r)
+				i--
+			}
+		}
+	}
+	return string(str)
+}
+
+func runeit(json string) rune {
+	n, _ := strconv.ParseUint(json[:4], 16, 64)
+	return rune(n)
 }

@@ -130,3 +130,45 @@ func isPlainKey(k string) bool {
 	}
 	return k != "" && !digits
 }
+
+// oldPrefixString is prefixString as it was, decoding with gjson.
+func oldPrefixString(raw string, n int) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if len(raw) <= n+2 {
+		return gjson.Parse(raw).String()
+	}
+	i := 1
+	for i < n {
+		if raw[i] == '\\' {
+			i += 2
+			if i-1 < len(raw) && raw[i-1] == 'u' {
+				i += 4
+			}
+			continue
+		}
+		i++
+	}
+	if i > len(raw)-1 {
+		return gjson.Parse(raw).String()
+	}
+	return gjson.Parse(raw[:i] + `"`).String()
+}
+
+// FuzzPrefixString checks the decoder of tool results against gjson on
+// every JSON string literal and every cut.
+func FuzzPrefixString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b\\c\n\t\u00e9\ud83d\ude00 \/"`, `"\ud83d"`, `"\u0000x"`, `"` + "\xff\xfe" + `"`,
+		`"12345678901234567890\\\\\"\n"`, `"\uD800\u0041"`} {
+		f.Add(s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		if !gjson.Valid(s) || s == "" || s[0] != '"' || skipString(s, 0) != len(s) { // a literal alone, as rawField gives it
+			return
+		}
+		if got, want := prefixString(s, int(n)), oldPrefixString(s, int(n)); got != want {
+			t.Fatalf("prefixString(%q, %d) = %q, gjson %q", s, n, got, want)
+		}
+	})
+}

@@ -164,14 +164,16 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	})
 }
 
-// prefixString decodes at most about n bytes of the JSON string literal raw,
-// so a multi-megabyte tool result costs no more than a short one.
+// prefixString decodes at most about n bytes of the JSON string literal raw
+// (valid JSON), so a multi-megabyte tool result costs no more than a short
+// one. It gives what gjson gives for raw cut after its first n bytes, at
+// the end of an escape, and closed with a quote.
 func prefixString(raw string, n int) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
 	if len(raw) <= n+2 {
-		return gjson.Parse(raw).String()
+		return stringBody(raw[1 : len(raw)-1])
 	}
 	i := 1
 	for i < n {
@@ -185,7 +187,16 @@ func prefixString(raw string, n int) string {
 		i++
 	}
 	if i > len(raw)-1 {
-		return gjson.Parse(raw).String()
+		return stringBody(raw[1 : len(raw)-1])
 	}
-	return gjson.Parse(raw[:i] + `"`).String()
+	return stringBody(raw[1:i])
+}
+
+// stringBody is the decoded text of body, the inside of a JSON string
+// literal, as gjson decodes it: itself when it has no escape.
+func stringBody(body string) string {
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	return unescape(body)
 }
