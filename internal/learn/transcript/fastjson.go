@@ -1,10 +1,12 @@
 package transcript
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -22,7 +24,7 @@ import (
 // members calls fn with the key (unescaped, as gjson's ForEach gives it)
 // and the raw value of each member of the JSON object obj, in order, until
 // fn returns false. It does nothing when obj is not an object.
-func members(obj string, fn func(key, val string) bool) {
+func (j *jumps) members(obj string, fn func(key, val string) bool) {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
@@ -33,7 +35,7 @@ func members(obj string, fn func(key, val string) bool) {
 		if i >= len(obj) || obj[i] != '"' {
 			return
 		}
-		kEnd := skipString(obj, i)
+		kEnd := j.skipString(obj, i)
 		k := obj[i+1 : kEnd-1]
 		if strings.IndexByte(k, '\\') >= 0 {
 			k = gjson.Parse(obj[i:kEnd]).Str
@@ -43,7 +45,7 @@ func members(obj string, fn func(key, val string) bool) {
 			return
 		}
 		i = skipWS(obj, i+1)
-		vEnd := skipValue(obj, i)
+		vEnd := j.skipValue(obj, i)
 		if !fn(k, obj[i:vEnd]) {
 			return
 		}
@@ -57,9 +59,9 @@ func members(obj string, fn func(key, val string) bool) {
 
 // getField is gjson.Get(obj, key) for a plain key (no path syntax): the
 // first member named key, or the zero Result.
-func getField(obj, key string) gjson.Result {
+func (j *jumps) getField(obj, key string) gjson.Result {
 	var out gjson.Result
-	members(obj, func(k, v string) bool {
+	j.members(obj, func(k, v string) bool {
 		if k != key {
 			return true
 		}
@@ -72,7 +74,7 @@ func getField(obj, key string) gjson.Result {
 // elements calls fn with each element of the JSON array arr, as gjson's
 // ForEach would give it, until fn returns false. When arr is not an
 // array, gjson's ForEach itself runs (an object's members, a scalar once).
-func elements(arr string, fn func(v gjson.Result) bool) {
+func (j *jumps) elements(arr string, fn func(v gjson.Result) bool) {
 	i := skipWS(arr, 0)
 	if i >= len(arr) || arr[i] != '[' {
 		gjson.Parse(arr).ForEach(func(_, v gjson.Result) bool { return fn(v) })
@@ -84,7 +86,7 @@ func elements(arr string, fn func(v gjson.Result) bool) {
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
-		end := skipValue(arr, i)
+		end := j.skipValue(arr, i)
 		if !fn(gjson.Parse(arr[i:end])) {
 			return
 		}
@@ -128,9 +130,53 @@ func special(x uint64) bool {
 // validJSON reports whether data is one JSON value with optional white
 // space around it, exactly as gjson.ValidBytes does (gjson checks neither
 // UTF-8 nor nesting depth; neither does this).
-func validJSON(data []byte) bool {
-	_, ok := vPayload(data, 0)
+func validJSON(data []byte) bool { return (*jumps)(nil).valid(data) }
+
+// valid is [validJSON], recording in j (when not nil) where the long
+// strings of data end; j must have been reset to data.
+func (j *jumps) valid(data []byte) bool {
+	_, ok := j.vPayload(data, 0)
 	return ok
+}
+
+// longString is the length from which the validator records a string.
+const longString = 128
+
+// jumps remembers where the long strings of the line being read end (the
+// validator finds it anyway), so that stepping over a long value again —
+// the line's members, the message's, each block's — takes a lookup instead
+// of a scan. A nil *jumps, or a string it did not record, is scanned.
+type jumps struct {
+	base uintptr  // address of the line's first byte
+	size int      // length of the line
+	long [][2]int // start and end offsets in the line of the long strings, in order
+}
+
+// reset starts recording for line.
+func (j *jumps) reset(line []byte) {
+	j.base, j.size, j.long = uintptr(unsafe.Pointer(unsafe.SliceData(line))), len(line), j.long[:0]
+}
+
+// end returns the index in s after the string literal starting at s[i],
+// when it is a recorded one lying whole inside s.
+func (j *jumps) end(s string, i int) (int, bool) {
+	if j == nil || len(j.long) == 0 {
+		return 0, false
+	}
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s))) + uintptr(i)
+	if at < j.base || at >= j.base+uintptr(j.size) {
+		return 0, false
+	}
+	off := int(at - j.base)
+	k := sort.Search(len(j.long), func(k int) bool { return j.long[k][0] >= off })
+	if k == len(j.long) || j.long[k][0] != off {
+		return 0, false
+	}
+	e := i + j.long[k][1] - off
+	if e > len(s) {
+		return 0, false
+	}
+	return e, true
 }
 
 // unescape is gjson's unescape (v1.18.0, MIT licence): the text of the

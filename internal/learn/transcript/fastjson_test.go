@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -59,62 +61,83 @@ func oldSkipString(s string, i int) int {
 
 // FuzzFields checks the member and element walkers against gjson on valid
 // JSON: members gives what gjson's ForEach gives, getField what gjson.Get
-// gives, elements what ForEach on an array gives; and skipString agrees
-// with the byte loop it replaced on any input.
+// gives, elements what ForEach on an array gives, both scanning (a nil
+// *jumps) and with the long strings recorded by the validator; and
+// skipString agrees with the byte loop it replaced on any input, at any
+// quote.
 func FuzzFields(f *testing.F) {
 	jsonSeeds(f)
+	f.Add(`{"type":"tool_result","content":"` + strings.Repeat(`ab\"c\\`, 40) + `","is_error":true,"x":["` + strings.Repeat("y", 300) + `"]}`)
 	f.Fuzz(func(t *testing.T, s string) {
+		var rec jumps
+		line := []byte(s)
+		rec.reset(line)
+		valid := rec.valid(line)
+		if len(line) > 0 {
+			s = unsafe.String(&line[0], len(line)) // the memory the validator recorded
+		}
 		for i := 0; i < len(s); i++ {
-			if s[i] == '"' {
-				if got, want := skipString(s, i), oldSkipString(s, i); got != want {
-					t.Fatalf("skipString(%q, %d) = %d, want %d", s, i, got, want)
-				}
+			if s[i] != '"' {
+				continue
+			}
+			want := oldSkipString(s, i)
+			if got := skipString(s, i); got != want {
+				t.Fatalf("skipString(%q, %d) = %d, want %d", s, i, got, want)
+			}
+			if got := rec.skipString(s, i); valid && got != want {
+				t.Fatalf("recorded skipString(%q, %d) = %d, want %d", s, i, got, want)
 			}
 		}
-		if !gjson.Valid(s) {
+		if !valid {
 			return
 		}
-		type kv struct{ k, v string }
-		var got, want []kv
-		members(s, func(k, v string) bool { got = append(got, kv{k, v}); return true })
-		if r := gjson.Parse(s); r.IsObject() {
-			r.ForEach(func(k, v gjson.Result) bool { want = append(want, kv{k.Str, v.Raw}); return true })
-		}
-		if len(got) != len(want) {
-			t.Fatalf("members(%q) = %q, gjson %q", s, got, want)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("members(%q)[%d] = %q, gjson %q", s, i, got[i], want[i])
-			}
-		}
-		keys := []string{"type", "content", "message", "is_error", "text", "role"}
-		for _, m := range got {
-			if isPlainKey(m.k) {
-				keys = append(keys, m.k)
-			}
-		}
-		for _, k := range keys {
-			g, w := getField(s, k), gjson.Get(s, k)
-			if g.Type != w.Type || g.Raw != w.Raw || g.Str != w.Str || g.Num != w.Num {
-				t.Fatalf("getField(%q, %q) = %+v, gjson.Get %+v", s, k, g, w)
-			}
-			if sv := strValue(w.Raw); sv != gjson.Parse(w.Raw).Str {
-				t.Fatalf("strValue(%q) = %q", w.Raw, sv)
-			}
-		}
-		var ge, we []string
-		elements(s, func(v gjson.Result) bool { ge = append(ge, v.Raw+"\x00"+v.Type.String()); return true })
-		gjson.Parse(s).ForEach(func(_, v gjson.Result) bool { we = append(we, v.Raw+"\x00"+v.Type.String()); return true })
-		if len(ge) != len(we) {
-			t.Fatalf("elements(%q) = %q, gjson %q", s, ge, we)
-		}
-		for i := range ge {
-			if ge[i] != we[i] {
-				t.Fatalf("elements(%q)[%d] = %q, gjson %q", s, i, ge[i], we[i])
-			}
-		}
+		checkFields(t, nil, s)
+		checkFields(t, &rec, s)
 	})
+}
+
+func checkFields(t *testing.T, j *jumps, s string) {
+	t.Helper()
+	type kv struct{ k, v string }
+	var got, want []kv
+	j.members(s, func(k, v string) bool { got = append(got, kv{k, v}); return true })
+	if r := gjson.Parse(s); r.IsObject() {
+		r.ForEach(func(k, v gjson.Result) bool { want = append(want, kv{k.Str, v.Raw}); return true })
+	}
+	if len(got) != len(want) {
+		t.Fatalf("members(%q) = %q, gjson %q", s, got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("members(%q)[%d] = %q, gjson %q", s, i, got[i], want[i])
+		}
+	}
+	keys := []string{"type", "content", "message", "is_error", "text", "role"}
+	for _, m := range got {
+		if isPlainKey(m.k) {
+			keys = append(keys, m.k)
+		}
+	}
+	for _, k := range keys {
+		g, w := j.getField(s, k), gjson.Get(s, k)
+		if g.Type != w.Type || g.Raw != w.Raw || g.Str != w.Str || g.Num != w.Num {
+			t.Fatalf("getField(%q, %q) = %+v, gjson.Get %+v", s, k, g, w)
+		}
+		if sv := strValue(w.Raw); sv != gjson.Parse(w.Raw).Str {
+			t.Fatalf("strValue(%q) = %q", w.Raw, sv)
+		}
+	}
+	var ge, we []string
+	j.elements(s, func(v gjson.Result) bool { ge = append(ge, v.Raw+"\x00"+v.Type.String()); return true })
+	gjson.Parse(s).ForEach(func(_, v gjson.Result) bool { we = append(we, v.Raw+"\x00"+v.Type.String()); return true })
+	if len(ge) != len(we) {
+		t.Fatalf("elements(%q) = %q, gjson %q", s, ge, we)
+	}
+	for i := range ge {
+		if ge[i] != we[i] {
+			t.Fatalf("elements(%q)[%d] = %q, gjson %q", s, i, ge[i], we[i])
+		}
+	}
 }
 
 // isPlainKey reports whether k can be a gjson path as it is (letters,

@@ -14,15 +14,15 @@ func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) err
 		s.stats.Skipped++
 		return nil
 	}
-	role := getField(msg.Raw, "role").Str
+	role := s.j.getField(msg.Raw, "role").Str
 	if role == "" {
 		role = typ
 	}
-	content := getField(msg.Raw, "content")
+	content := s.j.getField(msg.Raw, "content")
 	c := s.chain(key)
 	switch role {
 	case "assistant":
-		return s.assistant(c, strings.Clone(getField(msg.Raw, "id").Str), content, sidechain)
+		return s.assistant(c, strings.Clone(s.j.getField(msg.Raw, "id").Str), content, sidechain)
 	case "user":
 		return s.user(c, content, sidechain)
 	}
@@ -48,15 +48,15 @@ func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain
 		s.addText(c, t, strings.TrimSpace(content.String()))
 		return nil
 	}
-	elements(content.Raw, func(b gjson.Result) bool {
-		switch getField(b.Raw, "type").Str {
+	s.j.elements(content.Raw, func(b gjson.Result) bool {
+		switch s.j.getField(b.Raw, "type").Str {
 		case "text":
-			s.addText(c, t, strings.TrimSpace(getField(b.Raw, "text").String()))
+			s.addText(c, t, strings.TrimSpace(s.j.getField(b.Raw, "text").String()))
 		case "tool_use":
 			u := learn.ToolUse{
-				ID:    strings.Clone(getField(b.Raw, "id").Str),
-				Name:  strings.Clone(getField(b.Raw, "name").String()),
-				Input: strings.Clone(truncateBytes(getField(b.Raw, "input").Raw, DefaultMaxInputBytes)),
+				ID:    strings.Clone(s.j.getField(b.Raw, "id").Str),
+				Name:  strings.Clone(s.j.getField(b.Raw, "name").String()),
+				Input: strings.Clone(truncateBytes(s.j.getField(b.Raw, "input").Raw, DefaultMaxInputBytes)),
 			}
 			if u.Input == "" {
 				u.Input = "{}"
@@ -103,10 +103,10 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 	if content.Type == gjson.String {
 		texts = append(texts, content.String())
 	} else {
-		elements(content.Raw, func(b gjson.Result) bool {
-			switch getField(b.Raw, "type").Str {
+		s.j.elements(content.Raw, func(b gjson.Result) bool {
+			switch s.j.getField(b.Raw, "type").Str {
 			case "text":
-				texts = append(texts, getField(b.Raw, "text").String())
+				texts = append(texts, s.j.getField(b.Raw, "text").String())
 			case "tool_result":
 				if r := s.refusal(c, b); r != "" {
 					reasons = append(reasons, r)
@@ -142,25 +142,25 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	}
 	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
-	switch raw := rawField(b.Raw, "content"); {
+	switch raw := s.j.rawField(b.Raw, "content"); {
 	case raw == "":
 	case raw[0] == '"':
 		text = prefixString(raw, budget)
 	case raw[0] == '[':
 		v := gjson.Parse(raw)
 		var parts []string
-		elements(v.Raw, func(blk gjson.Result) bool {
-			if getField(blk.Raw, "type").Str == "text" {
-				parts = append(parts, prefixString(rawField(blk.Raw, "text"), budget))
+		s.j.elements(v.Raw, func(blk gjson.Result) bool {
+			if s.j.getField(blk.Raw, "type").Str == "text" {
+				parts = append(parts, prefixString(s.j.rawField(blk.Raw, "text"), budget))
 			}
 			return len(strings.Join(parts, " ")) < budget
 		})
 		text = strings.Join(parts, " ")
 	}
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
-		ToolUseID: strings.Clone(getField(b.Raw, "tool_use_id").Str),
+		ToolUseID: strings.Clone(s.j.getField(b.Raw, "tool_use_id").Str),
 		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
-		IsError:   getField(b.Raw, "is_error").Type == gjson.True,
+		IsError:   s.j.getField(b.Raw, "is_error").Type == gjson.True,
 	})
 }
 

@@ -165,6 +165,7 @@ type scanner struct {
 	chains    map[string]*chain
 	stats     Stats
 	cwd       string // the cwd of the line being read, kept on the turns it starts
+	j         jumps  // the long strings of the line being read
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -203,13 +204,14 @@ func (s *scanner) line(b []byte) error {
 		return nil
 	}
 	s.stats.Lines++
-	if !validJSON(b) || b[0] != '{' {
+	s.j.reset(b)
+	if !s.j.valid(b) || b[0] != '{' {
 		s.stats.Malformed++
 		return nil
 	}
 	raw := unsafe.String(&b[0], len(b))
 	var rec record
-	members(raw, func(k, v string) bool { // a repeated key: the last one counts, as with gjson's ForEach
+	s.j.members(raw, func(k, v string) bool { // a repeated key: the last one counts, as with gjson's ForEach
 		switch k {
 		case "type":
 			rec.typ = strValue(v)
@@ -249,10 +251,10 @@ func (s *scanner) line(b []byte) error {
 		}
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		if s.include && getField(rec.data.Raw, "type").Str == "agent_progress" {
+		if s.include && s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
 			return s.nested(rec)
 		}
-		if getField(rec.data.Raw, "type").Str == "agent_progress" {
+		if s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
 			s.stats.Sidechain++
 			return nil
 		}
@@ -263,13 +265,13 @@ func (s *scanner) line(b []byte) error {
 
 // nested reads a subagent message carried inside an agent_progress record.
 func (s *scanner) nested(rec record) error {
-	m := getField(rec.data.Raw, "message")
-	typ := getField(m.Raw, "type").Str
-	if (typ != "user" && typ != "assistant") || getField(m.Raw, "isMeta").Type == gjson.True {
+	m := s.j.getField(rec.data.Raw, "message")
+	typ := s.j.getField(m.Raw, "type").Str
+	if (typ != "user" && typ != "assistant") || s.j.getField(m.Raw, "isMeta").Type == gjson.True {
 		s.stats.Skipped++
 		return nil
 	}
-	return s.message("agent:"+rec.parentToolUse, typ, getField(m.Raw, "message"), true)
+	return s.message("agent:"+rec.parentToolUse, typ, s.j.getField(m.Raw, "message"), true)
 }
 
 // flushAll emits every chain's open turn, the main chain first.

@@ -5,13 +5,14 @@ import "encoding/binary"
 // The JSON validator of the reader: gjson v1.18.0's (MIT licence,
 // github.com/tidwall/gjson), renamed, with one change: [vString] steps
 // over eight ordinary bytes at a time. It accepts exactly what
-// gjson.ValidBytes accepts (FuzzValidJSON).
+// gjson.ValidBytes accepts (FuzzValidJSON); with a non-nil *jumps it
+// records where the long strings end.
 
-func vPayload(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vPayload(data []byte, i int) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
-			i, ok = vAny(data, i)
+			i, ok = j.vAny(data, i)
 			if !ok {
 				return i, false
 			}
@@ -30,7 +31,7 @@ func vPayload(data []byte, i int) (outi int, ok bool) {
 	}
 	return i, false
 }
-func vAny(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vAny(data []byte, i int) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
@@ -38,24 +39,24 @@ func vAny(data []byte, i int) (outi int, ok bool) {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case '{':
-			return vObject(data, i+1)
+			return j.vObject(data, i+1)
 		case '[':
-			return vArray(data, i+1)
+			return j.vArray(data, i+1)
 		case '"':
-			return vString(data, i+1)
+			return j.vString(data, i+1)
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			return vNumber(data, i+1)
+			return j.vNumber(data, i+1)
 		case 't':
-			return vTrue(data, i+1)
+			return j.vTrue(data, i+1)
 		case 'f':
-			return vFalse(data, i+1)
+			return j.vFalse(data, i+1)
 		case 'n':
-			return vNull(data, i+1)
+			return j.vNull(data, i+1)
 		}
 	}
 	return i, false
 }
-func vObject(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vObject(data []byte, i int) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
@@ -66,16 +67,16 @@ func vObject(data []byte, i int) (outi int, ok bool) {
 			return i + 1, true
 		case '"':
 		key:
-			if i, ok = vString(data, i+1); !ok {
+			if i, ok = j.vString(data, i+1); !ok {
 				return i, false
 			}
-			if i, ok = vColon(data, i); !ok {
+			if i, ok = j.vColon(data, i); !ok {
 				return i, false
 			}
-			if i, ok = vAny(data, i); !ok {
+			if i, ok = j.vAny(data, i); !ok {
 				return i, false
 			}
-			if i, ok = vComma(data, i, '}'); !ok {
+			if i, ok = j.vComma(data, i, '}'); !ok {
 				return i, false
 			}
 			if data[i] == '}' {
@@ -97,7 +98,7 @@ func vObject(data []byte, i int) (outi int, ok bool) {
 	}
 	return i, false
 }
-func vColon(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vColon(data []byte, i int) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
@@ -110,7 +111,7 @@ func vColon(data []byte, i int) (outi int, ok bool) {
 	}
 	return i, false
 }
-func vComma(data []byte, i int, end byte) (outi int, ok bool) {
+func (j *jumps) vComma(data []byte, i int, end byte) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
@@ -125,15 +126,15 @@ func vComma(data []byte, i int, end byte) (outi int, ok bool) {
 	}
 	return i, false
 }
-func vArray(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vArray(data []byte, i int) (outi int, ok bool) {
 	for ; i < len(data); i++ {
 		switch data[i] {
 		default:
 			for ; i < len(data); i++ {
-				if i, ok = vAny(data, i); !ok {
+				if i, ok = j.vAny(data, i); !ok {
 					return i, false
 				}
-				if i, ok = vComma(data, i, ']'); !ok {
+				if i, ok = j.vComma(data, i, ']'); !ok {
 					return i, false
 				}
 				if data[i] == ']' {
@@ -148,7 +149,7 @@ func vArray(data []byte, i int) (outi int, ok bool) {
 	}
 	return i, false
 }
-func vNumber(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vNumber(data []byte, i int) (outi int, ok bool) {
 	i--
 	// sign
 	if data[i] == '-' {
@@ -223,21 +224,21 @@ func vNumber(data []byte, i int) (outi int, ok bool) {
 	return i, true
 }
 
-func vTrue(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vTrue(data []byte, i int) (outi int, ok bool) {
 	if i+3 <= len(data) && data[i] == 'r' && data[i+1] == 'u' &&
 		data[i+2] == 'e' {
 		return i + 3, true
 	}
 	return i, false
 }
-func vFalse(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vFalse(data []byte, i int) (outi int, ok bool) {
 	if i+4 <= len(data) && data[i] == 'a' && data[i+1] == 'l' &&
 		data[i+2] == 's' && data[i+3] == 'e' {
 		return i + 4, true
 	}
 	return i, false
 }
-func vNull(data []byte, i int) (outi int, ok bool) {
+func (j *jumps) vNull(data []byte, i int) (outi int, ok bool) {
 	if i+3 <= len(data) && data[i] == 'u' && data[i+1] == 'l' &&
 		data[i+2] == 'l' {
 		return i + 3, true
@@ -247,8 +248,10 @@ func vNull(data []byte, i int) (outi int, ok bool) {
 
 // vString is gjson's validstring (i is just after the opening quote):
 // the same checks, byte by byte where a quote, a backslash or a control
-// byte may be, eight bytes at a time elsewhere.
-func vString(data []byte, i int) (outi int, ok bool) {
+// byte may be, eight bytes at a time elsewhere. A string of longString
+// bytes or more is recorded in j (when not nil).
+func (j *jumps) vString(data []byte, i int) (outi int, ok bool) {
+	start := i - 1
 	for i < len(data) {
 		for i+8 <= len(data) && !special(binary.LittleEndian.Uint64(data[i:])) {
 			i += 8
@@ -282,6 +285,9 @@ func vString(data []byte, i int) (outi int, ok bool) {
 				}
 			}
 		case c == '"':
+			if j != nil && i+1-start >= longString {
+				j.long = append(j.long, [2]int{start, i + 1})
+			}
 			return i + 1, true
 		}
 		i++
