@@ -3,7 +3,6 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 )
 
 // JSON returns raw with every secret in its strings redacted: each string
@@ -43,16 +42,7 @@ func jsonHinted(raw []byte) bool {
 	if bytes.Contains(raw, []byte(`\u`)) {
 		return true
 	}
-	lower := asciiLower(string(raw))
-	rules := rules()
-	for i := range rules {
-		for _, h := range rules[i].hints {
-			if strings.Contains(lower, h) {
-				return true
-			}
-		}
-	}
-	return false
+	return mayHaveSecret(string(raw))
 }
 
 // walk redacts the strings of a decoded JSON value; key is the object key

@@ -95,6 +95,9 @@ const maxPasses = 4
 // String returns s with every secret replaced by its marker (see the
 // package doc). Text without secrets is returned unchanged.
 func String(s string) string {
+	if !mayHaveSecret(s) { // no rule can match: see prefilter.go
+		return s
+	}
 	for range maxPasses {
 		out := pass(s)
 		if out == s {
@@ -197,8 +200,8 @@ type hintScan struct {
 // maxHints is the most hints a rule may have.
 const maxHints = 8
 
-func newHintScan(lower string, hints []string) *hintScan {
-	hs := &hintScan{lower: lower, hints: hints, prev: -1}
+func newHintScan(lower string, hints []string) hintScan {
+	hs := hintScan{lower: lower, hints: hints, prev: -1}
 	for i, h := range hints {
 		hs.at[i] = strings.Index(lower, h)
 	}

@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,5 +110,62 @@ func BenchmarkClassifyExtract3MB(b *testing.B) {
 	}
 	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
+	}
+}
+
+// BenchmarkRead3MB is the reader alone (transcript.ReadFile) on the 3 MB
+// transcript of BenchmarkHeuristicExtract3MB, per CPU second.
+func BenchmarkRead3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	fi, _ := os.Stat(path)
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	cpu0 := testenv.CPUTime()
+	for b.Loop() {
+		if _, _, err := transcript.ReadFile(path, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
+	}
+}
+
+// BenchmarkFloor3MB is what any reader of the same file costs at least on
+// this machine: the file read line by line with bufio (as the reader does),
+// alone and with each line checked by encoding/json's json.Valid.
+func BenchmarkFloor3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	fi, _ := os.Stat(path)
+	for _, check := range []struct {
+		name  string
+		valid func([]byte) bool
+	}{{"lines", func([]byte) bool { return true }}, {"lines+json.Valid", json.Valid}} {
+		b.Run(check.name, func(b *testing.B) {
+			b.SetBytes(fi.Size())
+			invalid := 0
+			cpu0 := testenv.CPUTime()
+			for b.Loop() {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				br := bufio.NewReaderSize(f, 256<<10)
+				for {
+					line, err := br.ReadSlice('\n')
+					if len(line) > 0 && !check.valid(line) {
+						invalid++ // the generator cuts some tool results inside an escape
+					}
+					if err != nil {
+						break
+					}
+				}
+				f.Close()
+			}
+			b.ReportMetric(float64(invalid)/float64(b.N), "invalid-lines")
+			if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
+				b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
+			}
+		})
 	}
 }

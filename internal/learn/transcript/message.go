@@ -14,15 +14,15 @@ func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) err
 		s.stats.Skipped++
 		return nil
 	}
-	role := msg.Get("role").Str
+	role := s.j.getField(msg.Raw, "role").Str
 	if role == "" {
 		role = typ
 	}
-	content := msg.Get("content")
+	content := s.j.getField(msg.Raw, "content")
 	c := s.chain(key)
 	switch role {
 	case "assistant":
-		return s.assistant(c, strings.Clone(msg.Get("id").Str), content, sidechain)
+		return s.assistant(c, strings.Clone(s.j.getField(msg.Raw, "id").Str), content, sidechain)
 	case "user":
 		return s.user(c, content, sidechain)
 	}
@@ -48,15 +48,15 @@ func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain
 		s.addText(c, t, strings.TrimSpace(content.String()))
 		return nil
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").Str {
+	s.j.elements(content.Raw, func(b gjson.Result) bool {
+		switch s.j.getField(b.Raw, "type").Str {
 		case "text":
-			s.addText(c, t, strings.TrimSpace(b.Get("text").String()))
+			s.addText(c, t, strings.TrimSpace(s.j.getField(b.Raw, "text").String()))
 		case "tool_use":
 			u := learn.ToolUse{
-				ID:    strings.Clone(b.Get("id").Str),
-				Name:  strings.Clone(b.Get("name").String()),
-				Input: strings.Clone(truncateBytes(b.Get("input").Raw, DefaultMaxInputBytes)),
+				ID:    strings.Clone(s.j.getField(b.Raw, "id").Str),
+				Name:  strings.Clone(s.j.getField(b.Raw, "name").String()),
+				Input: strings.Clone(truncateBytes(s.j.getField(b.Raw, "input").Raw, DefaultMaxInputBytes)),
 			}
 			if u.Input == "" {
 				u.Input = "{}"
@@ -103,10 +103,10 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 	if content.Type == gjson.String {
 		texts = append(texts, content.String())
 	} else {
-		content.ForEach(func(_, b gjson.Result) bool {
-			switch b.Get("type").Str {
+		s.j.elements(content.Raw, func(b gjson.Result) bool {
+			switch s.j.getField(b.Raw, "type").Str {
 			case "text":
-				texts = append(texts, b.Get("text").String())
+				texts = append(texts, s.j.getField(b.Raw, "text").String())
 			case "tool_result":
 				if r := s.refusal(c, b); r != "" {
 					reasons = append(reasons, r)
@@ -142,36 +142,38 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	}
 	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
-	switch raw := rawField(b.Raw, "content"); {
+	switch raw := s.j.rawField(b.Raw, "content"); {
 	case raw == "":
 	case raw[0] == '"':
 		text = prefixString(raw, budget)
 	case raw[0] == '[':
 		v := gjson.Parse(raw)
 		var parts []string
-		v.ForEach(func(_, blk gjson.Result) bool {
-			if blk.Get("type").Str == "text" {
-				parts = append(parts, prefixString(rawField(blk.Raw, "text"), budget))
+		s.j.elements(v.Raw, func(blk gjson.Result) bool {
+			if s.j.getField(blk.Raw, "type").Str == "text" {
+				parts = append(parts, prefixString(s.j.rawField(blk.Raw, "text"), budget))
 			}
 			return len(strings.Join(parts, " ")) < budget
 		})
 		text = strings.Join(parts, " ")
 	}
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
-		ToolUseID: strings.Clone(b.Get("tool_use_id").Str),
+		ToolUseID: strings.Clone(s.j.getField(b.Raw, "tool_use_id").Str),
 		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
-		IsError:   b.Get("is_error").Type == gjson.True,
+		IsError:   s.j.getField(b.Raw, "is_error").Type == gjson.True,
 	})
 }
 
-// prefixString decodes at most about n bytes of the JSON string literal raw,
-// so a multi-megabyte tool result costs no more than a short one.
+// prefixString decodes at most about n bytes of the JSON string literal raw
+// (valid JSON), so a multi-megabyte tool result costs no more than a short
+// one. It gives what gjson gives for raw cut after its first n bytes, at
+// the end of an escape, and closed with a quote.
 func prefixString(raw string, n int) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
 	if len(raw) <= n+2 {
-		return gjson.Parse(raw).String()
+		return stringBody(raw[1 : len(raw)-1])
 	}
 	i := 1
 	for i < n {
@@ -185,7 +187,16 @@ func prefixString(raw string, n int) string {
 		i++
 	}
 	if i > len(raw)-1 {
-		return gjson.Parse(raw).String()
+		return stringBody(raw[1 : len(raw)-1])
 	}
-	return gjson.Parse(raw[:i] + `"`).String()
+	return stringBody(raw[1:i])
+}
+
+// stringBody is the decoded text of body, the inside of a JSON string
+// literal, as gjson decodes it: itself when it has no escape.
+func stringBody(body string) string {
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	return unescape(body)
 }

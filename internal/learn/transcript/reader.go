@@ -33,6 +33,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -164,6 +165,7 @@ type scanner struct {
 	chains    map[string]*chain
 	stats     Stats
 	cwd       string // the cwd of the line being read, kept on the turns it starts
+	j         jumps  // the long strings of the line being read
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -202,30 +204,31 @@ func (s *scanner) line(b []byte) error {
 		return nil
 	}
 	s.stats.Lines++
-	if !gjson.ValidBytes(b) || b[0] != '{' {
+	s.j.reset(b)
+	if !s.j.valid(b) || b[0] != '{' {
 		s.stats.Malformed++
 		return nil
 	}
 	raw := unsafe.String(&b[0], len(b))
 	var rec record
-	gjson.Parse(raw).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	s.j.members(raw, func(k, v string) bool { // a repeated key: the last one counts, as with gjson's ForEach
+		switch k {
 		case "type":
-			rec.typ = v.Str
+			rec.typ = strValue(v)
 		case "isMeta":
-			rec.isMeta = v.Type == gjson.True
+			rec.isMeta = v == "true"
 		case "isSidechain":
-			rec.isSidechain = v.Type == gjson.True
+			rec.isSidechain = v == "true"
 		case "message":
-			rec.message = v
+			rec.message = gjson.Parse(v)
 		case "data":
-			rec.data = v
+			rec.data = gjson.Parse(v)
 		case "parentToolUseID":
-			rec.parentToolUse = v.Str
+			rec.parentToolUse = strValue(v)
 		case "agentId":
-			rec.agentID = v.Str
+			rec.agentID = strValue(v)
 		case "cwd":
-			rec.cwd = v.Str
+			rec.cwd = strValue(v)
 		}
 		return true
 	})
@@ -243,13 +246,15 @@ func (s *scanner) line(b []byte) error {
 			}
 			key = "sidechain:" + rec.agentID
 		}
-		s.cwd = rec.cwd
+		if rec.cwd != s.cwd { // owned: rec.cwd points into the line, and nested lines reuse s.cwd
+			s.cwd = strings.Clone(rec.cwd)
+		}
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		if s.include && rec.data.Get("type").Str == "agent_progress" {
+		if s.include && s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
 			return s.nested(rec)
 		}
-		if rec.data.Get("type").Str == "agent_progress" {
+		if s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
 			s.stats.Sidechain++
 			return nil
 		}
@@ -260,13 +265,13 @@ func (s *scanner) line(b []byte) error {
 
 // nested reads a subagent message carried inside an agent_progress record.
 func (s *scanner) nested(rec record) error {
-	m := rec.data.Get("message")
-	typ := m.Get("type").Str
-	if (typ != "user" && typ != "assistant") || m.Get("isMeta").Type == gjson.True {
+	m := s.j.getField(rec.data.Raw, "message")
+	typ := s.j.getField(m.Raw, "type").Str
+	if (typ != "user" && typ != "assistant") || s.j.getField(m.Raw, "isMeta").Type == gjson.True {
 		s.stats.Skipped++
 		return nil
 	}
-	return s.message("agent:"+rec.parentToolUse, typ, m.Get("message"), true)
+	return s.message("agent:"+rec.parentToolUse, typ, s.j.getField(m.Raw, "message"), true)
 }
 
 // flushAll emits every chain's open turn, the main chain first.

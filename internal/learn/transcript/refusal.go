@@ -30,10 +30,10 @@ const clarifyReason = "The user wants to clarify these questions."
 // refused call as its context, and returns the reason the user typed, if
 // any ("" otherwise).
 func (s *scanner) refusal(c *chain, b gjson.Result) string {
-	if b.Get("is_error").Type != gjson.True {
+	if s.j.getField(b.Raw, "is_error").Type != gjson.True {
 		return ""
 	}
-	raw := rawField(b.Raw, "content")
+	raw := s.j.rawField(b.Raw, "content")
 	if raw == "" {
 		return ""
 	}
@@ -51,7 +51,7 @@ func (s *scanner) refusal(c *chain, b gjson.Result) string {
 		return ""
 	}
 	c.interrupted = true
-	c.refused = c.toolUse(b.Get("tool_use_id").Str)
+	c.refused = c.toolUse(s.j.getField(b.Raw, "tool_use_id").Str)
 	_, reason, ok := strings.Cut(text, reasonMarker)
 	if !ok {
 		return ""
