@@ -9,6 +9,9 @@ export default defineConfig({
   base: "/ghostpath/",
   plugins: [tailwindcss()],
   esbuild: { jsx: "automatic" },
+  // ../shared holds what both UIs use (the Nav, history routing); its
+  // imports of React resolve to this UI's node_modules: one React per app.
+  resolve: { dedupe: ["react", "react-dom"] },
   build: {
     outDir: "../../internal/ideate/web/dist",
     emptyOutDir: true,

@@ -18,6 +18,9 @@ export default defineConfig({
   base: "/",
   plugins: [tailwindcss()],
   esbuild: { jsx: "automatic" },
+  // ../shared holds what both UIs use (the Nav, history routing); its
+  // imports of React resolve to this UI's node_modules: one React per app.
+  resolve: { dedupe: ["react", "react-dom"] },
   worker: { format: "es" },
   build: {
     outDir: "../../internal/coach/workbench/dist",
