@@ -23,10 +23,7 @@ func TestMCPConformanceTypeScript(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		t.Fatalf("PAIGE_TEST_MCP_TS=%s has no @modelcontextprotocol/sdk: run npm ci there (%v)", dir, err)
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found: %v", err)
-	}
+	node := testenv.Node(t)
 	s := startServe(t, serveEnv(t))
 	editor, cs := s.ws(t), s.mcpClient(t)
 	editor.send(wsapi.TypeBufferUpdate, map[string]any{"path": "src/auth.ts", "content": "export const x = 1;\n",

@@ -84,6 +84,16 @@ func Handler(fsys fs.FS, prefix string, opts *Options) http.Handler {
 	})
 }
 
+// Dist returns the dist directory of an embedded Vite build (the UI
+// package's `//go:embed all:dist`): what the UI package's FS returns.
+func Dist(embedded fs.FS) fs.FS {
+	sub, err := fs.Sub(embedded, "dist")
+	if err != nil {
+		panic("spa: embedded dist: " + err.Error()) // cannot happen: "dist" is a valid path
+	}
+	return sub
+}
+
 // FileName maps a request path under prefix to a file name in the UI's FS;
 // ok is false for paths outside prefix or that do not name a valid file.
 // The prefix itself, with or without its trailing slash, is index.html.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // RepoRoot returns the module root: the nearest directory at or above the
@@ -32,8 +33,11 @@ func RepoRoot(tb testing.TB) string {
 
 // BuildPaige builds cmd/paige (static, CGO_ENABLED=0) into a temporary
 // directory of tb and returns the binary's path; a build error fails tb.
-func BuildPaige(ctx context.Context, tb testing.TB) string {
+// The build may take 10 minutes (a cold cache on a loaded machine).
+func BuildPaige(tb testing.TB) string {
 	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
 	bin := filepath.Join(tb.TempDir(), "paige")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/paige")
 	cmd.Dir = RepoRoot(tb)

@@ -1,14 +1,19 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from "vite";
 import tailwindcss from "@tailwindcss/vite";
+import { paigePage } from "../shared/page";
 
 // The UI is served by `paige serve` at /ghostpath/ and embedded from
 // internal/ideate/web/dist (committed; `make web` rebuilds it). JSX is
 // compiled by esbuild directly, so no React plugin is needed.
 export default defineConfig({
   base: "/ghostpath/",
-  plugins: [tailwindcss()],
+  // index.html holds the entry script; ../shared/page.ts the page around it.
+  plugins: [tailwindcss(), paigePage({ title: "GhostPath", icon: "/favicon.svg" })],
   esbuild: { jsx: "automatic" },
+  // ../shared holds what both UIs use (the Nav, history routing); its
+  // imports of React resolve to this UI's node_modules: one React per app.
+  resolve: { dedupe: ["react", "react-dom"] },
   build: {
     outDir: "../../internal/ideate/web/dist",
     emptyOutDir: true,

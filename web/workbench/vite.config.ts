@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from "vite";
 import tailwindcss from "@tailwindcss/vite";
+import { paigePage } from "../shared/page";
 
 // The workbench is served by `paige serve` at / and embedded from
 // internal/coach/workbench/dist (committed; `make web` rebuilds it). JSX is
@@ -16,8 +17,12 @@ function proxy() {
 
 export default defineConfig({
   base: "/",
-  plugins: [tailwindcss()],
+  // index.html holds the entry script; ../shared/page.ts the page around it.
+  plugins: [tailwindcss(), paigePage({ title: "Paige" })],
   esbuild: { jsx: "automatic" },
+  // ../shared holds what both UIs use (the Nav, history routing); its
+  // imports of React resolve to this UI's node_modules: one React per app.
+  resolve: { dedupe: ["react", "react-dom"] },
   worker: { format: "es" },
   build: {
     outDir: "../../internal/coach/workbench/dist",

@@ -257,7 +257,7 @@ func (l *Logger) LogSession(ctx context.Context, sessionID string, t coach.Actio
 }
 
 func (l *Logger) write(ctx context.Context, sessionID string, t coach.ActionType, data any) error {
-	raw, err := marshal(data)
+	raw, err := MarshalData(data)
 	if err != nil {
 		return fmt.Errorf("log %s: %w", t, err)
 	}
@@ -265,11 +265,18 @@ func (l *Logger) write(ctx context.Context, sessionID string, t coach.ActionType
 	if err != nil {
 		return fmt.Errorf("log %s: %w", t, err)
 	}
-	l.bus.Publish(Event{Type: a.Type, SessionID: a.SessionID, Data: a.Data, At: a.CreatedAt, ActionID: a.ID})
+	l.bus.Publish(EventOf(a))
 	return nil
 }
 
-func marshal(data any) (json.RawMessage, error) {
+// EventOf is the bus event of a stored action row.
+func EventOf(a coach.Action) Event {
+	return Event{Type: a.Type, SessionID: a.SessionID, Data: a.Data, At: a.CreatedAt, ActionID: a.ID}
+}
+
+// MarshalData encodes an action's data as it is stored: nil stays nil (no
+// data), a json.RawMessage is kept as it is, anything else is JSON.
+func MarshalData(data any) (json.RawMessage, error) {
 	switch d := data.(type) {
 	case nil:
 		return nil, nil

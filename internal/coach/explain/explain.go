@@ -56,41 +56,32 @@ type Explanation struct {
 
 // Service explains code. It is safe for concurrent use (EC-78).
 type Service struct {
-	st     *store.Store
-	sess   *session.Service
-	llm    *llm.Client
-	logger *slog.Logger
+	deps coaching.Deps
 }
 
 // New returns a Service; st, sess and client are required (it panics
 // otherwise, a wiring bug); a nil logger discards.
 func New(st *store.Store, sess *session.Service, client *llm.Client, logger *slog.Logger) *Service {
-	if st == nil || sess == nil || client == nil {
-		panic("explain: store, session and llm client are required")
-	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	return &Service{st: st, sess: sess, llm: client, logger: logger}
+	return &Service{deps: coaching.NewDeps("explain", st, sess, client, logger)}
 }
 
 // Explain runs the flow. The error, if any, is a *coaching.UserError.
 func (s *Service) Explain(ctx context.Context, req Request) (Explanation, error) {
-	s.log(ctx, coach.ActionExplainRequested, map[string]any{"path": req.Path, "range": req.Range})
+	s.deps.Log(ctx, coach.ActionExplainRequested, map[string]any{"path": req.Path, "range": req.Range})
 	if Binary(req.SelectedText) || Binary(req.SurroundingContext) {
 		return Explanation{}, s.fail(ctx, req.Path, 0, &coaching.UserError{Msg: MsgBinary, Err: errors.New("binary selection")})
 	}
-	assessments, _ := s.st.DreyfusAssessments(ctx) // none readable: novice
+	assessments, _ := s.deps.Store.DreyfusAssessments(ctx) // none readable: novice
 	stage := coaching.StageFor(assessments, req.Language+" "+strings.TrimPrefix(path.Ext(req.Path), "."))
-	sessionID := s.sess.ActiveID()
+	sessionID := s.deps.Session.ActiveID()
 	user := explainthis.Assemble(req.SelectedText, req.SurroundingContext, req.Path, req.Language, s.phase(ctx, sessionID))
 	start := time.Now()
-	resp, _, err := llm.Call[explainthis.Response](ctx, s.llm, explainthis.Request(sessionID, string(stage), user))
+	resp, _, err := llm.Call[explainthis.Response](ctx, s.deps.LLM, explainthis.Request(sessionID, string(stage), user))
 	took := time.Since(start)
 	if err != nil {
 		return Explanation{}, s.fail(ctx, req.Path, took, &coaching.UserError{Msg: coaching.UserMessage("Explain This", err), Err: err})
 	}
-	s.log(ctx, coach.ActionExplainCompleted, map[string]any{"path": req.Path, "model": s.llm.Model(explainthis.Tier),
+	s.deps.Log(ctx, coach.ActionExplainCompleted, map[string]any{"path": req.Path, "model": s.deps.LLM.Model(explainthis.Tier),
 		"latency_ms": took.Milliseconds(), "success": true})
 	return Explanation{Path: req.Path, Explanation: resp.Explanation, KeyConcepts: prompts.List(resp.KeyConcepts),
 		Analogy: resp.Analogy, RelatedFiles: resp.RelatedFiles, PhaseConnection: resp.PhaseConnection}, nil
@@ -102,7 +93,7 @@ func (s *Service) phase(ctx context.Context, sessionID string) *explainthis.Phas
 	if sessionID == "" {
 		return nil
 	}
-	_, phases, ok, err := s.sess.Plan(ctx, sessionID)
+	_, phases, ok, err := s.deps.Session.Plan(ctx, sessionID)
 	if err != nil || !ok {
 		return nil
 	}
@@ -114,15 +105,9 @@ func (s *Service) phase(ctx context.Context, sessionID string) *explainthis.Phas
 }
 
 func (s *Service) fail(ctx context.Context, path string, took time.Duration, e *coaching.UserError) error {
-	s.log(ctx, coach.ActionExplainCompleted, map[string]any{"path": path, "model": s.llm.Model(explainthis.Tier),
+	s.deps.Log(ctx, coach.ActionExplainCompleted, map[string]any{"path": path, "model": s.deps.LLM.Model(explainthis.Tier),
 		"latency_ms": took.Milliseconds(), "success": false, "error": e.Msg})
 	return e
-}
-
-func (s *Service) log(ctx context.Context, t coach.ActionType, data any) {
-	if err := s.sess.Log(context.WithoutCancel(ctx), t, data); err != nil {
-		s.logger.Error("cannot log action", "action", string(t), "err", err)
-	}
 }
 
 // Binary reports whether text looks like binary content: it has a NUL byte

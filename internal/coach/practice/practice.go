@@ -61,34 +61,25 @@ type Review struct {
 // Service reviews kata solutions. It is safe for concurrent use; two
 // reviews of one kata both append their attempt (EC-79).
 type Service struct {
-	st     *store.Store
-	sess   *session.Service
-	llm    *llm.Client
-	logger *slog.Logger
+	deps coaching.Deps
 }
 
 // New returns a Service; st, sess and client are required (it panics
 // otherwise, a wiring bug); a nil logger discards.
 func New(st *store.Store, sess *session.Service, client *llm.Client, logger *slog.Logger) *Service {
-	if st == nil || sess == nil || client == nil {
-		panic("practice: store, session and llm client are required")
-	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	return &Service{st: st, sess: sess, llm: client, logger: logger}
+	return &Service{deps: coaching.NewDeps("practice", st, sess, client, logger)}
 }
 
 // Review runs the flow. The error, if any, is a *coaching.UserError.
 func (s *Service) Review(ctx context.Context, req Request) (Review, error) {
-	s.log(ctx, coach.ActionReviewRequested, map[string]any{"kataId": req.KataID,
+	s.deps.Log(ctx, coach.ActionReviewRequested, map[string]any{"kataId": req.KataID,
 		"activeConstraintTitles": req.ActiveConstraintTitles})
-	kata, err := s.st.Kata(ctx, req.KataID)
+	kata, err := s.deps.Store.Kata(ctx, req.KataID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Review{}, &coaching.UserError{Msg: MsgKataNotFound, Err: err}
 	}
 	if err != nil {
-		s.logger.Error("practice review: cannot load kata", "kata", req.KataID, "err", err)
+		s.deps.Logger.Error("practice review: cannot load kata", "kata", req.KataID, "err", err)
 		return Review{}, &coaching.UserError{Msg: "Paige could not load this kata. Try again.", Err: err}
 	}
 	stage := coaching.StageFor(s.assessments(ctx), s.gapTopic(ctx, kata.KnowledgeGapID))
@@ -96,37 +87,37 @@ func (s *Service) Review(ctx context.Context, req Request) (Review, error) {
 	user := practicereview.Assemble(kata.Description, kata.InstructorNotes, promptConstraints(active), req.UserCode,
 		SameConstraintAttempts(kata.UserAttempts, active))
 	start := time.Now()
-	resp, _, err := llm.Call[practicereview.Response](ctx, s.llm, practicereview.Request(s.sess.ActiveID(), string(stage), user))
+	resp, _, err := llm.Call[practicereview.Response](ctx, s.deps.LLM, practicereview.Request(s.deps.Session.ActiveID(), string(stage), user))
 	took := time.Since(start)
 	if err != nil {
 		ue := &coaching.UserError{Msg: coaching.UserMessage("The review", err), Err: err}
-		s.log(ctx, coach.ActionReviewCompleted, map[string]any{"kataId": kata.ID, "level": nil, "passed": nil,
-			"model": s.llm.Model(practicereview.Tier), "latency_ms": took.Milliseconds(), "success": false, "error": ue.Msg})
+		s.deps.Log(ctx, coach.ActionReviewCompleted, map[string]any{"kataId": kata.ID, "level": nil, "passed": nil,
+			"model": s.deps.LLM.Model(practicereview.Tier), "latency_ms": took.Milliseconds(), "success": false, "error": ue.Msg})
 		return Review{}, ue
 	}
 	out := Review{KataID: kata.ID, Correct: resp.Correct, Feedback: resp.Feedback, Level: resp.Level, Passed: resp.Passed,
 		FollowUp: resp.FollowUp, DreyfusSignal: resp.DreyfusSignal,
 		UnlockedConstraints: UnlockedConstraints(kata.Constraints, BestLevel(kata.UserAttempts), resp.Level)}
 	feedback, level, passed := resp.Feedback, resp.Level, resp.Passed
-	out.Attempts, err = s.st.AppendKataAttempt(context.WithoutCancel(ctx), kata.ID, coach.KataAttempt{Code: req.UserCode,
+	out.Attempts, err = s.deps.Store.AppendKataAttempt(context.WithoutCancel(ctx), kata.ID, coach.KataAttempt{Code: req.UserCode,
 		Review: &feedback, Level: &level, Passed: &passed, Constraints: active})
 	if err != nil {
-		s.logger.Error("practice review: attempt not stored", "kata", kata.ID, "err", err)
+		s.deps.Logger.Error("practice review: attempt not stored", "kata", kata.ID, "err", err)
 	}
 	if resp.Passed { // a passed kata covers its knowledge gap
-		if err := s.st.SetGapAddressed(context.WithoutCancel(ctx), kata.KnowledgeGapID, true); err != nil {
-			s.logger.Error("practice review: gap not marked addressed", "gap", kata.KnowledgeGapID, "err", err)
+		if err := s.deps.Store.SetGapAddressed(context.WithoutCancel(ctx), kata.KnowledgeGapID, true); err != nil {
+			s.deps.Logger.Error("practice review: gap not marked addressed", "gap", kata.KnowledgeGapID, "err", err)
 		}
 	}
-	s.log(ctx, coach.ActionReviewCompleted, map[string]any{"kataId": kata.ID, "level": resp.Level, "passed": resp.Passed,
-		"model": s.llm.Model(practicereview.Tier), "latency_ms": took.Milliseconds(), "success": true})
+	s.deps.Log(ctx, coach.ActionReviewCompleted, map[string]any{"kataId": kata.ID, "level": resp.Level, "passed": resp.Passed,
+		"model": s.deps.LLM.Model(practicereview.Tier), "latency_ms": took.Milliseconds(), "success": true})
 	return out, nil
 }
 
 func (s *Service) assessments(ctx context.Context) []coach.DreyfusAssessment {
-	list, err := s.st.DreyfusAssessments(ctx)
+	list, err := s.deps.Store.DreyfusAssessments(ctx)
 	if err != nil {
-		s.logger.Warn("practice review: Dreyfus assessments unavailable, assuming novice", "err", err)
+		s.deps.Logger.Warn("practice review: Dreyfus assessments unavailable, assuming novice", "err", err)
 	}
 	return list
 }
@@ -134,17 +125,11 @@ func (s *Service) assessments(ctx context.Context) []coach.DreyfusAssessment {
 // gapTopic reads the topic of the kata's knowledge gap, "" when unknown.
 func (s *Service) gapTopic(ctx context.Context, gapID string) string {
 	var topic string
-	err := s.st.DB().QueryRowContext(ctx, `SELECT topic FROM knowledge_gaps WHERE id = ?`, gapID).Scan(&topic)
+	err := s.deps.Store.DB().QueryRowContext(ctx, `SELECT topic FROM knowledge_gaps WHERE id = ?`, gapID).Scan(&topic)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		s.logger.Warn("practice review: knowledge gap unavailable", "gap", gapID, "err", err)
+		s.deps.Logger.Warn("practice review: knowledge gap unavailable", "gap", gapID, "err", err)
 	}
 	return strings.TrimSpace(topic)
-}
-
-func (s *Service) log(ctx context.Context, t coach.ActionType, data any) {
-	if err := s.sess.Log(context.WithoutCancel(ctx), t, data); err != nil {
-		s.logger.Error("cannot log action", "action", string(t), "err", err)
-	}
 }
 
 // Kata returns the kata with id for the practice view: description,
@@ -152,12 +137,12 @@ func (s *Service) log(ctx context.Context, t coach.ActionType, data any) {
 // notes. It needs no model. An unknown id is a *coaching.UserError
 // carrying [MsgKataNotFound].
 func (s *Service) Kata(ctx context.Context, id string) (coach.KataSpec, error) {
-	kata, err := s.st.Kata(ctx, id)
+	kata, err := s.deps.Store.Kata(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return coach.KataSpec{}, &coaching.UserError{Msg: MsgKataNotFound, Err: err}
 	}
 	if err != nil {
-		s.logger.Error("practice: cannot load kata", "kata", id, "err", err)
+		s.deps.Logger.Error("practice: cannot load kata", "kata", id, "err", err)
 		return coach.KataSpec{}, &coaching.UserError{Msg: "Paige could not load this kata. Try again.", Err: err}
 	}
 	kata.InstructorNotes = ""

@@ -34,6 +34,15 @@ var DreyfusStages = []string{"novice", "advanced_beginner", "competent", "profic
 // DefaultDreyfusStage is the stage assumed when none is assessed.
 const DefaultDreyfusStage = "novice"
 
+// ForStage fills a system prompt template's {dreyfus_stage} with
+// dreyfusStage, [DefaultDreyfusStage] when it is empty.
+func ForStage(template, dreyfusStage string) string {
+	if dreyfusStage == "" {
+		dreyfusStage = DefaultDreyfusStage
+	}
+	return strings.ReplaceAll(template, "{dreyfus_stage}", dreyfusStage)
+}
+
 // JSON renders v as compact JSON like JavaScript's JSON.stringify: no HTML
 // escaping, so code in prompts stays readable. Values that cannot be
 // marshalled (which the prompt input types never contain) render as an

@@ -71,3 +71,11 @@ func FuzzTruncateMiddle(f *testing.F) {
 		_ = prompts.Truncate(s, max)
 	})
 }
+
+func TestForStage(t *testing.T) {
+	for _, tt := range []struct{ stage, want string }{{"", "stage novice, novice"}, {"expert", "stage expert, expert"}} {
+		if got := prompts.ForStage("stage {dreyfus_stage}, {dreyfus_stage}", tt.stage); got != tt.want {
+			t.Errorf("ForStage(%q): got %q, want %q", tt.stage, got, tt.want)
+		}
+	}
+}

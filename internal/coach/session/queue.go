@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -179,7 +178,7 @@ func (q *actionQueue) write(batch []queued) {
 			if it.t == "" {
 				continue
 			}
-			raw, err := marshal(it.data)
+			raw, err := actionlog.MarshalData(it.data)
 			if err != nil {
 				return err
 			}
@@ -193,7 +192,7 @@ func (q *actionQueue) write(batch []queued) {
 	})
 	if err == nil {
 		for _, a := range rows {
-			q.bus.Publish(actionlog.Event{Type: a.Type, SessionID: a.SessionID, Data: a.Data, At: a.CreatedAt, ActionID: a.ID})
+			q.bus.Publish(actionlog.EventOf(a))
 		}
 	}
 	for _, it := range batch {
@@ -258,14 +257,4 @@ func (q *actionQueue) close(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("action queue not drained: %w", ctx.Err())
 	}
-}
-
-func marshal(data any) (json.RawMessage, error) {
-	switch d := data.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return d, nil
-	}
-	return json.Marshal(data)
 }

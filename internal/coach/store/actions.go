@@ -22,12 +22,8 @@ import (
 // the returned Action carries what was stored, so neither the row nor the
 // event published from it holds a secret. Most callers use
 // actionlog.Logger, which also publishes the action on the event bus.
-func (s *Store) InsertAction(ctx context.Context, sessionID string, t coach.ActionType, data json.RawMessage) (a coach.Action, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		a, err = tx.InsertAction(ctx, sessionID, t, data)
-		return err
-	})
-	return a, err
+func (s *Store) InsertAction(ctx context.Context, sessionID string, t coach.ActionType, data json.RawMessage) (coach.Action, error) {
+	return update(ctx, s, func(tx *Tx) (coach.Action, error) { return tx.InsertAction(ctx, sessionID, t, data) })
 }
 
 // InsertAction is [Store.InsertAction] inside a transaction.

@@ -12,12 +12,8 @@ import (
 // CreatePhaseHint stores a file or line hint of a phase (scenario 2.5). ID,
 // if empty, is generated. A line hint needs StartLine; EndLine defaults to
 // StartLine. A missing phase yields an error wrapping [ErrNotFound].
-func (s *Store) CreatePhaseHint(ctx context.Context, h coach.PhaseHint) (out coach.PhaseHint, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		out, err = tx.CreatePhaseHint(ctx, h)
-		return err
-	})
-	return out, err
+func (s *Store) CreatePhaseHint(ctx context.Context, h coach.PhaseHint) (coach.PhaseHint, error) {
+	return update(ctx, s, func(tx *Tx) (coach.PhaseHint, error) { return tx.CreatePhaseHint(ctx, h) })
 }
 
 // CreatePhaseHint is [Store.CreatePhaseHint] inside a transaction.
@@ -69,12 +65,8 @@ func (s *Store) PhaseHints(ctx context.Context, phaseID string, typ coach.HintTy
 // review_requested, review_passed, …; scenario 2.10). data may be nil; when
 // not nil it must be valid JSON. A missing phase yields an error wrapping
 // [ErrNotFound].
-func (s *Store) AddProgressEvent(ctx context.Context, phaseID, eventType string, data json.RawMessage) (ev coach.ProgressEvent, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		ev, err = tx.AddProgressEvent(ctx, phaseID, eventType, data)
-		return err
-	})
-	return ev, err
+func (s *Store) AddProgressEvent(ctx context.Context, phaseID, eventType string, data json.RawMessage) (coach.ProgressEvent, error) {
+	return update(ctx, s, func(tx *Tx) (coach.ProgressEvent, error) { return tx.AddProgressEvent(ctx, phaseID, eventType, data) })
 }
 
 // AddProgressEvent is [Store.AddProgressEvent] inside a transaction.

@@ -13,12 +13,8 @@ import (
 // CreateKata stores a kata spec for a knowledge gap (scenario 2.8). ID, if
 // empty, is generated; nil Constraints are stored as []; UserAttempts starts
 // empty whatever k holds (attempts are added with [Store.AppendKataAttempt]).
-func (s *Store) CreateKata(ctx context.Context, k coach.KataSpec) (out coach.KataSpec, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		out, err = tx.CreateKata(ctx, k)
-		return err
-	})
-	return out, err
+func (s *Store) CreateKata(ctx context.Context, k coach.KataSpec) (coach.KataSpec, error) {
+	return update(ctx, s, func(tx *Tx) (coach.KataSpec, error) { return tx.CreateKata(ctx, k) })
 }
 
 // CreateKata is [Store.CreateKata] inside a transaction.

@@ -15,12 +15,8 @@ import (
 // not the spec's INSERT OR REPLACE, which would delete and re-insert — and
 // assessed_at is set to now (NOTES.md: the spec's "last_updated" is
 // assessed_at). Stage must be valid and Confidence within [0, 1].
-func (s *Store) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (out coach.DreyfusAssessment, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		out, err = tx.UpsertDreyfus(ctx, a)
-		return err
-	})
-	return out, err
+func (s *Store) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (coach.DreyfusAssessment, error) {
+	return update(ctx, s, func(tx *Tx) (coach.DreyfusAssessment, error) { return tx.UpsertDreyfus(ctx, a) })
 }
 
 // UpsertDreyfus is [Store.UpsertDreyfus] inside a transaction.
@@ -69,12 +65,8 @@ type GapFilter struct {
 // CreateKnowledgeGap stores a knowledge gap of a session (scenario 2.7).
 // ID, if empty, is generated; Frequency defaults to 1; a zero
 // LastEncounteredAt becomes now; nil RelatedConcepts is stored as [].
-func (s *Store) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (out coach.KnowledgeGap, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		out, err = tx.CreateKnowledgeGap(ctx, g)
-		return err
-	})
-	return out, err
+func (s *Store) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coach.KnowledgeGap, error) {
+	return update(ctx, s, func(tx *Tx) (coach.KnowledgeGap, error) { return tx.CreateKnowledgeGap(ctx, g) })
 }
 
 // CreateKnowledgeGap is [Store.CreateKnowledgeGap] inside a transaction.

@@ -13,12 +13,8 @@ import (
 
 // CreatePlan stores the raw plan text of a session. A missing session yields
 // an error wrapping [ErrNotFound].
-func (s *Store) CreatePlan(ctx context.Context, sessionID, rawPlanText string) (p coach.Plan, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		p, err = tx.CreatePlan(ctx, sessionID, rawPlanText)
-		return err
-	})
-	return p, err
+func (s *Store) CreatePlan(ctx context.Context, sessionID, rawPlanText string) (coach.Plan, error) {
+	return update(ctx, s, func(tx *Tx) (coach.Plan, error) { return tx.CreatePlan(ctx, sessionID, rawPlanText) })
 }
 
 // CreatePlan is [Store.CreatePlan] inside a transaction.
@@ -75,12 +71,8 @@ func scanPlan(r scanner) (coach.Plan, error) {
 // CreatePhase stores a phase of a plan. ID, if empty, is generated; Status
 // defaults to pending and HintLevel to none; nil ExpectedFiles is stored as
 // []. The returned Phase is what was stored.
-func (s *Store) CreatePhase(ctx context.Context, ph coach.Phase) (out coach.Phase, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		out, err = tx.CreatePhase(ctx, ph)
-		return err
-	})
-	return out, err
+func (s *Store) CreatePhase(ctx context.Context, ph coach.Phase) (coach.Phase, error) {
+	return update(ctx, s, func(tx *Tx) (coach.Phase, error) { return tx.CreatePhase(ctx, ph) })
 }
 
 // CreatePhase is [Store.CreatePhase] inside a transaction.

@@ -39,12 +39,8 @@ const sessionCols = `id, project_dir, issue_number, issue_title, status, started
 // CreateSession stores a new session with status active and started_at now
 // (scenario 2.3). The issue title is redacted ([redact.String]) before it
 // is stored.
-func (s *Store) CreateSession(ctx context.Context, in NewSession) (sess coach.Session, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		sess, err = tx.CreateSession(ctx, in)
-		return err
-	})
-	return sess, err
+func (s *Store) CreateSession(ctx context.Context, in NewSession) (coach.Session, error) {
+	return update(ctx, s, func(tx *Tx) (coach.Session, error) { return tx.CreateSession(ctx, in) })
 }
 
 // CreateSession is [Store.CreateSession] inside a transaction.
@@ -103,12 +99,8 @@ func (s *Store) Sessions(ctx context.Context, f SessionFilter) (list []coach.Ses
 // had already ended) and makes a wrap-up that has not run pending; moving
 // back to active (resume) clears ended_at and the pending wrap-up. Setting
 // the status a session already has changes nothing.
-func (s *Store) SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (sess coach.Session, err error) {
-	err = s.Update(ctx, func(tx *Tx) error {
-		sess, err = tx.SetSessionStatus(ctx, id, status)
-		return err
-	})
-	return sess, err
+func (s *Store) SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (coach.Session, error) {
+	return update(ctx, s, func(tx *Tx) (coach.Session, error) { return tx.SetSessionStatus(ctx, id, status) })
 }
 
 // SetSessionStatus is [Store.SetSessionStatus] inside a transaction.

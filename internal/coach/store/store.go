@@ -148,6 +148,19 @@ func (s *Store) Update(ctx context.Context, f func(tx *Tx) error) error {
 	return sqlTx.Commit()
 }
 
+// update runs f in one [Store.Update] transaction and returns what f
+// returned with the transaction's error: the shape of every Store write
+// method that is its Tx method in a transaction of its own.
+func update[T any](ctx context.Context, s *Store, f func(tx *Tx) (T, error)) (T, error) {
+	var out T
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		out, err = f(tx)
+		return err
+	})
+	return out, err
+}
+
 // Tx is a write transaction handed to [Store.Update]. Its methods mirror the
 // Store's write methods and see each other's uncommitted rows.
 type Tx struct {

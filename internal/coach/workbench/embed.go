@@ -5,6 +5,8 @@ package workbench
 import (
 	"embed"
 	"io/fs"
+
+	"github.com/paige-dev/paige/internal/spa"
 )
 
 // dist is the Vite build of web/workbench, committed with its source.
@@ -12,12 +14,6 @@ import (
 //go:embed all:dist
 var dist embed.FS
 
-// FS returns the built workbench: index.html and assets/. Built with the
-// no_ui tag it returns nil.
-func FS() fs.FS {
-	sub, err := fs.Sub(dist, "dist")
-	if err != nil {
-		panic("workbench: embedded dist missing: " + err.Error()) // cannot happen: dist is embedded above
-	}
-	return sub
-}
+// FS returns the built UI: index.html and assets/. Built with the no_ui tag it
+// returns nil.
+func FS() fs.FS { return spa.Dist(dist) }

@@ -5,35 +5,19 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/spa/spatest"
 )
 
 // TestEmbeddedWorkbench checks the committed build: index.html exists,
 // every asset it references under / exists, and nothing is loaded from
 // another host (Monaco and xterm.js come from the binary, never a CDN).
 func TestEmbeddedWorkbench(t *testing.T) {
+	spatest.CheckBuild(t, FS(), Prefix)
 	fsys := FS()
-	if fsys == nil {
-		t.Skip("built with no_ui")
-	}
-	index, err := fs.ReadFile(fsys, "index.html")
-	if err != nil {
-		t.Fatalf("read index.html: %v", err)
-	}
-	for _, m := range regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllStringSubmatch(string(index), -1) {
-		ref := m[1]
-		if strings.Contains(ref, "//") || strings.HasPrefix(ref, "data:") {
-			t.Errorf("index.html loads %s from elsewhere: everything must come from the binary", ref)
-			continue
-		}
-		name := strings.TrimPrefix(ref, "/")
-		if _, err := fs.Stat(fsys, name); err != nil {
-			t.Errorf("index.html references %s: %v", ref, err)
-		}
-	}
-	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
 			return err
 		}

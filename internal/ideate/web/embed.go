@@ -5,6 +5,8 @@ package web
 import (
 	"embed"
 	"io/fs"
+
+	"github.com/paige-dev/paige/internal/spa"
 )
 
 // dist is the Vite build of web/ghostpath (make web), committed with its source.
@@ -14,10 +16,4 @@ var dist embed.FS
 
 // FS returns the built UI: index.html and assets/. Built with the no_ui tag it
 // returns nil.
-func FS() fs.FS {
-	sub, err := fs.Sub(dist, "dist")
-	if err != nil {
-		panic("web: embedded dist missing: " + err.Error()) // cannot happen: dist is embedded above
-	}
-	return sub
-}
+func FS() fs.FS { return spa.Dist(dist) }

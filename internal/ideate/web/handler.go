@@ -31,6 +31,3 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 func Handler(fsys fs.FS) http.Handler {
 	return spa.Handler(fsys, Prefix, &spa.Options{CSP: csp})
 }
-
-// fileName maps a request path under Prefix to a file name in the UI's FS.
-func fileName(urlPath string) (name string, ok bool) { return spa.FileName(Prefix, urlPath) }

@@ -1,7 +1,7 @@
 import { HomePage } from "./pages/HomePage";
 import { ReportPage } from "./pages/ReportPage";
 import { SessionPage } from "./pages/SessionPage";
-import { Nav } from "./components/Nav";
+import { Nav } from "../../shared/Nav";
 import { Link, navigate, useRoute } from "./router";
 
 /** App is the GhostPath shell: Paige's shared navigation, header and the page for the current route. */

@@ -1,4 +1,5 @@
-import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useState } from "react";
+import type { AnchorHTMLAttributes, MouseEvent } from "react";
+import { pushPath, usePathRoute } from "../../shared/location";
 
 /** BASE is where the app is served (Vite's base, "/ghostpath/"). */
 export const BASE = import.meta.env.BASE_URL;
@@ -33,20 +34,13 @@ export function href(path: string): string {
 
 /** navigate moves to path (under BASE) without reloading. */
 export function navigate(path: string): void {
-  window.history.pushState(null, "", href(path));
-  window.dispatchEvent(new PopStateEvent("popstate"));
+  pushPath(href(path));
   window.scrollTo?.(0, 0);
 }
 
 /** useRoute returns the current route and follows history changes. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => matchRoute(window.location.pathname));
-  useEffect(() => {
-    const on = () => setRoute(matchRoute(window.location.pathname));
-    window.addEventListener("popstate", on);
-    return () => window.removeEventListener("popstate", on);
-  }, []);
-  return route;
+  return usePathRoute(matchRoute);
 }
 
 /** Link is an anchor that navigates client-side on a plain left click. */

@@ -1,4 +1,4 @@
-import { Nav, type NavId } from "./components/Nav";
+import { Nav, type NavId } from "../../shared/Nav";
 import { Toasts } from "./components/Toasts";
 import { navigate, useRoute } from "./router";
 import { appStore, useApp } from "./state/store";

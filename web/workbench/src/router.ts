@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { pushPath, usePathRoute } from "../../shared/location";
 
 export type Route =
   | { page: "dashboard" }
@@ -27,17 +27,10 @@ export function matchRoute(pathname: string): Route {
 /** navigate moves to path without reloading the page. */
 export function navigate(path: string): void {
   if (window.location.pathname === path) return;
-  window.history.pushState(null, "", path);
-  window.dispatchEvent(new PopStateEvent("popstate"));
+  pushPath(path);
 }
 
 /** useRoute returns the current route and follows history changes. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => matchRoute(window.location.pathname));
-  useEffect(() => {
-    const on = () => setRoute(matchRoute(window.location.pathname));
-    window.addEventListener("popstate", on);
-    return () => window.removeEventListener("popstate", on);
-  }, []);
-  return route;
+  return usePathRoute(matchRoute);
 }

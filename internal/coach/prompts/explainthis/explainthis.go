@@ -4,8 +4,6 @@
 package explainthis
 
 import (
-	"strings"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/paige-dev/paige/internal/coach/prompts"
@@ -31,12 +29,7 @@ User's Dreyfus stage: {dreyfus_stage}
 If the user is currently working through a coaching session, connect your explanation to their current task when relevant.`
 
 // System returns the system prompt for dreyfusStage ("novice" when empty).
-func System(dreyfusStage string) string {
-	if dreyfusStage == "" {
-		dreyfusStage = prompts.DefaultDreyfusStage
-	}
-	return strings.ReplaceAll(SystemPromptTemplate, "{dreyfus_stage}", dreyfusStage)
-}
+func System(dreyfusStage string) string { return prompts.ForStage(SystemPromptTemplate, dreyfusStage) }
 
 // Response is the explanation.
 type Response struct {

@@ -4,8 +4,6 @@
 package learningmaterials
 
 import (
-	"strings"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/paige-dev/paige/internal/coach/prompts"
@@ -42,12 +40,7 @@ Prefer resources that are:
 - At the right level for the user's Dreyfus stage`
 
 // System returns the system prompt for dreyfusStage ("novice" when empty).
-func System(dreyfusStage string) string {
-	if dreyfusStage == "" {
-		dreyfusStage = prompts.DefaultDreyfusStage
-	}
-	return strings.ReplaceAll(SystemPromptTemplate, "{dreyfus_stage}", dreyfusStage)
-}
+func System(dreyfusStage string) string { return prompts.ForStage(SystemPromptTemplate, dreyfusStage) }
 
 // Response is the researcher's reply.
 type Response struct {

@@ -4,8 +4,6 @@
 package practicereview
 
 import (
-	"strings"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/paige-dev/paige/internal/coach/prompts"
@@ -33,12 +31,7 @@ When the student passes, suggest follow-up constraints that push their understan
 Assess their level (1-10) based on the quality and sophistication of their solution.`
 
 // System returns the system prompt for dreyfusStage ("novice" when empty).
-func System(dreyfusStage string) string {
-	if dreyfusStage == "" {
-		dreyfusStage = prompts.DefaultDreyfusStage
-	}
-	return strings.ReplaceAll(SystemPromptTemplate, "{dreyfus_stage}", dreyfusStage)
-}
+func System(dreyfusStage string) string { return prompts.ForStage(SystemPromptTemplate, dreyfusStage) }
 
 // Response is the review.
 type Response struct {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,58 +33,26 @@ const token = "e2e-token-0123456789abcdef0123456789"
 // ones come from). It needs Chromium (PAIGE_TEST_CHROMIUM, set by
 // scripts/ci/30-web.sh), node and web/workbench/node_modules.
 func TestWorkbenchJourney(t *testing.T) {
-	chromium := testenv.Service(t, "PAIGE_TEST_CHROMIUM", "Chromium")
-	if testing.Short() {
-		t.Skip("builds the binary and drives a browser")
-	}
-	root := testenv.RepoRoot(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found: %v (the journey runs on Node.js)", err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "web/workbench/node_modules/playwright-core")); err != nil {
-		t.Fatalf("playwright-core not installed: run npm ci in web/workbench (scripts/ci/30-web.sh does): %v", err)
-	}
-	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin := testenv.BuildPaige(bctx, t)
-	bcancel()
-
+	d := newDemo(t)
 	fake := llmtest.NewServer(t)
 	claudeModel := &model{}
 	fake.Handle(claudeModel.reply)
-
-	tmp := t.TempDir()
-	project := filepath.Join(tmp, "project")
-	copyDir(t, filepath.Join(root, "examples/demo-project"), project)
-	srv := &server{bin: bin, logs: &testenv.SyncBuffer{}, env: []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tmp, "home"), "HOST=127.0.0.1",
-		"PROJECT_DIR=" + project, "DATA_DIR=" + filepath.Join(tmp, "data"), "PAIGE_TOKEN=" + token,
+	srv := startWorkbench(t, d.bin, []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(d.tmp, "home"), "HOST=127.0.0.1",
+		"PROJECT_DIR=" + d.project, "DATA_DIR=" + filepath.Join(d.tmp, "data"), "PAIGE_TOKEN=" + token,
 		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + fake.URL(), "LOG_FORMAT=json", "LOG_LEVEL=debug",
-	}}
-	if err := srv.start("0"); err != nil {
-		t.Fatalf("%v\n%s", err, testenv.Tail(srv.logs.String(), 4000))
-	}
-	t.Cleanup(srv.stop)
+	})
 
 	cc := &claudeCode{t: t, srv: srv, model: claudeModel}
 	control := httptest.NewServer(cc.handler())
 	t.Cleanup(control.Close)
 	t.Cleanup(cc.close)
 
-	shots := os.Getenv("PAIGE_E2E_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	journey := exec.CommandContext(ctx, node, "e2e/journey.mjs")
-	journey.Dir = filepath.Join(root, "web/workbench")
-	journey.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CHROMIUM=" + chromium,
-		"WORKBENCH_URL=" + srv.wbURL, "CONTROL_URL=" + control.URL, "PROJECT_DIR=" + project, "SCREENSHOT_DIR=" + shots}
-	out, err := journey.CombinedOutput()
-	t.Logf("journey.mjs:\n%s", out)
-	if err != nil {
-		t.Errorf("journey.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.logs.String(), 6000))
+	if err := d.browser.Run(ctx, t, "e2e/journey.mjs", "WORKBENCH_URL="+srv.WorkbenchURL,
+		"CONTROL_URL="+control.URL, "PROJECT_DIR="+d.project); err != nil {
+		t.Errorf("journey.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.Logs.String(), 6000))
 	}
 	for _, p := range claudeModel.problemList() {
 		t.Errorf("scripted Claude: %s", p)
@@ -102,7 +69,7 @@ func TestWorkbenchJourney(t *testing.T) {
 // the tool's structured result.
 type claudeCode struct {
 	t     testing.TB
-	srv   *server
+	srv   *testenv.Serve
 	model *model
 	mu    sync.Mutex
 	cs    *mcp.ClientSession
@@ -113,7 +80,7 @@ func (c *claudeCode) session(ctx context.Context) (*mcp.ClientSession, error) {
 		return c.cs, nil
 	}
 	cl := mcp.NewClient(&mcp.Implementation{Name: "claude-code-e2e", Version: "1"}, nil)
-	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.srv.base + "/mcp"}, nil)
+	cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.srv.Base + "/mcp"}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcp connect: %w", err)
 	}
@@ -175,7 +142,7 @@ func (c *claudeCode) step(ctx context.Context, name string, in map[string]any) (
 			_ = c.cs.Close()
 			c.cs = nil
 		}
-		if err := c.srv.restart(); err != nil {
+		if err := c.srv.Restart(); err != nil {
 			return nil, err
 		}
 		return map[string]any{"restarted": true}, nil

@@ -28,46 +28,17 @@ import (
 // disk and the seed's git history. Screenshots go to
 // PAIGE_E2E_SCREENSHOTS when set.
 func TestMemoryJourney(t *testing.T) {
-	chromium := testenv.Service(t, "PAIGE_TEST_CHROMIUM", "Chromium")
-	if testing.Short() {
-		t.Skip("builds the binary and drives a browser")
-	}
-	root := testenv.RepoRoot(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node not found: %v (the journey runs on Node.js)", err)
-	}
-	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin := testenv.BuildPaige(bctx, t)
-	bcancel()
-
-	tmp := t.TempDir()
-	project, data, home := filepath.Join(tmp, "project"), filepath.Join(tmp, "data"), filepath.Join(tmp, "home")
-	copyDir(t, filepath.Join(root, "examples/demo-project"), project)
-	st := fillStores(t, project, data, home)
-
-	srv := &server{bin: bin, logs: &testenv.SyncBuffer{}, env: []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HOST=127.0.0.1", "PROJECT_DIR=" + project, "DATA_DIR=" + data,
+	d := newDemo(t)
+	data, home := filepath.Join(d.tmp, "data"), filepath.Join(d.tmp, "home")
+	st := fillStores(t, d.project, data, home)
+	srv := startWorkbench(t, d.bin, []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HOST=127.0.0.1", "PROJECT_DIR=" + d.project, "DATA_DIR=" + data,
 		"PAIGE_TOKEN=" + token, "PAIGE_OFFLINE=1", "LOG_FORMAT=json", "GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-	}}
-	if err := srv.start("0"); err != nil {
-		t.Fatalf("%v\n%s", err, testenv.Tail(srv.logs.String(), 4000))
-	}
-	t.Cleanup(srv.stop)
-	shots := os.Getenv("PAIGE_E2E_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	journey := exec.CommandContext(ctx, node, "e2e/memory.mjs")
-	journey.Dir = filepath.Join(root, "web/workbench")
-	journey.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CHROMIUM=" + chromium,
-		"WORKBENCH_URL=" + srv.wbURL, "SCREENSHOT_DIR=" + shots}
-	out, err := journey.CombinedOutput()
-	t.Logf("memory.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("memory.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.logs.String(), 6000))
+	if err := d.browser.Run(ctx, t, "e2e/memory.mjs", "WORKBENCH_URL="+srv.WorkbenchURL); err != nil {
+		t.Fatalf("memory.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.Logs.String(), 6000))
 	}
 	st.check(t)
 }

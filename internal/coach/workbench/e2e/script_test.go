@@ -48,29 +48,22 @@ func (m *model) problemList() []string {
 	return append([]string(nil), m.problems...)
 }
 
+// requestKinds names a request by a property its output schema has, the
+// first match winning.
+var requestKinds = []struct{ prop, kind string }{
+	{"should_nudge", "triage"}, {"phases", "plan"}, {"explanation", "explain"},
+	{"knowledge_gaps", "gaps"}, {"assessments", "dreyfus"}, {"memories", "memories"},
+	{"feedback", "review"}, {"relevant_memories", "memory_filter"}, {"recommendations", "materials"},
+}
+
 func (m *model) reply(r llmtest.Request) llmtest.Response {
 	props, _ := r.Schema()["properties"].(map[string]any)
-	has := func(k string) bool { _, ok := props[k]; return ok }
 	kind := ""
-	switch {
-	case has("should_nudge"):
-		kind = "triage"
-	case has("phases"):
-		kind = "plan"
-	case has("explanation"):
-		kind = "explain"
-	case has("knowledge_gaps"):
-		kind = "gaps"
-	case has("assessments"):
-		kind = "dreyfus"
-	case has("memories"):
-		kind = "memories"
-	case has("feedback"):
-		kind = "review"
-	case has("relevant_memories"):
-		kind = "memory_filter"
-	case has("recommendations"):
-		kind = "materials"
+	for _, k := range requestKinds {
+		if _, ok := props[k.prop]; ok {
+			kind = k.kind
+			break
+		}
 	}
 	m.mu.Lock()
 	if m.counts == nil {

@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { Nav } from "./Nav";
+import { Nav } from "../../../shared/Nav";
 import { Radar } from "./Radar";
 import { TOAST_MS, Toasts } from "./Toasts";
 

@@ -16,10 +16,10 @@ export type NavId = (typeof NAV_LINKS)[number]["id"];
 
 /**
  * Nav is the Paige navigation bar (on a narrow screen it scrolls sideways
- * rather than widen the page) shared by the workbench and GhostPath: a
- * self-contained component (Tailwind only, no app imports) that another UI
- * can copy. onNavigate, when given, handles plain left clicks on links it
- * can route itself (it returns false to let the browser load the page).
+ * rather than widen the page) that the workbench and GhostPath both import
+ * from web/shared (Tailwind only, no app imports). onNavigate, when given,
+ * handles plain left clicks on links it can route itself (it returns false
+ * to let the browser load the page).
  */
 export function Nav({ current, onNavigate, children }: { current: NavId; onNavigate?: (href: string) => boolean; children?: ReactNode }) {
   const click = (href: string) => (e: MouseEvent<HTMLAnchorElement>) => {

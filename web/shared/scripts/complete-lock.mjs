@@ -8,7 +8,9 @@
 // os/cpu/libc its name states, so npm ci skips it on other platforms and
 // fetches it by name@version on the platform it is for.
 //
-// Usage (after npm install): node scripts/complete-lock.mjs
+// Usage (after npm install, in web/ghostpath or web/workbench):
+//   node ../shared/scripts/complete-lock.mjs
+// It completes the package-lock.json of the directory it runs in.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const OS = ["android", "darwin", "freebsd", "linux", "openbsd", "openharmony", "win32", "sunos", "netbsd", "aix"];
@@ -26,7 +28,7 @@ export function platformOf(name) {
   return out;
 }
 
-const path = new URL("../package-lock.json", import.meta.url);
+const path = `${process.cwd()}/package-lock.json`;
 const lock = JSON.parse(readFileSync(path, "utf8"));
 const added = [];
 for (const [key, pkg] of Object.entries(lock.packages)) {
