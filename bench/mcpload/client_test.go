@@ -86,29 +86,6 @@ func TestCheckToolResult(t *testing.T) {
 	}
 }
 
-func TestCheckLoopback(t *testing.T) {
-	for _, tc := range []struct {
-		url string
-		ok  bool
-	}{
-		{"http://127.0.0.1:3000/mcp", true},
-		{"http://127.8.9.1/mcp", true},
-		{"http://[::1]:3000/mcp", true},
-		{"http://localhost:3000/mcp", true},
-		{"http://10.0.0.1:3000/mcp", false},
-		{"http://example.com/mcp", false},
-		{"http://localhost.example.com/mcp", false},
-		{"http://0.0.0.0:3000/mcp", false},
-		{"https://127.0.0.1/mcp", false},
-		{"127.0.0.1:3000", false},
-		{"http://%zz", false},
-	} {
-		if err := checkLoopback(tc.url); (err == nil) != tc.ok {
-			t.Errorf("checkLoopback(%q): got %v, want ok %v", tc.url, err, tc.ok)
-		}
-	}
-}
-
 func TestSchedule(t *testing.T) {
 	if got, want := calls(5000, 10*time.Second), 50000; got != want {
 		t.Errorf("calls: got %d, want %d", got, want)
@@ -211,25 +188,6 @@ func FuzzReadResponse(f *testing.F) {
 			t.Errorf("event stream leaked errNotOurs: %v", err)
 		}
 	})
-}
-
-func TestParseProcStat(t *testing.T) {
-	fields := "S 1 2 3 4 5 6 7 8 9 10 250 130 0 0 20 0 8 0 100"
-	for _, tc := range []struct {
-		line string
-		want time.Duration
-	}{
-		{"4242 (paige) " + fields, 3800 * time.Millisecond},
-		{"4242 (pa ige) x) " + fields, 3800 * time.Millisecond},
-		{"4242 (paige) S 1 2", 0},
-		{"4242 (paige) S 1 2 3 4 5 6 7 8 9 10 x 130", 0},
-		{"no parenthesis", 0},
-		{"", 0},
-	} {
-		if got := parseProcStat(tc.line); got != tc.want {
-			t.Errorf("parseProcStat(%q): got %v, want %v", tc.line, got, tc.want)
-		}
-	}
 }
 
 func TestHasStructured(t *testing.T) {
