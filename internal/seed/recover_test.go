@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // versionedSeed returns the path of a valid seed committed in its repository.
@@ -134,7 +136,7 @@ func TestWritesRefuseAnInvalidSeed(t *testing.T) {
 	if _, err := os.Create(path + ".lock.tmp"); err != nil { // the (empty) lock file may stay
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := testenv.Snapshot(t, dir)
 	called := false
 	_, _, err := Update(path, nil, CategoryLearn, func(*Seed) (string, error) { called = true; return "x", nil })
 	var le *LoadError
@@ -147,7 +149,7 @@ func TestWritesRefuseAnInvalidSeed(t *testing.T) {
 	if _, err := AddProposals(path, []Proposal{{Type: TypeInsight, Content: "x", Source: "s"}}, nil); err == nil {
 		t.Fatal("AddProposals wrote to an invalid seed")
 	}
-	assertUnchanged(t, dir, before)
+	testenv.AssertUnchanged(t, dir, before)
 	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("HEAD moved from %s to %s", head, got)
 	}
