@@ -22,7 +22,7 @@ var readyRE = regexp.MustCompile(`MCP \(Claude Code\): (http://\S+)`)
 func startServe(tb testing.TB) string {
 	tb.Helper()
 	home, project := tb.TempDir(), tb.TempDir()
-	writeFile(tb, project+"/src/auth.ts", "export const x = 1;\n")
+	testenv.WriteFile(tb, project+"/src/auth.ts", "export const x = 1;\n", 0o644)
 	env := map[string]string{"HOME": home, "PROJECT_DIR": project, "DATA_DIR": home + "/data",
 		"PAIGE_OFFLINE": "1", "PORT": "0", "LOG_LEVEL": "warn"}
 	ctx, cancel := context.WithCancel(context.Background())

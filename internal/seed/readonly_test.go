@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
@@ -87,7 +88,7 @@ func TestReadOnlyValidMissingAndBroken(t *testing.T) {
 		if err != nil || len(problems) != 0 || s.Identity.PrincipalName != "Ann" || s.Identity.AIName != DefaultAIName {
 			t.Fatalf("ReadOnly = %+v, %v, %v", s, problems, err)
 		}
-		if !bytes.Equal(mustRead(t, path), data) {
+		if !bytes.Equal(testenv.ReadFile(t, path), data) {
 			t.Error("ReadOnly rewrote the merged seed")
 		}
 	})

@@ -194,7 +194,7 @@ func TestRepairKeepsValidValuesAndABackup(t *testing.T) {
 	if err != nil || len(rep.Problems) != len(wantInvalidValues) || rep.Backup != path+".corrupted" || rep.RestoredFrom != "" {
 		t.Fatalf("Repair = %+v, %v", rep, err)
 	}
-	if !bytes.Equal(mustRead(t, rep.Backup), invalid) {
+	if !bytes.Equal(testenv.ReadFile(t, rep.Backup), invalid) {
 		t.Error("backup differs from the file before the repair")
 	}
 	s := mustLoad(t, path)
@@ -222,7 +222,7 @@ func TestRepairRefusesNewerMajor(t *testing.T) {
 	if _, err := Repair(path, nil); err == nil || !strings.Contains(err.Error(), "requires migration") {
 		t.Fatalf("Repair = %v, want a refusal", err)
 	}
-	if !bytes.Equal(mustRead(t, path), newer) {
+	if !bytes.Equal(testenv.ReadFile(t, path), newer) {
 		t.Error("newer seed was rewritten")
 	}
 }
@@ -273,7 +273,7 @@ func TestKilledWriteIsRecovered(t *testing.T) {
 			dir := filepath.Dir(path)
 			killMidWrite(t, path, at)
 			tmps, _ := filepath.Glob(filepath.Join(dir, ".seed.json.*.tmp"))
-			orphaned := bytes.Contains(mustRead(t, path), []byte("Orphaned insight"))
+			orphaned := bytes.Contains(testenv.ReadFile(t, path), []byte("Orphaned insight"))
 			if at == "before-commit" && (!orphaned || len(tmps) != 0) {
 				t.Fatalf("after the kill: seed has the change %v, temp files %v; want the change renamed, uncommitted", orphaned, tmps)
 			}
@@ -295,7 +295,7 @@ func TestKilledWriteIsRecovered(t *testing.T) {
 				assertOwnCommits(t, dir, "Next insight", "Orphaned insight")
 			} else {
 				log := gitLog(t, dir)
-				if len(log) != 2 || !strings.HasPrefix(log[0], "Learn: added insight Next insight") || bytes.Contains(mustRead(t, path), []byte("Orphaned insight")) {
+				if len(log) != 2 || !strings.HasPrefix(log[0], "Learn: added insight Next insight") || bytes.Contains(testenv.ReadFile(t, path), []byte("Orphaned insight")) {
 					t.Errorf("log = %q; the unrenamed write must leave no trace", log)
 				}
 			}
