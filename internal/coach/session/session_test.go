@@ -50,15 +50,7 @@ func newFixture(t testing.TB, batched bool) *fixture {
 func (f *fixture) actions(t testing.TB, id string) []coach.ActionType {
 	t.Helper()
 	f.svc.Flush(context.Background())
-	list, err := f.st.RecentActions(context.Background(), store.ActionQuery{SessionID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []coach.ActionType
-	for _, a := range list {
-		out = append(out, a.Type)
-	}
-	return out
+	return coachtest.ActionTypes(t, f.st, store.ActionQuery{SessionID: id})
 }
 
 func TestLifecycle(t *testing.T) {
