@@ -9,6 +9,21 @@ import (
 	"testing"
 )
 
+func TestParse(t *testing.T) {
+	var stderr bytes.Buffer
+	fs := NewFlagSet("tool", &stderr)
+	n := fs.Int("n", 1, "a number")
+	if err := Parse(fs, []string{"-n", "3"}); err != nil || *n != 3 {
+		t.Errorf("Parse(-n 3): n %d, %v", *n, err)
+	}
+	if err := Parse(NewFlagSet("tool", &stderr), []string{"extra"}); err == nil || !strings.Contains(err.Error(), `unexpected arguments ["extra"]`) {
+		t.Errorf("Parse(extra): got %v", err)
+	}
+	if err := Parse(NewFlagSet("tool", &stderr), []string{"-nope"}); err == nil || !strings.Contains(stderr.String(), "-nope") {
+		t.Errorf("Parse(-nope): got %v, usage %q", err, stderr.String())
+	}
+}
+
 func TestCheckLoopback(t *testing.T) {
 	for _, tc := range []struct {
 		url    string
@@ -37,21 +52,6 @@ func TestCheckLoopback(t *testing.T) {
 	err := CheckLoopback("https://127.0.0.1/mcp", "http", "an http:// URL")
 	if err == nil || err.Error() != `-url "https://127.0.0.1/mcp": want an http:// URL` {
 		t.Errorf("wrong scheme: got %v", err)
-	}
-}
-
-func TestParse(t *testing.T) {
-	var stderr bytes.Buffer
-	fs := NewFlagSet("tool", &stderr)
-	n := fs.Int("n", 1, "a number")
-	if err := Parse(fs, []string{"-n", "3"}); err != nil || *n != 3 {
-		t.Errorf("Parse(-n 3): n %d, %v", *n, err)
-	}
-	if err := Parse(NewFlagSet("tool", &stderr), []string{"extra"}); err == nil || !strings.Contains(err.Error(), `unexpected arguments ["extra"]`) {
-		t.Errorf("Parse(extra): got %v", err)
-	}
-	if err := Parse(NewFlagSet("tool", &stderr), []string{"-nope"}); err == nil || !strings.Contains(stderr.String(), "-nope") {
-		t.Errorf("Parse(-nope): got %v, usage %q", err, stderr.String())
 	}
 }
 
