@@ -36,49 +36,57 @@ func migrationsBefore(tb testing.TB, engine string, v int) fs.FS {
 	return out
 }
 
-// testUpgrade upgrades, on SQLite and on PostgreSQL, a database of the
-// schema before version v: it applies the older migrations, lets seed
-// write into that schema (pg tells the engine), then opens the Store,
-// which applies the rest, and hands it to check.
-func testUpgrade(t *testing.T, v int, seed func(t *testing.T, db *sql.DB, pg bool), check func(t *testing.T, s *Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		ctx := context.Background()
+// upgradeEngine is how testUpgrade reaches one engine: open gives a bare
+// connection to a new database and reopen the Store over that database;
+// migrate applies migrations to the bare connection.
+type upgradeEngine struct {
+	name    string
+	pg      bool
+	open    func(t *testing.T) (db *sql.DB, reopen func(context.Context) (*Store, error))
+	migrate func(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error
+}
+
+var upgradeEngines = []upgradeEngine{
+	{name: "sqlite", migrate: sqlite.Migrate, open: func(t *testing.T) (*sql.DB, func(context.Context) (*Store, error)) {
 		path := filepath.Join(t.TempDir(), FileName)
-		db, err := sqlite.Open(ctx, path)
+		db, err := sqlite.Open(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sqlite.Migrate(ctx, db, Namespace, migrationsBefore(t, "sqlite", v)); err != nil {
-			t.Fatal(err)
-		}
-		seed(t, db, false)
-		db.Close()
-		s, err := OpenSQLite(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		check(t, s)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		ctx := context.Background()
+		return db, func(ctx context.Context) (*Store, error) { return OpenSQLite(ctx, path) }
+	}},
+	{name: "postgres", pg: true, migrate: migratePostgres, open: func(t *testing.T) (*sql.DB, func(context.Context) (*Store, error)) {
 		url := ideatetest.PostgresURL(t)
 		db, err := sql.Open("pgx", url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := migratePostgres(ctx, db, Namespace, migrationsBefore(t, "postgres", v)); err != nil {
-			t.Fatal(err)
-		}
-		seed(t, db, true)
-		db.Close()
-		s, err := OpenPostgres(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		check(t, s)
-	})
+		return db, func(ctx context.Context) (*Store, error) { return OpenPostgres(ctx, url) }
+	}},
+}
+
+// testUpgrade upgrades, on SQLite and on PostgreSQL, a database of the
+// schema before version v: it applies the older migrations, lets seed
+// write into that schema (pg tells the engine), then opens the Store,
+// which applies the rest, and hands it to check.
+func testUpgrade(t *testing.T, v int, seed func(t *testing.T, db *sql.DB, pg bool), check func(t *testing.T, s *Store)) {
+	for _, e := range upgradeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, reopen := e.open(t)
+			if err := e.migrate(ctx, db, Namespace, migrationsBefore(t, e.name, v)); err != nil {
+				t.Fatal(err)
+			}
+			seed(t, db, e.pg)
+			db.Close()
+			s, err := reopen(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			check(t, s)
+		})
+	}
 }
 
 const legacyHistory = `[{"role":"user","content":"first"},{"role":"assistant","content":[{"type":"text","text":"second"}]}]`
