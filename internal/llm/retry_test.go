@@ -66,9 +66,7 @@ func TestCallGivesUpAfterMaxAttempts(t *testing.T) {
 	if !errors.As(err, &apiErr) || !errors.As(err, &over) || apiErr.StatusCode != 529 || apiErr.Type != "overloaded_error" || apiErr.Message != want {
 		t.Fatalf("got %v, want the last 529", err)
 	}
-	if got := len(s.Requests()); got != llm.DefaultMaxAttempts {
-		t.Errorf("requests: got %d, want %d", got, llm.DefaultMaxAttempts)
-	}
+	assertRequests(t, s, llm.DefaultMaxAttempts, "")
 	assertFailureRecord(t, rec, llm.DefaultMaxAttempts)
 }
 
@@ -86,9 +84,7 @@ func TestCallNotRetriedOnPermanentErrors(t *testing.T) {
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != tt.status || apiErr.Type != tt.errType {
 				t.Fatalf("got %v, want API error %d", err, tt.status)
 			}
-			if got := len(s.Requests()); got != 1 {
-				t.Errorf("requests: got %d, want 1", got)
-			}
+			assertRequests(t, s, 1, "")
 			assertFailureRecord(t, rec, 1)
 		})
 	}
@@ -107,9 +103,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want cancellation during the retry pause", err)
 	}
-	if got := len(s.Requests()); got != 1 {
-		t.Errorf("requests: got %d, want 1 (still waiting to retry)", got)
-	}
+	assertRequests(t, s, 1, "still waiting to retry")
 }
 
 func TestConnectionErrorIsTransient(t *testing.T) {
@@ -140,9 +134,7 @@ func TestNoKeyIsErrNoModelWithoutHTTP(t *testing.T) {
 	if !errors.Is(err, llm.ErrNoModel) || !errors.Is(err, config.ErrNoModel) {
 		t.Fatalf("got %v, want ErrNoModel", err)
 	}
-	if n := len(s.Requests()); n != 0 {
-		t.Errorf("requests: got %d, want none", n)
-	}
+	assertRequests(t, s, 0, "")
 	if n := len(rec.all()); n != 0 {
 		t.Errorf("records: got %d, want none (no API call happened)", n)
 	}
@@ -159,9 +151,7 @@ func TestCancelledCallIsRecorded(t *testing.T) {
 		t.Fatalf("got %v, want deadline exceeded", err)
 	}
 	assertFailureRecord(t, rec, 1)
-	if n := len(s.Requests()); n != 1 {
-		t.Errorf("requests: got %d, want 1 (an expired caller is not retried)", n)
-	}
+	assertRequests(t, s, 1, "an expired caller is not retried")
 }
 
 func TestConcurrentCalls(t *testing.T) {
@@ -214,9 +204,7 @@ func TestEmptyUserMessageRejected(t *testing.T) {
 	if err == nil {
 		t.Fatal("got nil error for an empty user message")
 	}
-	if n := len(s.Requests()); n != 0 {
-		t.Errorf("requests: got %d, want none", n)
-	}
+	assertRequests(t, s, 0, "")
 	assertFailureRecord(t, rec, 1)
 }
 
