@@ -103,10 +103,8 @@ func TestServeCoachingToolsOffline(t *testing.T) {
 // broadcast, the failure in api_call_log.
 func TestServeCoachingPipelineCoachFails(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor, cs := s.ws(t), s.mcpClient(t)
-	sid := startSession(t, editor, "fails")
+	s, db, editor, sid := startCoaching(t, fake, "fails")
+	cs := s.mcpClient(t)
 	fake.Enqueue(llmtest.Message("refusal", llmtest.TextBlock("no")))
 	msg := callTool(t, cs, "paige_run_coaching_pipeline", pipelineArgs, nil)
 	if !strings.Contains(msg, "coach agent") {
@@ -207,10 +205,8 @@ func TestServeWrapUpBestEffort(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newClaude(t)
-			s := startServe(t, modelEnv(t, fake))
-			db := openDB(t, s)
-			editor, cs := s.ws(t), s.mcpClient(t)
-			sid := startSession(t, editor, tc.name)
+			s, db, editor, sid := startCoaching(t, fake, tc.name)
+			cs := s.mcpClient(t)
 			fake.Enqueue(tc.script...)
 			var out mcpapi.EndSessionOut
 			if msg := callTool(t, cs, "paige_end_session", map[string]any{"sessionTranscript": "short"}, &out); msg != "" {
