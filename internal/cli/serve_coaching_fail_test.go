@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
@@ -17,6 +15,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var pipelineArgs = map[string]any{"planText": "1. read\n2. fix", "issueSummary": "OAuth token refresh race"}
@@ -259,14 +258,4 @@ func seedMemory(tb testing.TB, env map[string]string, content string) {
 }
 
 // closedAddr is a local address nothing listens on.
-func closedAddr(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	time.Sleep(time.Millisecond)
-	return addr
-}
+var closedAddr = testenv.ClosedAddr

@@ -14,6 +14,7 @@ import (
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var okReply = llmtest.JSON(map[string]any{"decision": "go", "confidence": 0.5, "note": nil, "tags": []string{}})
@@ -107,15 +108,10 @@ func TestCancelDuringBackoff(t *testing.T) {
 }
 
 func TestConnectionErrorIsTransient(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testenv.ClosedAddr(t)
 	rec := &recorder{}
 	c := llm.New(llm.Options{APIKey: "k", BaseURL: "http://" + addr, Log: rec, Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
-	_, _, err = llm.Call[verdict](context.Background(), c, req("x"))
+	_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 	var conn *llm.ConnectionError
 	if !errors.As(err, &conn) || !llm.IsTransient(err) || llm.Classify(err) != llm.KindUnavailable {
 		t.Fatalf("got %v (%T), want a transient *llm.ConnectionError", err, err)
