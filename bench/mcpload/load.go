@@ -8,6 +8,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/paige-dev/paige/bench/internal/proc"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // config is one load run.
@@ -105,7 +108,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 	if err := ws[0].s.callTool(ctx); err != nil { // warm-up and fail fast
 		return nil, fmt.Errorf("first call: %w", err)
 	}
-	cpu0, srv0 := cpuTime(), srvCPU(cfg.SrvPID)
+	cpu0, srv0 := testenv.CPUTime(), srvCPU(cfg.SrvPID)
 	start := time.Now()
 	var wg sync.WaitGroup
 	if cfg.Mode == "closed" {
@@ -126,7 +129,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		}
 	}
 	wg.Wait()
-	res := &result{Elapsed: time.Since(start), CPU: cpuTime() - cpu0}
+	res := &result{Elapsed: time.Since(start), CPU: testenv.CPUTime() - cpu0}
 	if srv := srvCPU(cfg.SrvPID); srv > 0 && srv0 > 0 {
 		res.SrvCPU = srv - srv0
 	}
@@ -198,5 +201,6 @@ func srvCPU(pid int) time.Duration {
 	if pid <= 0 {
 		return 0
 	}
-	return procCPU(pid)
+	d, _ := proc.CPU(pid)
+	return d
 }

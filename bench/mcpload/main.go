@@ -26,14 +26,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
-	"os/signal"
 	"time"
+
+	"github.com/paige-dev/paige/bench/internal/loadtool"
 )
 
 // maxDuration bounds -duration.
@@ -46,36 +44,26 @@ func main() {
 // realMain runs mcpload with args and returns its exit code.
 func realMain(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "mcpload:", err)
+	return loadtool.Main("mcpload", stderr, err, func(ctx context.Context) error {
+		res, err := run(ctx, cfg)
+		if res != nil {
+			report(stdout, cfg, res)
 		}
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	res, err := run(ctx, cfg)
-	if res != nil {
-		report(stdout, cfg, res)
-	}
-	switch {
-	case err != nil:
-		fmt.Fprintln(stderr, "mcpload:", err)
-		return 1
-	case res.Errors > 0:
-		fmt.Fprintf(stderr, "mcpload: %d calls failed, first: %v\n", res.Errors, res.FirstErr)
-		return 1
-	case res.Calls == 0:
-		fmt.Fprintln(stderr, "mcpload: no call answered")
-		return 1
-	}
-	return 0
+		switch {
+		case err != nil:
+			return err
+		case res.Errors > 0:
+			return fmt.Errorf("%d calls failed, first: %v", res.Errors, res.FirstErr)
+		case res.Calls == 0:
+			return errors.New("no call answered")
+		}
+		return nil
+	})
 }
 
 // parseFlags reads and validates the command line.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("mcpload", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := loadtool.NewFlagSet("mcpload", stderr)
 	var cfg config
 	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:3000/mcp", "MCP endpoint (loopback only)")
 	fs.StringVar(&cfg.Mode, "mode", "open", "open (fixed -rate) or closed (back to back)")
@@ -87,11 +75,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.Buffer, "buffer", "", "if set, first send this text as -path's unsaved editor buffer over /ws, so calls return it instead of null")
 	fs.BoolVar(&cfg.Session, "session", false, "first start a coaching session over /ws, so every call logs its mcp_tool_call row (committed before the answer) as while coaching")
 	fs.IntVar(&cfg.SrvPID, "server-pid", 0, "server's process id, to report its CPU per call (Linux /proc)")
-	if err := fs.Parse(args); err != nil {
+	if err := loadtool.Parse(fs, args); err != nil {
 		return cfg, err
-	}
-	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	return cfg, cfg.validate()
 }
@@ -110,23 +95,7 @@ func (c config) validate() error {
 	case c.Tool == "":
 		return errors.New("-tool is empty")
 	}
-	return checkLoopback(c.URL)
-}
-
-// checkLoopback accepts http URLs whose host is localhost or a loopback IP.
-func checkLoopback(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("-url: %w", err)
-	}
-	if u.Scheme != "http" {
-		return fmt.Errorf("-url %q: want an http:// URL", raw)
-	}
-	host := u.Hostname()
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-url %q: only loopback hosts (127.0.0.1, ::1, localhost) are allowed", raw)
-	}
-	return nil
+	return loadtool.CheckLoopback(c.URL, "http", "an http:// URL")
 }
 
 // report prints a run's numbers.

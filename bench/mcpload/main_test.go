@@ -7,30 +7,12 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paige-dev/paige/internal/cli"
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-// syncBuffer is a bytes.Buffer safe for serve's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var readyRE = regexp.MustCompile(`MCP \(Claude Code\): (http://\S+)`)
 
@@ -40,11 +22,11 @@ var readyRE = regexp.MustCompile(`MCP \(Claude Code\): (http://\S+)`)
 func startServe(tb testing.TB) string {
 	tb.Helper()
 	home, project := tb.TempDir(), tb.TempDir()
-	writeFile(tb, project+"/src/auth.ts", "export const x = 1;\n")
+	testenv.WriteFile(tb, project+"/src/auth.ts", "export const x = 1;\n", 0o644)
 	env := map[string]string{"HOME": home, "PROJECT_DIR": project, "DATA_DIR": home + "/data",
 		"PAIGE_OFFLINE": "1", "PORT": "0", "LOG_LEVEL": "warn"}
 	ctx, cancel := context.WithCancel(context.Background())
-	out, done := &syncBuffer{}, make(chan error, 1)
+	out, done := &testenv.SyncBuffer{}, make(chan error, 1)
 	go func() {
 		done <- cli.Run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, out, out)
 	}()

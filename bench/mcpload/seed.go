@@ -21,6 +21,28 @@ func editorURL(mcpURL string) (string, error) {
 	return u.String(), nil
 }
 
+// dialEditor opens the editor WebSocket (/ws on the MCP URL's host).
+func dialEditor(ctx context.Context, mcpURL string) (*websocket.Conn, error) {
+	u, err := editorURL(mcpURL)
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
+	}
+	return c, nil
+}
+
+// sendEditor writes one editor message of type typ with payload on c.
+func sendEditor(ctx context.Context, c *websocket.Conn, typ string, payload any) error {
+	msg, err := json.Marshal(map[string]any{"type": typ, "timestamp": time.Now().UnixMilli(), "payload": payload})
+	if err != nil {
+		return err
+	}
+	return c.Write(ctx, websocket.MessageText, msg)
+}
+
 // startSession starts a coaching session over the editor WebSocket
 // (session:start, then waits at most 5 s for session:started), so that
 // every tool call of the run logs its mcp_tool_call row as it does while
@@ -28,20 +50,14 @@ func editorURL(mcpURL string) (string, error) {
 // (EC-17) and the run does not measure the action log. The returned
 // connection stays open for the run; the caller closes it.
 func startSession(ctx context.Context, mcpURL string) (*websocket.Conn, error) {
-	u, err := editorURL(mcpURL)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, err := dialEditor(ctx, mcpURL)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, u, nil)
-	if err != nil {
-		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
-	}
 	c.SetReadLimit(64 << 20)
-	msg, _ := json.Marshal(map[string]any{"type": "session:start", "timestamp": time.Now().UnixMilli(),
-		"payload": map[string]any{}})
-	err = c.Write(ctx, websocket.MessageText, msg)
+	err = sendEditor(ctx, c, "session:start", map[string]any{})
 	for err == nil {
 		var b []byte
 		if _, b, err = c.Read(ctx); err != nil {
@@ -65,21 +81,14 @@ func startSession(ctx context.Context, mcpURL string) (*websocket.Conn, error) {
 // buffer (at most 5 s). The returned connection stays open for the run;
 // the caller closes it.
 func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (*websocket.Conn, error) {
-	u, err := editorURL(mcpURL)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, err := dialEditor(ctx, mcpURL)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, u, nil)
-	if err != nil {
-		return nil, fmt.Errorf("editor WebSocket %s: %w", u, err)
-	}
-	msg, err := json.Marshal(map[string]any{"type": "buffer:update", "timestamp": time.Now().UnixMilli(),
-		"payload": map[string]any{"path": path, "content": content, "cursorPosition": map[string]int{"line": 1, "column": 1}}})
-	if err == nil {
-		err = c.Write(ctx, websocket.MessageText, msg)
-	}
+	err = sendEditor(ctx, c, "buffer:update",
+		map[string]any{"path": path, "content": content, "cursorPosition": map[string]int{"line": 1, "column": 1}})
 	for err == nil {
 		var raw json.RawMessage
 		if raw, err = s.callResult(ctx); err == nil && hasStructured(raw) {

@@ -23,15 +23,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
-	"os/signal"
 	"time"
+
+	"github.com/paige-dev/paige/bench/internal/loadtool"
 )
 
 // config is one run's settings, from the flags.
@@ -53,30 +50,17 @@ func main() {
 // realMain runs wsload with args and returns its exit code.
 func realMain(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "wsload:", err)
+	return loadtool.Main("wsload", stderr, err, func(ctx context.Context) error {
+		if cfg.Mode == "idle" {
+			return runIdle(ctx, cfg, stdout)
 		}
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if cfg.Mode == "idle" {
-		err = runIdle(ctx, cfg, stdout)
-	} else {
-		err = runRate(ctx, cfg, stdout)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "wsload:", err)
-		return 1
-	}
-	return 0
+		return runRate(ctx, cfg, stdout)
+	})
 }
 
 // parseFlags reads and validates the command line.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("wsload", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := loadtool.NewFlagSet("wsload", stderr)
 	var c config
 	fs.StringVar(&c.URL, "url", "ws://127.0.0.1:3000/ws", "editor WebSocket endpoint (loopback only)")
 	fs.StringVar(&c.Mode, "mode", "rate", "rate (one client, buffer:update back to back) or idle (-conns clients held open)")
@@ -86,11 +70,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.Conns, "conns", 500, "idle: clients to hold open (1 to 10,000)")
 	fs.DurationVar(&c.Hold, "hold", time.Second, "idle: how long to hold them before measuring (at most 10m)")
 	fs.IntVar(&c.SrvPID, "server-pid", 0, "server's process id, for its CPU and memory (Linux /proc)")
-	if err := fs.Parse(args); err != nil {
+	if err := loadtool.Parse(fs, args); err != nil {
 		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	return c, c.validate()
 }
@@ -109,16 +90,5 @@ func (c config) validate() error {
 	case c.Hold < 0 || c.Hold > 10*time.Minute:
 		return fmt.Errorf("-hold %v: want 0 to 10m", c.Hold)
 	}
-	u, err := url.Parse(c.URL)
-	if err != nil {
-		return fmt.Errorf("-url: %w", err)
-	}
-	if u.Scheme != "ws" {
-		return fmt.Errorf("-url %q: want a ws:// URL", c.URL)
-	}
-	host := u.Hostname()
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-url %q: only loopback hosts (127.0.0.1, ::1, localhost) are allowed", c.URL)
-	}
-	return nil
+	return loadtool.CheckLoopback(c.URL, "ws", "a ws:// URL")
 }

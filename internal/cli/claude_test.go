@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // runPaige runs the whole command line in-process with vars as the environment.
@@ -20,14 +22,13 @@ func runPaige(tb testing.TB, vars map[string]string, stdin string, args ...strin
 	return out.String(), errb.String(), err
 }
 
+// mustRead returns the file's bytes; an error fails the test.
+var mustRead = testenv.ReadFile
+
+// writeFile writes content to path (0600), creating its directories.
 func writeFile(tb testing.TB, path, content string) {
 	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		tb.Fatal(err)
-	}
+	testenv.WriteFile(tb, path, content, 0o600)
 }
 
 func readJSON(tb testing.TB, path string) any {
@@ -99,15 +100,6 @@ func TestClaudeInstallUninstallUser(t *testing.T) {
 	if diff := cmp.Diff(want, readJSON(t, claudeJSON)); diff != "" {
 		t.Errorf("~/.claude.json after uninstall (-want +got):\n%s", diff)
 	}
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
 }
 
 func TestClaudeInstallProjectDryRun(t *testing.T) {

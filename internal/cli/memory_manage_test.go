@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,44 +8,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/memoryview"
+	"github.com/paige-dev/paige/internal/memoryview/memoryviewtest"
 )
 
 // TestMemoryCommands drives `paige memory list|show|edit|pin|unpin|forget`
 // and `paige seed proposals accept` through the CLI's entry point over
 // real stores, and checks the stores after each.
 func TestMemoryCommands(t *testing.T) {
-	ctx := context.Background()
 	data, home := t.TempDir(), t.TempDir()
-	store, err := knowledge.Open(filepath.Join(data, "knowledge"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := store.Append(
+	store, es := memoryviewtest.Knowledge(t, data,
 		learn.Entry{Type: learn.Procedure, Content: "Run the tests with go test ./...", Evidence: "ran 3 times", Source: "session:s-one", Confidence: 0.7},
 		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm over npm", Source: "session:s-two", Confidence: 0.9},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seedPath := filepath.Join(home, ".pai", "seed.json")
-	res, err := learnseed.Run(es[1:], learnseed.Options{SeedPath: seedPath, StoreDir: store.Dir(), SessionID: "s-two", Method: "regex"})
-	if err != nil || len(res.Proposed) != 1 {
-		t.Fatalf("loop: %+v, %v", res, err)
+	res := memoryviewtest.Propose(t, store, seedPath, "s-two", es[1:])
+	if len(res.Proposed) != 1 {
+		t.Fatalf("loop: %+v", res)
 	}
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embedding.NewLexical(0), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mem.AddMemories(ctx, "coach-1", "/p", []memory.Memory{{Content: "Learner mixes up slices and arrays"}}); err != nil {
-		t.Fatal(err)
-	}
-	mem.Close()
+	memoryviewtest.Memories(t, data, "coach-1", "/p", memory.Memory{Content: "Learner mixes up slices and arrays"}).Close()
 	vars := map[string]string{"DATA_DIR": data, "HOME": home, "PATH": os.Getenv("PATH"),
 		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"}
 	run := func(args ...string) string {

@@ -1,43 +1,26 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/memoryview/memoryviewtest"
 )
 
 func TestMemorySearchBothStores(t *testing.T) {
-	ctx := context.Background()
 	data := t.TempDir()
-	mem, err := memory.OpenEmbedded(ctx, filepath.Join(data, "memory.db"), embedding.NewLexical(0), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mem.AddMemories(ctx, "coach-7", "/proj", []memory.Memory{
-		{Content: "Learner confused goroutine leaks with deadlocks", Importance: "high"},
-		{Content: "Learner writes table-driven tests naturally"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	mem.Close()
-	store, err := knowledge.Open(filepath.Join(data, "knowledge"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Append(
+	memoryviewtest.Memories(t, data, "coach-7", "/proj",
+		memory.Memory{Content: "Learner confused goroutine leaks with deadlocks", Importance: "high"},
+		memory.Memory{Content: "Learner writes table-driven tests naturally"},
+	).Close()
+	memoryviewtest.Knowledge(t, data,
 		learn.Entry{Type: learn.Rule, Content: "Always cancel contexts to avoid goroutine leaks", Entities: []string{"goroutine"}, Source: "session:abc", Confidence: 0.9},
 		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm over npm", Entities: []string{"pnpm"}, Source: "session:abc", Confidence: 0.9},
-	); err != nil {
-		t.Fatal(err)
-	}
+	)
 	vars := map[string]string{"DATA_DIR": data, "HOME": t.TempDir()}
 
 	out, errOut, err := runPaige(t, vars, "", "memory", "search", "goroutine", "leaks", "--json", "-n", "2")

@@ -9,54 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/seed"
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-// paiState is every file of a seed directory (git's own files aside) with
-// its bytes and mtime, plus the repository's HEAD.
-func paiState(tb testing.TB, dir string) map[string]string {
-	tb.Helper()
-	st := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		st[p] = info.ModTime().Format(time.RFC3339Nano) + "\n" + string(b)
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	head, _ := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
-	st["HEAD"] = string(head)
-	return st
-}
-
-func assertPaiUnchanged(tb testing.TB, dir string, before map[string]string) {
-	tb.Helper()
-	after := paiState(tb, dir)
-	for k, v := range before {
-		if after[k] != v {
-			tb.Errorf("%s changed", k)
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			tb.Errorf("%s appeared", k)
-		}
-	}
-}
 
 // invalidSeedHome returns a home whose versioned seed was then edited to
 // hold 8 invalid values (uncommitted), and the seed's path.
@@ -83,7 +40,7 @@ func TestHookSessionStartInvalidSeedIsReadOnly(t *testing.T) {
 		t.Run(strings.Join(append([]string{"args"}, args...), " "), func(t *testing.T) {
 			home, path := invalidSeedHome(t)
 			dir := filepath.Dir(path)
-			before := paiState(t, dir)
+			before := testenv.Snapshot(t, dir)
 			out, errOut, err := runCLI(t, map[string]string{"HOME": home}, hookJSON, append([]string{"hook", "session-start"}, args...)...)
 			if err != nil {
 				t.Fatalf("hook returned %v, want nil (exit 0)", err)
@@ -105,7 +62,7 @@ func TestHookSessionStartInvalidSeedIsReadOnly(t *testing.T) {
 			if !strings.Contains(errOut, "invalid value $.state.proposals.1.type") {
 				t.Errorf("stderr lacks the problems: %q", errOut)
 			}
-			assertPaiUnchanged(t, dir, before)
+			testenv.AssertUnchanged(t, dir, before)
 		})
 	}
 }
@@ -115,12 +72,12 @@ func TestHookSessionStartUnparseableSeed(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"version": "1.0.0", "identity": `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before := paiState(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	out, _, err := runCLI(t, map[string]string{"HOME": home}, "", "hook", "session-start", "--record-session")
 	if err != nil || !strings.HasPrefix(out, seed.ErrorPrefix+"Invalid JSON in seed file") || !strings.HasSuffix(out, "seed.json was left untouched; run `paige seed check`\n") || strings.Count(out, "\n") != 1 {
 		t.Errorf("hook = %v, %q", err, out)
 	}
-	assertPaiUnchanged(t, filepath.Dir(path), before)
+	testenv.AssertUnchanged(t, filepath.Dir(path), before)
 }
 
 func TestHookSessionStartFirstRunWritesNothing(t *testing.T) {
@@ -139,12 +96,12 @@ func TestHookSessionStartInvalidSeedProcess(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	home, path := invalidSeedHome(t)
-	before := paiState(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	out, errOut, code := runBinary(t, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, hookJSON, "hook", "session-start")
 	if code != 0 || !strings.HasPrefix(out, invalidWarning+"\n\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	assertPaiUnchanged(t, filepath.Dir(path), before)
+	testenv.AssertUnchanged(t, filepath.Dir(path), before)
 }
 
 func TestSeedCheck(t *testing.T) {
@@ -160,7 +117,7 @@ func TestSeedCheck(t *testing.T) {
 	}
 	t.Run("invalid values", func(t *testing.T) {
 		home, path := invalidSeedHome(t)
-		before := paiState(t, filepath.Dir(path))
+		before := testenv.Snapshot(t, filepath.Dir(path))
 		out, _, err := runCLI(t, map[string]string{"HOME": home}, "", "seed", "check")
 		if exitCode(err) != checkInvalidValues {
 			t.Errorf("exit = %v, want %d", err, checkInvalidValues)
@@ -179,7 +136,7 @@ func TestSeedCheck(t *testing.T) {
 		if n := strings.Count(out, "; repair: "); n != 8 {
 			t.Errorf("%d problems listed, want 8:\n%s", n, out)
 		}
-		assertPaiUnchanged(t, filepath.Dir(path), before)
+		testenv.AssertUnchanged(t, filepath.Dir(path), before)
 	})
 	for _, tt := range []struct {
 		name, data string
@@ -197,12 +154,12 @@ func TestSeedCheck(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			before := paiState(t, filepath.Dir(path))
+			before := testenv.Snapshot(t, filepath.Dir(path))
 			out, _, err := runCLI(t, map[string]string{"HOME": home}, "", "seed", "check")
 			if exitCode(err) != tt.code || !strings.Contains(out, tt.want) {
 				t.Errorf("check = %v:\n%s", err, out)
 			}
-			assertPaiUnchanged(t, filepath.Dir(path), before)
+			testenv.AssertUnchanged(t, filepath.Dir(path), before)
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
@@ -220,7 +177,7 @@ func TestSeedCheck(t *testing.T) {
 func TestSeedShowAndWritesLeaveAnInvalidSeedAlone(t *testing.T) {
 	home, path := invalidSeedHome(t)
 	env := map[string]string{"HOME": home}
-	before := paiState(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	out, errOut, err := runCLI(t, env, "", "seed", "show")
 	if err != nil || !strings.Contains(out, "Identity: Ivy (working with Jens-Christian)") || !strings.Contains(errOut, invalidWarning) {
 		t.Errorf("show = %v, stdout:\n%s\nstderr: %s", err, out, errOut)
@@ -238,16 +195,9 @@ func TestSeedShowAndWritesLeaveAnInvalidSeedAlone(t *testing.T) {
 		}
 	}
 	delete(before, filepath.Join(filepath.Dir(path), "seed.json.lock.tmp"))
-	after := paiState(t, filepath.Dir(path))
+	after := testenv.Snapshot(t, filepath.Dir(path))
 	delete(after, filepath.Join(filepath.Dir(path), "seed.json.lock.tmp")) // the refused writes took the (empty) lock
-	for k, v := range before {
-		if after[k] != v {
-			t.Errorf("%s changed", k)
-		}
-	}
-	if len(after) != len(before) {
-		t.Errorf("files appeared: %d before, %d after", len(before), len(after))
-	}
+	testenv.AssertSame(t, before, after)
 }
 
 func TestSeedRepairKeepsValidValues(t *testing.T) {

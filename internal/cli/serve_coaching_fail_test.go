@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
@@ -17,6 +15,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var pipelineArgs = map[string]any{"planText": "1. read\n2. fix", "issueSummary": "OAuth token refresh race"}
@@ -103,10 +102,8 @@ func TestServeCoachingToolsOffline(t *testing.T) {
 // broadcast, the failure in api_call_log.
 func TestServeCoachingPipelineCoachFails(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor, cs := s.ws(t), s.mcpClient(t)
-	sid := startSession(t, editor, "fails")
+	s, db, editor, sid := startCoaching(t, fake, "fails")
+	cs := s.mcpClient(t)
 	fake.Enqueue(llmtest.Message("refusal", llmtest.TextBlock("no")))
 	msg := callTool(t, cs, "paige_run_coaching_pipeline", pipelineArgs, nil)
 	if !strings.Contains(msg, "coach agent") {
@@ -207,10 +204,8 @@ func TestServeWrapUpBestEffort(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newClaude(t)
-			s := startServe(t, modelEnv(t, fake))
-			db := openDB(t, s)
-			editor, cs := s.ws(t), s.mcpClient(t)
-			sid := startSession(t, editor, tc.name)
+			s, db, editor, sid := startCoaching(t, fake, tc.name)
+			cs := s.mcpClient(t)
 			fake.Enqueue(tc.script...)
 			var out mcpapi.EndSessionOut
 			if msg := callTool(t, cs, "paige_end_session", map[string]any{"sessionTranscript": "short"}, &out); msg != "" {
@@ -263,14 +258,4 @@ func seedMemory(tb testing.TB, env map[string]string, content string) {
 }
 
 // closedAddr is a local address nothing listens on.
-func closedAddr(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	time.Sleep(time.Millisecond)
-	return addr
-}
+var closedAddr = testenv.ClosedAddr

@@ -107,10 +107,7 @@ func TestServeExplainWithSession(t *testing.T) {
 // Scenarios 11.4, 11.5 and EC-75.
 func TestServeExplainFailures(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor := s.ws(t)
-	sid := startSession(t, editor, "failures")
+	_, db, editor, sid := startCoaching(t, fake, "failures")
 
 	// 11.4: transient failure, retried once after 1 s, then delivered.
 	fake.Enqueue(llmtest.Error(529, "overloaded_error", "busy"), llmtest.JSON(explainthis.Response{Explanation: "ok", KeyConcepts: []string{}}))
@@ -175,11 +172,8 @@ func kataFixture(tb testing.TB, db *store.Store, sessionID string) coach.KataSpe
 // Scenarios 11.6–11.8 and EC-77, then practice:submit_solution (NOTES.md).
 func TestServeReview(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
+	_, db, editor, sid := startCoaching(t, fake, "practice")
 	ctx := context.Background()
-	editor := s.ws(t)
-	sid := startSession(t, editor, "practice")
 	k := kataFixture(t, db, sid)
 	if _, err := db.UpsertDreyfus(ctx, coach.DreyfusAssessment{SkillArea: "recursion", Stage: coach.Proficient, Confidence: 0.9}); err != nil {
 		t.Fatal(err)
@@ -242,10 +236,7 @@ func TestServeReview(t *testing.T) {
 // Scenarios 11.9, 11.10, EC-80, and a payload without kataId.
 func TestServeReviewFailures(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor := s.ws(t)
-	sid := startSession(t, editor, "review failures")
+	_, db, editor, sid := startCoaching(t, fake, "review failures")
 	k := kataFixture(t, db, sid)
 
 	editor.send(wsapi.TypeUserReview, map[string]any{"kataId": "no-such-kata", "userCode": "x", "activeConstraintTitles": []string{}})

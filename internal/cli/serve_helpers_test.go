@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // testWait bounds every single wait of a test on the server (an HTTP
@@ -28,28 +27,10 @@ const testWait = 60 * time.Second
 // a deadline for the whole exchange, body included.
 var testHTTP = &http.Client{Timeout: testWait}
 
-// safeBuffer is a bytes.Buffer safe for concurrent writes and reads.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // served is a `paige serve` running in-process.
 type served struct {
 	base    string // http://127.0.0.1:port
-	out     *safeBuffer
+	out     *testenv.SyncBuffer
 	project string
 	data    string
 	stop    context.CancelFunc
@@ -82,7 +63,7 @@ func serveEnv(tb testing.TB) map[string]string {
 func startServe(tb testing.TB, env map[string]string) *served {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{out: &safeBuffer{}, project: env["PROJECT_DIR"], data: env["DATA_DIR"], stop: cancel, done: make(chan error, 1)}
+	s := &served{out: &testenv.SyncBuffer{}, project: env["PROJECT_DIR"], data: env["DATA_DIR"], stop: cancel, done: make(chan error, 1)}
 	go func() { s.done <- Run(ctx, []string{"serve"}, mapEnv(env), nil, s.out, s.out) }()
 	deadline := time.Now().Add(testWait)
 	for {

@@ -20,10 +20,8 @@ import (
 // runs create two plans.
 func TestServeCoachingPipelineEdges(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor, cs := s.ws(t), s.mcpClient(t)
-	sid := startSession(t, editor, "edges")
+	s, db, editor, sid := startCoaching(t, fake, "edges")
+	cs := s.mcpClient(t)
 
 	fake.Enqueue(llmtest.JSON(coachagent.Response{Phases: []coachagent.Phase{}, EstimatedDifficulty: "beginner"}))
 	var out mcpapi.PipelineOut
@@ -78,10 +76,7 @@ func TestServeCoachingPipelineEdges(t *testing.T) {
 // as is. EC-79: concurrent reviews of one kata both append.
 func TestServeExplainReviewConcurrency(t *testing.T) {
 	fake := newClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor := s.ws(t)
-	sid := startSession(t, editor, "concurrency")
+	_, db, editor, sid := startCoaching(t, fake, "concurrency")
 
 	fake.Enqueue(llmtest.JSON(explainthis.Response{Explanation: "slow", KeyConcepts: []string{}}).WithDelay(300 * time.Millisecond))
 	editor.send(wsapi.TypeUserExplain, explainPayload(""))

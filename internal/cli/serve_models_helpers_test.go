@@ -45,6 +45,18 @@ func startSession(tb testing.TB, editor *wsClient, title string) string {
 	return started.SessionID
 }
 
+// startCoaching runs `paige serve` with Claude pointed at fake, opens its
+// coaching database and an editor connection, and starts a session titled
+// title from the editor; it returns the server, the database, the editor
+// and the session's id.
+func startCoaching(tb testing.TB, fake interface{ URL() string }, title string) (*served, *store.Store, *wsClient, string) {
+	tb.Helper()
+	s := startServe(tb, modelEnv(tb, fake))
+	db := openDB(tb, s)
+	editor := s.ws(tb)
+	return s, db, editor, startSession(tb, editor, title)
+}
+
 // userJSON decodes the user message of a fake request.
 func userJSON(tb testing.TB, r llmtest.Request) map[string]any {
 	tb.Helper()

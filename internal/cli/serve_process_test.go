@@ -18,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // procEnv turns vars into a process environment with nothing inherited but PATH.
@@ -90,11 +91,11 @@ var procReadyRE = regexp.MustCompile(`Paige is ready on http://(\S+)`)
 
 // startServeProcess starts the binary and waits for its Ready line; the
 // returned channel yields the process's exit once it ends.
-func startServeProcess(tb testing.TB, dir string, vars map[string]string) (cmd *exec.Cmd, addr string, logs *safeBuffer) {
+func startServeProcess(tb testing.TB, dir string, vars map[string]string) (cmd *exec.Cmd, addr string, logs *testenv.SyncBuffer) {
 	tb.Helper()
 	cmd = exec.Command(builtPaige(tb), "serve")
 	cmd.Dir, cmd.Env = dir, procEnv(vars)
-	logs = &safeBuffer{}
+	logs = &testenv.SyncBuffer{}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(logs, pw), logs
 	if err := cmd.Start(); err != nil {

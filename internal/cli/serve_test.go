@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paige-dev/paige/internal/coach/wsapi"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // Scenarios 1.1–1.4, 1.7, 1.8, EC-02, EC-03 against the real server.
@@ -151,7 +152,7 @@ func TestServePortInUse(t *testing.T) {
 	defer ln.Close()
 	env := serveEnv(t)
 	env["PORT"] = strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
-	var out safeBuffer
+	var out testenv.SyncBuffer
 	err = Run(context.Background(), []string{"serve"}, mapEnv(env), nil, &out, &out)
 	var exit *ExitError
 	if !errors.As(err, &exit) || exit.Code == 0 || !strings.Contains(err.Error(), "already in use") {
@@ -167,7 +168,7 @@ func TestServePortInUse(t *testing.T) {
 func TestServeCancelledDuringStartup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var out safeBuffer
+	var out testenv.SyncBuffer
 	if err := Run(ctx, []string{"serve"}, mapEnv(serveEnv(t)), nil, &out, &out); err != nil {
 		t.Fatalf("err = %v, want nil", err)
 	}
@@ -186,7 +187,7 @@ func TestServeCorruptDatabase(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(env["DATA_DIR"], "paige.db"), junk, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var out safeBuffer
+	var out testenv.SyncBuffer
 	err := Run(context.Background(), []string{"serve"}, mapEnv(env), nil, &out, &out)
 	var exit *ExitError
 	if !errors.As(err, &exit) || exit.Code != 1 || !strings.Contains(err.Error(), "paige.db") {

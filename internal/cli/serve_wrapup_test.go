@@ -39,10 +39,8 @@ func wrapUpStatus(t *testing.T, db *store.Store, id string) store.WrapUpStatus {
 // wrap-up runs once.
 func TestServeWrapUpAfterEditorEnd(t *testing.T) {
 	fake := failingClaude(t)
-	s := startServe(t, modelEnv(t, fake))
-	db := openDB(t, s)
-	editor, cs := s.ws(t), s.mcpClient(t)
-	sid := startSession(t, editor, "editor ends first")
+	s, db, editor, sid := startCoaching(t, fake, "editor ends first")
+	cs := s.mcpClient(t)
 	editor.send(wsapi.TypeSessionEnd, map[string]any{})
 	editor.expect(wsapi.TypeSessionEnded, nil)
 	var done wsapi.SessionCompleted

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -16,19 +15,11 @@ import (
 // and the model call is aborted.
 func TestServeShutdownEndsGhostPathStreams(t *testing.T) {
 	fake := llmtest.NewServer(t)
-	env := serveEnv(t)
-	delete(env, "PAIGE_OFFLINE")
-	env["ANTHROPIC_API_KEY"], env["ANTHROPIC_BASE_URL"] = "test-key", fake.URL()
+	env := modelEnv(t, fake)
 	s := startServe(t, env)
-	resp, err := testHTTP.Post(s.base+"/api/v1/sessions", "application/json", strings.NewReader(`{"problem":"How might we reduce churn?"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created map[string]any
-	json.NewDecoder(resp.Body).Decode(&created)
-	resp.Body.Close()
+	id := ideateCreate(t, s.base, "How might we reduce churn?")
 	fake.Enqueue(ideatetest.Gates(), llmtest.Hang())
-	stream, err := testHTTP.Get(s.base + "/api/v1/sessions/" + created["id"].(string) + "/stream")
+	stream, err := testHTTP.Get(s.base + "/api/v1/sessions/" + id + "/stream")
 	if err != nil {
 		t.Fatal(err)
 	}

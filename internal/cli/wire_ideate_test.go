@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -48,25 +49,12 @@ func TestIdeateSettingsFrom(t *testing.T) {
 // final spec lands in DATA_DIR/ghostpath/specs.
 func TestServeGhostPath(t *testing.T) {
 	fake := llmtest.NewServer(t)
-	env := serveEnv(t)
-	delete(env, "PAIGE_OFFLINE")
-	env["ANTHROPIC_API_KEY"], env["ANTHROPIC_BASE_URL"] = "test-key", fake.URL()
-	s := startServe(t, env)
+	s := startServe(t, modelEnv(t, fake))
 
 	if code, _ := ideateGetJSON(t, s.base+"/api/v1/health/ready"); code != 200 {
 		t.Fatalf("ready got %d", code)
 	}
-	resp, err := testHTTP.Post(s.base+"/api/v1/sessions", "application/json", strings.NewReader(`{"problem":"How might we reduce churn?"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created map[string]any
-	json.NewDecoder(resp.Body).Decode(&created)
-	resp.Body.Close()
-	id, _ := created["id"].(string)
-	if resp.StatusCode != 201 || id == "" {
-		t.Fatalf("create got %d %v", resp.StatusCode, created)
-	}
+	id := ideateCreate(t, s.base, "How might we reduce churn?")
 	fake.Enqueue(ideatetest.FirstRound("R1")...)
 	types := ideateStreamTypes(t, s.base+"/api/v1/sessions/"+id+"/stream", "")
 	if !strings.Contains(types, "premises") || !strings.HasSuffix(types, "done") {
@@ -86,6 +74,25 @@ func TestServeGhostPath(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.data, "ghostpath.db")); err != nil {
 		t.Errorf("ghostpath.db: %v", err)
 	}
+}
+
+// ideateCreate creates a GhostPath session for problem and returns its
+// id; anything but 201 with an id fails tb.
+func ideateCreate(tb testing.TB, base, problem string) string {
+	tb.Helper()
+	body, _ := json.Marshal(map[string]string{"problem": problem})
+	resp, err := testHTTP.Post(base+"/api/v1/sessions", "application/json", bytes.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var created map[string]any
+	json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	id, _ := created["id"].(string)
+	if resp.StatusCode != 201 || id == "" {
+		tb.Fatalf("create got %d %v", resp.StatusCode, created)
+	}
+	return id
 }
 
 func ideateGetJSON(tb testing.TB, url string) (int, map[string]any) {

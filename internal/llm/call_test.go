@@ -204,6 +204,18 @@ func TestPauseTurnIsContinued(t *testing.T) {
 }
 
 // assertFailureRecord checks the EC-19 shape of a failure row.
+// assertRequests fails tb unless s received want requests; why, if not
+// empty, says what the count means.
+func assertRequests(tb testing.TB, s *llmtest.Server, want int, why string) {
+	tb.Helper()
+	if got := len(s.Requests()); got != want {
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		tb.Errorf("requests: got %d, want %d%s", got, want, why)
+	}
+}
+
 func assertFailureRecord(tb testing.TB, rec *recorder, n int) {
 	tb.Helper()
 	recs := rec.all()
@@ -248,9 +260,7 @@ func TestStopReasonErrors(t *testing.T) {
 			if llm.IsTransient(err) {
 				t.Errorf("IsTransient(%v): got true, want false", err)
 			}
-			if got := len(s.Requests()); got != 1 {
-				t.Errorf("requests: got %d, want 1 (no retry)", got)
-			}
+			assertRequests(t, s, 1, "no retry")
 			assertFailureRecord(t, rec, 1)
 		})
 	}

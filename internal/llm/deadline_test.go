@@ -32,9 +32,7 @@ func TestHangingModelTimesOut(t *testing.T) {
 				t.Errorf("kind: got %q, want timeout", got)
 			}
 			s.WaitCancelled(t, 1, 10*time.Second)
-			if n := len(s.Requests()); n != 1 {
-				t.Errorf("requests: got %d, want 1 (a timed-out call is not retried)", n)
-			}
+			assertRequests(t, s, 1, "a timed-out call is not retried")
 			assertFailureRecord(t, rec, 1)
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -155,30 +156,16 @@ func TestExponentialBackoffWithJitter(t *testing.T) {
 		t.Fatalf("got %v, want *llm.ServerError", err)
 	}
 	want := []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond, 5 * time.Second, 5 * time.Second}
-	if got := ps.all(); !equalDurations(got, want) {
+	if got := ps.all(); !slices.Equal(got, want) {
 		t.Errorf("pauses: got %v, want %v", got, want)
 	}
-	if n := len(s.Requests()); n != 6 {
-		t.Errorf("requests: got %d, want 6", n)
-	}
+	assertRequests(t, s, 6, "")
 	p := llm.RetryPolicy{}
 	for n := range 4 {
 		if d := p.Backoff(n); d < time.Duration(float64(time.Second<<n)*0.75) || d >= time.Duration(float64(time.Second<<n)*1.25) {
 			t.Errorf("default Backoff(%d) = %v, want within ±25 %% of %v", n, d, time.Second<<n)
 		}
 	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A pause that would outlast the caller's deadline is not taken: the

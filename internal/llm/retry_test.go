@@ -14,6 +14,7 @@ import (
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var okReply = llmtest.JSON(map[string]any{"decision": "go", "confidence": 0.5, "note": nil, "tags": []string{}})
@@ -66,9 +67,7 @@ func TestCallGivesUpAfterMaxAttempts(t *testing.T) {
 	if !errors.As(err, &apiErr) || !errors.As(err, &over) || apiErr.StatusCode != 529 || apiErr.Type != "overloaded_error" || apiErr.Message != want {
 		t.Fatalf("got %v, want the last 529", err)
 	}
-	if got := len(s.Requests()); got != llm.DefaultMaxAttempts {
-		t.Errorf("requests: got %d, want %d", got, llm.DefaultMaxAttempts)
-	}
+	assertRequests(t, s, llm.DefaultMaxAttempts, "")
 	assertFailureRecord(t, rec, llm.DefaultMaxAttempts)
 }
 
@@ -86,9 +85,7 @@ func TestCallNotRetriedOnPermanentErrors(t *testing.T) {
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != tt.status || apiErr.Type != tt.errType {
 				t.Fatalf("got %v, want API error %d", err, tt.status)
 			}
-			if got := len(s.Requests()); got != 1 {
-				t.Errorf("requests: got %d, want 1", got)
-			}
+			assertRequests(t, s, 1, "")
 			assertFailureRecord(t, rec, 1)
 		})
 	}
@@ -107,21 +104,14 @@ func TestCancelDuringBackoff(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want cancellation during the retry pause", err)
 	}
-	if got := len(s.Requests()); got != 1 {
-		t.Errorf("requests: got %d, want 1 (still waiting to retry)", got)
-	}
+	assertRequests(t, s, 1, "still waiting to retry")
 }
 
 func TestConnectionErrorIsTransient(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testenv.ClosedAddr(t)
 	rec := &recorder{}
 	c := llm.New(llm.Options{APIKey: "k", BaseURL: "http://" + addr, Log: rec, Retry: llm.RetryPolicy{BaseDelay: time.Millisecond}})
-	_, _, err = llm.Call[verdict](context.Background(), c, req("x"))
+	_, _, err := llm.Call[verdict](context.Background(), c, req("x"))
 	var conn *llm.ConnectionError
 	if !errors.As(err, &conn) || !llm.IsTransient(err) || llm.Classify(err) != llm.KindUnavailable {
 		t.Fatalf("got %v (%T), want a transient *llm.ConnectionError", err, err)
@@ -140,9 +130,7 @@ func TestNoKeyIsErrNoModelWithoutHTTP(t *testing.T) {
 	if !errors.Is(err, llm.ErrNoModel) || !errors.Is(err, config.ErrNoModel) {
 		t.Fatalf("got %v, want ErrNoModel", err)
 	}
-	if n := len(s.Requests()); n != 0 {
-		t.Errorf("requests: got %d, want none", n)
-	}
+	assertRequests(t, s, 0, "")
 	if n := len(rec.all()); n != 0 {
 		t.Errorf("records: got %d, want none (no API call happened)", n)
 	}
@@ -159,9 +147,7 @@ func TestCancelledCallIsRecorded(t *testing.T) {
 		t.Fatalf("got %v, want deadline exceeded", err)
 	}
 	assertFailureRecord(t, rec, 1)
-	if n := len(s.Requests()); n != 1 {
-		t.Errorf("requests: got %d, want 1 (an expired caller is not retried)", n)
-	}
+	assertRequests(t, s, 1, "an expired caller is not retried")
 }
 
 func TestConcurrentCalls(t *testing.T) {
@@ -214,9 +200,7 @@ func TestEmptyUserMessageRejected(t *testing.T) {
 	if err == nil {
 		t.Fatal("got nil error for an empty user message")
 	}
-	if n := len(s.Requests()); n != 0 {
-		t.Errorf("requests: got %d, want none", n)
-	}
+	assertRequests(t, s, 0, "")
 	assertFailureRecord(t, rec, 1)
 }
 

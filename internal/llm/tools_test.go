@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/paige-dev/paige/internal/llm"
@@ -30,7 +31,7 @@ func TestConnectorToolsReachTheWire(t *testing.T) {
 	for _, tool := range got.Tools {
 		types = append(types, tool["type"].(string))
 	}
-	if want := []string{"web_search_20250305", "web_fetch_20250910", "mcp_toolset", "mcp_toolset"}; !equalStrings(types, want) {
+	if want := []string{"web_search_20250305", "web_fetch_20250910", "mcp_toolset", "mcp_toolset"}; !slices.Equal(types, want) {
 		t.Fatalf("tools: got %v, want %v (%s)", types, want, got.Raw)
 	}
 	if got.Tools[1]["max_uses"] != 3.0 || got.Tools[2]["mcp_server_name"] != "docs" || got.Tools[3]["mcp_server_name"] != "gh" {
@@ -69,18 +70,6 @@ func TestInvalidToolsRejectedBeforeHTTP(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Newer models (Opus 5.5, Fable 5.1) reject non-default sampling settings,

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // fakeChroma implements the slice of ChromaDB's HTTP API v2 Paige uses, with
@@ -168,13 +170,7 @@ type flipServer struct {
 
 func newFlipServer(tb testing.TB, h http.Handler) *flipServer {
 	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	f := &flipServer{tb: tb, addr: addr, h: h}
+	f := &flipServer{tb: tb, addr: testenv.ClosedAddr(tb), h: h}
 	tb.Cleanup(f.stop)
 	return f
 }

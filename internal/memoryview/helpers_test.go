@@ -1,24 +1,21 @@
 package memoryview
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/learnseed"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/memoryview/memoryviewtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestMain isolates git from the user's and system configuration.
 func TestMain(m *testing.M) {
-	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	testenv.IsolateGit()
 	os.Exit(m.Run())
 }
 
@@ -35,30 +32,14 @@ type rig struct {
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	ks, err := knowledge.Open(filepath.Join(dir, "knowledge"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := ks.Append(
+	ks, es := memoryviewtest.Knowledge(t, dir,
 		learn.Entry{Type: learn.Procedure, Content: "Start the app with mix phx.server", Confidence: 0.8, Evidence: "ran 4 times", Source: "session:aaaa1111", ExtractedAt: "2026-11-01T10:00:00Z"},
 		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm over npm", Confidence: 0.9, Source: "session:bbbb2222", ExtractedAt: "2026-11-02T10:00:00Z"},
 		learn.Entry{Type: learn.Rule, Content: "Never force-push to main", Confidence: 0.95, Source: "session:cccc3333", ExtractedAt: "2026-11-03T10:00:00Z"},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seedPath := filepath.Join(dir, "pai", "seed.json")
-	if _, err := learnseed.Run(es[1:], learnseed.Options{SeedPath: seedPath, StoreDir: ks.Dir(), SessionID: "bbbb2222", Method: "regex"}); err != nil {
-		t.Fatal(err)
-	}
-	mem, err := memory.OpenEmbedded(context.Background(), filepath.Join(dir, "memory.db"), embedding.NewLexical(0), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { mem.Close() })
-	if _, err := mem.AddMemories(context.Background(), "s1", "/repos/app/.git", []memory.Memory{{Content: "Paired on the OAuth race"}, {Content: "CSS grid confusion"}}); err != nil {
-		t.Fatal(err)
-	}
+	memoryviewtest.Propose(t, ks, seedPath, "bbbb2222", es[1:])
+	mem := memoryviewtest.Memories(t, dir, "s1", "/repos/app/.git", memory.Memory{Content: "Paired on the OAuth race"}, memory.Memory{Content: "CSS grid confusion"})
 	return &rig{svc: &Service{Knowledge: ks, SeedPath: seedPath, Memory: mem, Project: "/repos/app/.git"}, entries: es, mem: mem, seedDir: filepath.Dir(seedPath)}
 }
 

@@ -4,22 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-)
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+	"github.com/paige-dev/paige/internal/testenv"
+)
 
 func mustID(t *testing.T, dir string) string {
 	t.Helper()
@@ -43,14 +31,14 @@ func TestWorktreesAreOneProject(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(repo, "sub", "dir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	git(t, repo, "init", "-q")
+	testenv.Git(t, repo, "init", "-q")
 	os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644)
-	git(t, repo, "add", "f")
-	git(t, repo, "commit", "-qm", "init")
+	testenv.Git(t, repo, "add", "f")
+	testenv.Git(t, repo, "commit", "-qm", "init")
 	wt := filepath.Join(base, "wt-feature")
-	git(t, repo, "worktree", "add", "-q", "-b", "feature", wt)
+	testenv.Git(t, repo, "worktree", "add", "-q", "-b", "feature", wt)
 
-	want := git(t, wt, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	want := testenv.Git(t, wt, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if real, err := filepath.EvalSymlinks(want); err == nil {
 		want = real
 	}
@@ -62,7 +50,7 @@ func TestWorktreesAreOneProject(t *testing.T) {
 
 	other := filepath.Join(base, "two", "app") // same base name, other repository
 	os.MkdirAll(other, 0o755)
-	git(t, other, "init", "-q")
+	testenv.Git(t, other, "init", "-q")
 	if mustID(t, other) == mustID(t, repo) {
 		t.Errorf("two repositories named app share an identity")
 	}

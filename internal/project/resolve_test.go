@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestResolve: an existing directory resolves as ID does (a worktree to
@@ -18,12 +20,12 @@ func TestResolve(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "app")
 	os.MkdirAll(repo, 0o755)
-	git(t, repo, "init", "-q")
+	testenv.Git(t, repo, "init", "-q")
 	os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644)
-	git(t, repo, "add", "f")
-	git(t, repo, "commit", "-qm", "init")
+	testenv.Git(t, repo, "add", "f")
+	testenv.Git(t, repo, "commit", "-qm", "init")
 	wt := filepath.Join(base, "app-feature-x")
-	git(t, repo, "worktree", "add", "-q", "-b", "x", wt)
+	testenv.Git(t, repo, "worktree", "add", "-q", "-b", "x", wt)
 	common := mustID(t, repo)
 	plain := filepath.Join(base, "plain")
 	os.MkdirAll(plain, 0o755)

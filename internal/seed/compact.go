@@ -68,37 +68,24 @@ func compactLearnings(l Learned, lim limits) string {
 		return confirmedTime(all[i].Learning).After(confirmedTime(all[j].Learning))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "Recent learnings (%d confirmed):", len(all))
-	n := take(len(all), min(compactRecent, max(lim.items, 1)))
-	for _, it := range all[:n] {
-		fmt.Fprintf(&b, "\n  - [%s] %s", it.typ, lim.clip(it.Content))
-	}
-	if rest := len(all) - n; rest > 0 {
-		b.WriteString("\n  " + more(rest))
-	}
+	writeList(&b, fmt.Sprintf("Recent learnings (%d confirmed):", len(all)), all, min(compactRecent, max(lim.items, 1)), func(b *strings.Builder, _ int, it typedLearning) {
+		fmt.Fprintf(b, "- [%s] %s", it.typ, lim.clip(it.Content))
+	})
 	return b.String()
 }
 
 func compactProposals(ps []Proposal, lim limits) string {
-	pend := pending(ps)
-	if len(pend) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Pending proposals (%d):", len(pend))
-	n := take(len(pend), lim.proposals)
-	for _, p := range pend[:n] {
+	list := pendingList(ps, lim, func(b *strings.Builder, _ int, p Proposal) {
 		conf := "N/A"
 		if p.Confidence != nil {
 			conf = fmt.Sprintf("%.2f", *p.Confidence)
 		}
-		fmt.Fprintf(&b, "\n  %-5s  %-14s  %-44s  %s", firstRunes(p.ID, 5), p.Type, cutContent(p.Content), conf)
+		fmt.Fprintf(b, "%-5s  %-14s  %-44s  %s", firstRunes(p.ID, 5), p.Type, cutContent(p.Content), conf)
+	})
+	if list == "" {
+		return ""
 	}
-	if rest := len(pend) - n; rest > 0 {
-		b.WriteString("\n  " + more(rest))
-	}
-	b.WriteString("\n" + ReviewHint)
-	return b.String()
+	return list + "\n" + ReviewHint
 }
 
 // cutContent keeps the first CompactContentWidth characters of s (newlines

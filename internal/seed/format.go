@@ -42,6 +42,21 @@ func take(n, max int) int {
 
 func more(n int) string { return fmt.Sprintf("... and %d more", n) }
 
+// writeList writes header, then the first take(len(items), limit) items,
+// each on its own line indented by two spaces and written by line (i is
+// its index), then "... and N more" on a last line for those left out.
+func writeList[T any](b *strings.Builder, header string, items []T, limit int, line func(b *strings.Builder, i int, item T)) {
+	b.WriteString(header)
+	n := take(len(items), limit)
+	for i, item := range items[:n] {
+		b.WriteString("\n  ")
+		line(b, i, item)
+	}
+	if rest := len(items) - n; rest > 0 {
+		b.WriteString("\n  " + more(rest))
+	}
+}
+
 // FormatIdentitySummary renders the identity block:
 //
 //	Identity: Ivy (working with Jens-Christian)
@@ -79,14 +94,9 @@ func formatLearnings(l Learned, lim limits) string {
 		if len(confirmed) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\nRecent %s:", cat.name)
-		n := take(len(confirmed), max(lim.items, 1))
-		for _, item := range confirmed[:n] {
-			b.WriteString("\n  - " + lim.clip(item.Content))
-		}
-		if rest := len(confirmed) - n; rest > 0 {
-			b.WriteString("\n  " + more(rest))
-		}
+		writeList(&b, "\nRecent "+cat.name+":", confirmed, max(lim.items, 1), func(b *strings.Builder, _ int, item Learning) {
+			b.WriteString("- " + lim.clip(item.Content))
+		})
 	}
 	return b.String()
 }
@@ -130,19 +140,21 @@ func pending(ps []Proposal) []Proposal {
 }
 
 func formatProposals(ps []Proposal, lim limits) string {
+	return pendingList(ps, lim, func(b *strings.Builder, i int, p Proposal) {
+		fmt.Fprintf(b, "%d. [%s] \"%s\" (from %s)", i+1, p.Type, lim.clip(p.Content), lim.clip(p.Source))
+	})
+}
+
+// pendingList renders the pending proposals of ps as "Pending proposals
+// (N):" and, for at most lim.proposals of them, a line that line writes;
+// it returns "" when none is pending.
+func pendingList(ps []Proposal, lim limits, line func(b *strings.Builder, i int, p Proposal)) string {
 	pend := pending(ps)
 	if len(pend) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Pending proposals (%d):", len(pend))
-	n := take(len(pend), lim.proposals)
-	for i, p := range pend[:n] {
-		fmt.Fprintf(&b, "\n  %d. [%s] \"%s\" (from %s)", i+1, p.Type, lim.clip(p.Content), lim.clip(p.Source))
-	}
-	if rest := len(pend) - n; rest > 0 {
-		b.WriteString("\n  " + more(rest))
-	}
+	writeList(&b, fmt.Sprintf("Pending proposals (%d):", len(pend)), pend, lim.proposals, line)
 	return b.String()
 }
 

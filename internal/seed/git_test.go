@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 func gitConfig(tb testing.TB, dir, key string) string {
@@ -22,7 +24,7 @@ func TestLoadWithGitCreatesRepoAndCommitsInit(t *testing.T) {
 	if err != nil || !res.Created {
 		t.Fatalf("LoadWithGit = %+v", res)
 	}
-	if got := string(mustRead(t, filepath.Join(dir, ".gitignore"))); got != "*.tmp\n*.db-shm\n*.db-wal\nnode_modules/\n" {
+	if got := string(testenv.ReadFile(t, filepath.Join(dir, ".gitignore"))); got != "*.tmp\n*.db-shm\n*.db-wal\nnode_modules/\n" {
 		t.Errorf(".gitignore = %q", got)
 	}
 	if got := gitConfig(t, dir, "user.name"); got != gitUserName {
@@ -114,7 +116,7 @@ func TestRepairRestoresLastValidVersion(t *testing.T) {
 	if res, err := LoadWithGit(path, nil); err == nil || loadErr(err).Code != CodeParse {
 		t.Fatalf("LoadWithGit after corruption = %+v, want parse_error", res)
 	}
-	if got := mustRead(t, path); !bytes.Equal(got, corrupt) {
+	if got := testenv.ReadFile(t, path); !bytes.Equal(got, corrupt) {
 		t.Errorf("LoadWithGit changed the broken file to %q", got)
 	}
 	if _, err := os.Stat(path + ".corrupted"); err == nil {
@@ -130,7 +132,7 @@ func TestRepairRestoresLastValidVersion(t *testing.T) {
 	if s := mustLoad(t, path); s.Identity.AIName != "Ivy" {
 		t.Errorf("aiName after repair = %q", s.Identity.AIName)
 	}
-	if got := mustRead(t, path+".corrupted"); !bytes.Equal(got, corrupt) {
+	if got := testenv.ReadFile(t, path+".corrupted"); !bytes.Equal(got, corrupt) {
 		t.Errorf("corrupt copy = %q, want the broken content", got)
 	}
 	if log := gitLog(t, dir); !strings.HasPrefix(log[0], "Repair: restored seed from ") {
@@ -171,7 +173,7 @@ func TestLoadWithGitDoesNotRepairNewerMajor(t *testing.T) {
 	if err == nil || loadErr(err).Code != CodeValidation {
 		t.Fatalf("LoadWithGit = %+v, want validation_error", res)
 	}
-	if !bytes.Equal(mustRead(t, path), newer) {
+	if !bytes.Equal(testenv.ReadFile(t, path), newer) {
 		t.Error("newer seed was modified")
 	}
 	if _, err := os.Stat(path + ".corrupted"); err == nil {

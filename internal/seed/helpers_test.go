@@ -7,16 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestMain isolates git from the user's and system configuration, so the
 // seed repository's own identity handling is what the tests see.
 func TestMain(m *testing.M) {
-	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR", "GIT_WORK_TREE"} {
-		os.Unsetenv(k)
-	}
+	testenv.IsolateGit()
 	os.Exit(m.Run())
 }
 

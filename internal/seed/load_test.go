@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 func TestLoadMissingCreatesDefaultsAndSchema(t *testing.T) {
@@ -18,10 +20,10 @@ func TestLoadMissingCreatesDefaultsAndSchema(t *testing.T) {
 	if res.Seed.Identity.PrincipalName != "User" {
 		t.Errorf("principalName = %q, want User", res.Seed.Identity.PrincipalName)
 	}
-	if v := ValidateJSON(mustRead(t, path)); !v.Valid {
+	if v := ValidateJSON(testenv.ReadFile(t, path)); !v.Valid {
 		t.Errorf("written seed invalid: %+v", v.Errors)
 	}
-	schema := mustRead(t, filepath.Join(filepath.Dir(path), SchemaFileName))
+	schema := testenv.ReadFile(t, filepath.Join(filepath.Dir(path), SchemaFileName))
 	if !bytes.Contains(schema, []byte("draft-07")) {
 		t.Errorf("schema file is not the draft-07 schema")
 	}
@@ -29,15 +31,6 @@ func TestLoadMissingCreatesDefaultsAndSchema(t *testing.T) {
 	if err != nil || again.Created || again.Merged {
 		t.Errorf("second Load = %+v, want plain OK", again)
 	}
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
 }
 
 func TestLoadErrors(t *testing.T) {
@@ -64,7 +57,7 @@ func TestLoadErrors(t *testing.T) {
 			if loadErr(err).Code != tt.code || !strings.HasPrefix(loadErr(err).Message, tt.message) {
 				t.Errorf("error = %s %q, want %s %q…", loadErr(err).Code, loadErr(err).Message, tt.code, tt.message)
 			}
-			if got := string(mustRead(t, path)); got != tt.data {
+			if got := string(testenv.ReadFile(t, path)); got != tt.data {
 				t.Errorf("failed load changed the file")
 			}
 		})
@@ -109,7 +102,7 @@ func TestLoadMergesAndWritesBack(t *testing.T) {
 	if res.Seed.Identity.Catchphrase != "PAI here, ready to go." || res.Seed.Identity.AIName != "Ivy" {
 		t.Errorf("identity = %+v, want file values over defaults", res.Seed.Identity)
 	}
-	written := string(mustRead(t, path))
+	written := string(testenv.ReadFile(t, path))
 	for _, want := range []string{`"principalName": "Ada"`, `"keep": "<b>&"`, `"selfKnowledge": []`} {
 		if !strings.Contains(written, want) {
 			t.Errorf("written seed lacks %s:\n%s", want, written)
@@ -149,7 +142,7 @@ func TestLoadUnchangedKeepsMtime(t *testing.T) {
 	if !st.ModTime().Equal(old) {
 		t.Errorf("mtime = %v, want %v (file rewritten)", st.ModTime(), old)
 	}
-	if !bytes.Equal(mustRead(t, path), fixture(t, "valid-seed.json")) {
+	if !bytes.Equal(testenv.ReadFile(t, path), fixture(t, "valid-seed.json")) {
 		t.Error("content changed")
 	}
 }
@@ -161,7 +154,7 @@ func TestWriteRefusesInvalidAndIsAtomic(t *testing.T) {
 	if err := Write(path, bad); err == nil || !strings.Contains(err.Error(), "$.identity.principalName") {
 		t.Fatalf("Write(invalid) = %v, want refusal naming the field", err)
 	}
-	if !bytes.Equal(mustRead(t, path), fixture(t, "valid-seed.json")) {
+	if !bytes.Equal(testenv.ReadFile(t, path), fixture(t, "valid-seed.json")) {
 		t.Error("refused write changed the file")
 	}
 	good := Defaults()

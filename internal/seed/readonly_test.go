@@ -11,48 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-// dirState is every file below a directory with its bytes and mtime.
-type dirState map[string]string
-
-// snapshot records dir so a test can prove nothing was written to it. Git's
-// own files are left out: "git status" refreshes the index's stat cache.
-func snapshot(tb testing.TB, dir string) dirState {
-	tb.Helper()
-	st := dirState{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		st[p] = info.ModTime().Format(time.RFC3339Nano) + "\n" + string(b)
-		return nil
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return st
-}
-
-// assertUnchanged fails unless dir is exactly as in before: same files,
-// bytes and modification times.
-func assertUnchanged(tb testing.TB, dir string, before dirState) {
-	tb.Helper()
-	if diff := cmp.Diff(before, snapshot(tb, dir)); diff != "" {
-		tb.Errorf("directory changed (-before +after):\n%s", diff)
-	}
-}
 
 var wantInvalidValues = []Problem{
 	{"$.identity.preferences.responseStyle", "Invalid enum value. Expected 'concise' | 'detailed' | 'adaptive', received 'verbose'", CodeInvalidEnum, FixDefault},
@@ -67,7 +28,7 @@ var wantInvalidValues = []Problem{
 
 func TestReadOnlyKeepsEveryValidValue(t *testing.T) {
 	path := seedFile(t, fixture(t, "invalid-values-seed.json"))
-	before := snapshot(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	s, problems, err := ReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +36,7 @@ func TestReadOnlyKeepsEveryValidValue(t *testing.T) {
 	if diff := cmp.Diff(wantInvalidValues, problems); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	assertUnchanged(t, filepath.Dir(path), before)
+	testenv.AssertUnchanged(t, filepath.Dir(path), before)
 
 	if s.Identity.PrincipalName != "Jens-Christian" || s.Identity.AIName != "Ivy" || s.Identity.Preferences.ResponseStyle != DefaultStyle || s.Identity.Preferences.Timezone != "Europe/Zurich" {
 		t.Errorf("identity = %+v", s.Identity)
@@ -127,7 +88,7 @@ func TestReadOnlyValidMissingAndBroken(t *testing.T) {
 		if err != nil || len(problems) != 0 || s.Identity.PrincipalName != "Ann" || s.Identity.AIName != DefaultAIName {
 			t.Fatalf("ReadOnly = %+v, %v, %v", s, problems, err)
 		}
-		if !bytes.Equal(mustRead(t, path), data) {
+		if !bytes.Equal(testenv.ReadFile(t, path), data) {
 			t.Error("ReadOnly rewrote the merged seed")
 		}
 	})
@@ -151,13 +112,13 @@ func TestReadOnlyValidMissingAndBroken(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := seedFile(t, []byte(tt.data))
-			before := snapshot(t, filepath.Dir(path))
+			before := testenv.Snapshot(t, filepath.Dir(path))
 			s, _, err := ReadOnly(path)
 			var le *LoadError
 			if s != nil || !errors.As(err, &le) || le.Code != tt.code {
 				t.Fatalf("ReadOnly = %v, %v; want a %s LoadError", s, err, tt.code)
 			}
-			assertUnchanged(t, filepath.Dir(path), before)
+			testenv.AssertUnchanged(t, filepath.Dir(path), before)
 		})
 	}
 }
@@ -191,7 +152,7 @@ func TestInvalidValuesWarning(t *testing.T) {
 
 func TestSessionContextOfInvalidSeedPresentsWhatItCan(t *testing.T) {
 	path := seedFile(t, fixture(t, "invalid-values-seed.json"))
-	before := snapshot(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	sc, err := GenerateSessionContext(path, ContextOptions{})
 	if err != nil || sc.NeedsSetup || len(sc.Problems) != len(wantInvalidValues) || sc.ProposalCount != 1 {
 		t.Fatalf("GenerateSessionContext = %+v", sc)
@@ -208,7 +169,7 @@ func TestSessionContextOfInvalidSeedPresentsWhatItCan(t *testing.T) {
 	if strings.Contains(sc.Context, SetupMessage) {
 		t.Errorf("an invalid seed is told to run setup:\n%s", sc.Context)
 	}
-	assertUnchanged(t, filepath.Dir(path), before)
+	testenv.AssertUnchanged(t, filepath.Dir(path), before)
 
 	one := seedFile(t, []byte(`{"identity":{"principalName":"Ann","aiName":""}}`))
 	if sc, err := GenerateSessionContext(one, ContextOptions{}); err != nil || !strings.HasPrefix(sc.Context, "seed.json has 1 invalid value; run `paige seed check`\n\nSeed: v1.0.0") {
@@ -244,12 +205,12 @@ func TestSessionContextOfInvalidSeedStaysBounded(t *testing.T) {
 
 func TestSessionContextOfUnparseableSeed(t *testing.T) {
 	path := seedFile(t, []byte(`{"version": "1.0.0", "identity": `))
-	before := snapshot(t, filepath.Dir(path))
+	before := testenv.Snapshot(t, filepath.Dir(path))
 	line := SessionStartHook(path, ContextOptions{})
 	if !strings.HasPrefix(line, ErrorPrefix+"Invalid JSON in seed file: ") || !strings.HasSuffix(line, "seed.json was left untouched; run `paige seed check`") || strings.Contains(line, "\n") {
 		t.Errorf("hook text = %q", line)
 	}
-	assertUnchanged(t, filepath.Dir(path), before)
+	testenv.AssertUnchanged(t, filepath.Dir(path), before)
 }
 
 func FuzzReadOnly(f *testing.F) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // versionedSeed returns the path of a valid seed committed in its repository.
@@ -134,7 +136,7 @@ func TestWritesRefuseAnInvalidSeed(t *testing.T) {
 	if _, err := os.Create(path + ".lock.tmp"); err != nil { // the (empty) lock file may stay
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := testenv.Snapshot(t, dir)
 	called := false
 	_, _, err := Update(path, nil, CategoryLearn, func(*Seed) (string, error) { called = true; return "x", nil })
 	var le *LoadError
@@ -147,7 +149,7 @@ func TestWritesRefuseAnInvalidSeed(t *testing.T) {
 	if _, err := AddProposals(path, []Proposal{{Type: TypeInsight, Content: "x", Source: "s"}}, nil); err == nil {
 		t.Fatal("AddProposals wrote to an invalid seed")
 	}
-	assertUnchanged(t, dir, before)
+	testenv.AssertUnchanged(t, dir, before)
 	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("HEAD moved from %s to %s", head, got)
 	}
@@ -192,7 +194,7 @@ func TestRepairKeepsValidValuesAndABackup(t *testing.T) {
 	if err != nil || len(rep.Problems) != len(wantInvalidValues) || rep.Backup != path+".corrupted" || rep.RestoredFrom != "" {
 		t.Fatalf("Repair = %+v, %v", rep, err)
 	}
-	if !bytes.Equal(mustRead(t, rep.Backup), invalid) {
+	if !bytes.Equal(testenv.ReadFile(t, rep.Backup), invalid) {
 		t.Error("backup differs from the file before the repair")
 	}
 	s := mustLoad(t, path)
@@ -220,7 +222,7 @@ func TestRepairRefusesNewerMajor(t *testing.T) {
 	if _, err := Repair(path, nil); err == nil || !strings.Contains(err.Error(), "requires migration") {
 		t.Fatalf("Repair = %v, want a refusal", err)
 	}
-	if !bytes.Equal(mustRead(t, path), newer) {
+	if !bytes.Equal(testenv.ReadFile(t, path), newer) {
 		t.Error("newer seed was rewritten")
 	}
 }
@@ -271,7 +273,7 @@ func TestKilledWriteIsRecovered(t *testing.T) {
 			dir := filepath.Dir(path)
 			killMidWrite(t, path, at)
 			tmps, _ := filepath.Glob(filepath.Join(dir, ".seed.json.*.tmp"))
-			orphaned := bytes.Contains(mustRead(t, path), []byte("Orphaned insight"))
+			orphaned := bytes.Contains(testenv.ReadFile(t, path), []byte("Orphaned insight"))
 			if at == "before-commit" && (!orphaned || len(tmps) != 0) {
 				t.Fatalf("after the kill: seed has the change %v, temp files %v; want the change renamed, uncommitted", orphaned, tmps)
 			}
@@ -293,7 +295,7 @@ func TestKilledWriteIsRecovered(t *testing.T) {
 				assertOwnCommits(t, dir, "Next insight", "Orphaned insight")
 			} else {
 				log := gitLog(t, dir)
-				if len(log) != 2 || !strings.HasPrefix(log[0], "Learn: added insight Next insight") || bytes.Contains(mustRead(t, path), []byte("Orphaned insight")) {
+				if len(log) != 2 || !strings.HasPrefix(log[0], "Learn: added insight Next insight") || bytes.Contains(testenv.ReadFile(t, path), []byte("Orphaned insight")) {
 					t.Errorf("log = %q; the unrenamed write must leave no trace", log)
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestProposalsAndLearningsStoreNoSecret: a secret in a proposal is
@@ -31,7 +33,7 @@ func TestProposalsAndLearningsStoreNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, secret := range []string{"AKIAIOSFODNN7EXAMPLE", "hunter22"} {
-		if strings.Contains(string(mustRead(t, path)), secret) || strings.Contains(string(history), secret) {
+		if strings.Contains(string(testenv.ReadFile(t, path)), secret) || strings.Contains(string(history), secret) {
 			t.Errorf("%q is stored", secret)
 		}
 	}

@@ -24,22 +24,30 @@ func validSeed(tb testing.TB) *Seed {
 	return s
 }
 
-func TestFormatIdentitySummary(t *testing.T) {
-	tests := []struct {
-		name string
-		id   Identity
-		want string
-	}{
-		{"populated", validSeed(t).Identity, "Identity: Ivy (working with Jens-Christian)\nCatchphrase: \"Ivy here, ready to go.\"\nStyle: adaptive | Timezone: Europe/Zurich | Locale: en-US"},
-		{"defaults", Defaults().Identity, "Identity: PAI (working with User)\nCatchphrase: \"PAI here, ready to go.\"\nStyle: adaptive | Timezone: UTC | Locale: en-US"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, FormatIdentitySummary(tt.id)); diff != "" {
+// formatCase is one input of a Format function and the text it must give.
+type formatCase[T any] struct {
+	name string
+	in   T
+	want string
+}
+
+// testFormat runs format on every case in a subtest of its name.
+func testFormat[T any](t *testing.T, format func(T) string, cases []formatCase[T]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, format(tc.in)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
+}
+
+func TestFormatIdentitySummary(t *testing.T) {
+	testFormat(t, FormatIdentitySummary, []formatCase[Identity]{
+		{"populated", validSeed(t).Identity, "Identity: Ivy (working with Jens-Christian)\nCatchphrase: \"Ivy here, ready to go.\"\nStyle: adaptive | Timezone: Europe/Zurich | Locale: en-US"},
+		{"defaults", Defaults().Identity, "Identity: PAI (working with User)\nCatchphrase: \"PAI here, ready to go.\"\nStyle: adaptive | Timezone: UTC | Locale: en-US"},
+	})
 }
 
 func learnings(n int, confirmed bool, prefix string) []Learning {
@@ -55,11 +63,7 @@ func learnings(n int, confirmed bool, prefix string) []Learning {
 }
 
 func TestFormatLearningSummary(t *testing.T) {
-	tests := []struct {
-		name string
-		in   Learned
-		want string
-	}{
+	testFormat(t, FormatLearningSummary, []formatCase[Learned]{
 		{"populated", validSeed(t).Learned, "Learnings: 3 patterns, 1 insight, 1 self-knowledge\n" +
 			"Recent patterns:\n  - Prefers TypeScript over Python for all projects\n  - Writes tests before implementation (TDD mandatory)\n" +
 			"Recent insights:\n  - Morning sessions are more productive for architecture work\n" +
@@ -71,57 +75,28 @@ func TestFormatLearningSummary(t *testing.T) {
 			"Learnings: 0 patterns, 3 insights, 0 self-knowledge\nRecent insights:\n  - Yes 1"},
 		{"unconfirmed only: counts without lists", Learned{SelfKnowledge: learnings(1, false, "No")},
 			"Learnings: 0 patterns, 0 insights, 1 self-knowledge"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, FormatLearningSummary(tt.in)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 func TestFormatProposals(t *testing.T) {
 	p := func(id, status string) Proposal {
 		return Proposal{ID: id, Type: TypeInsight, Content: "Content " + id, Source: "src_" + id, ExtractedAt: "2026-01-01T00:00:00Z", Status: status}
 	}
-	tests := []struct {
-		name string
-		in   []Proposal
-		want string
-	}{
+	testFormat(t, FormatProposals, []formatCase[[]Proposal]{
 		{"fixture", validSeed(t).State.Proposals, "Pending proposals (1):\n  1. [pattern] \"Prefers Chart.js over D3 for data visualization\" (from session_2026-01-30)"},
 		{"empty", nil, ""},
 		{"none pending", []Proposal{p("a", StatusAccepted), p("b", StatusRejected)}, ""},
 		{"mixed", []Proposal{p("a", StatusPending), p("b", StatusRejected), p("c", StatusPending)},
 			"Pending proposals (2):\n  1. [insight] \"Content a\" (from src_a)\n  2. [insight] \"Content c\" (from src_c)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, FormatProposals(tt.in)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 func TestFormatSessionState(t *testing.T) {
-	tests := []struct {
-		name string
-		in   State
-		want string
-	}{
+	testFormat(t, FormatSessionState, []formatCase[State]{
 		{"full", validSeed(t).State, "Last session: 2026-01-30T18:45:00Z\nActive projects: pai-seed, reporter, ragent\nCheckpoint: checkpoint_2026-01-30_001"},
 		{"empty", Defaults().State, "Last session: never\nActive projects: none"},
 		{"no checkpoint", State{LastSessionAt: "2026-01-30T18:45:00Z", ActiveProjects: []string{"one"}}, "Last session: 2026-01-30T18:45:00Z\nActive projects: one"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, FormatSessionState(tt.in)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // golden compares got with testdata/name, rewriting it under -update.

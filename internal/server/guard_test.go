@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // testWait bounds every wait of these tests; generous for a loaded machine.
@@ -52,7 +54,7 @@ func do(t *testing.T, method, url, body string, hdr map[string]string) (int, map
 }
 
 func TestGuard(t *testing.T) {
-	var logs lockedBuf
+	var logs testenv.SyncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	var reached atomic.Int32
 	p := &Policy{AllowedOrigins: []string{"vscode-webview://abc"}}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 func TestHandleHealth(t *testing.T) {
@@ -30,21 +31,9 @@ func TestHandleHealth(t *testing.T) {
 	}
 }
 
-type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *lockedBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
-
 // Serve answers until ctx ends, then runs OnShutdown and the closers last first.
 func TestServeLifecycle(t *testing.T) {
-	var logs lockedBuf
+	var logs testenv.SyncBuffer
 	var order []string
 	var mu sync.Mutex
 	step := func(name string) Closer {
@@ -114,7 +103,7 @@ func TestServePortInUse(t *testing.T) {
 // A closer that ignores its deadline is abandoned after it (plus a grace),
 // logged as failed, and the closers before it still run: shutdown never hangs.
 func TestRunClosersAbandonsStuckStep(t *testing.T) {
-	var logs lockedBuf
+	var logs testenv.SyncBuffer
 	stuck := make(chan struct{})
 	defer close(stuck)
 	ran := false

@@ -16,6 +16,9 @@ func TestParseStat(t *testing.T) {
 		{"42 (paige) S 1 2", 0, false},
 		{"garbage", 0, false},
 		{"42 (paige) S 1 2 3 4 5 6 7 8 9 10 x 2 0 0", 0, false},
+		{"4242 (pa ige) x) S 1 2 3 4 5 6 7 8 9 10 250 130 0 0 20 0 8 0 100", 3800 * time.Millisecond, true},
+		{"4242 (paige)", 0, false},
+		{"", 0, false},
 	}
 	for _, tt := range tests {
 		got, ok := ParseStat(tt.in)

@@ -1,13 +1,11 @@
 package actionlog
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -19,6 +17,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 var _ Store = (*store.Store)(nil)
@@ -33,27 +32,10 @@ type fakeTicker struct {
 func (f *fakeTicker) C() <-chan time.Time { return f.c }
 func (f *fakeTicker) Stop()               { f.stopped.Store(true) }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type fixture struct {
 	st      *store.Store
 	l       *Logger
-	logs    *syncBuffer
+	logs    *testenv.SyncBuffer
 	tickers chan *fakeTicker
 	sess    coach.Session
 }
@@ -66,7 +48,7 @@ func newFixture(tb testing.TB) *fixture {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	f := &fixture{st: st, logs: &syncBuffer{}, tickers: make(chan *fakeTicker, 8)}
+	f := &fixture{st: st, logs: &testenv.SyncBuffer{}, tickers: make(chan *fakeTicker, 8)}
 	f.l = New(st, &Options{
 		Logger: slog.New(slog.NewTextHandler(f.logs, nil)),
 		NewTicker: func(d time.Duration) Ticker {

@@ -3,7 +3,6 @@ package coaching
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,18 +11,8 @@ import (
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/embedding"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-func runGit(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // repos makes two repositories both called api, a repository app with a
 // linked worktree app-feature-x, and returns their directories.
@@ -35,10 +24,10 @@ func repos(t *testing.T) (apiA, apiB, app, feature string) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		runGit(t, d, "init", "-q")
-		runGit(t, d, "commit", "-q", "--allow-empty", "-m", "init")
+		testenv.Git(t, d, "init", "-q")
+		testenv.Git(t, d, "commit", "-q", "--allow-empty", "-m", "init")
 	}
-	runGit(t, app, "worktree", "add", "-q", "-b", "feature-x", feature)
+	testenv.Git(t, app, "worktree", "add", "-q", "-b", "feature-x", feature)
 	return apiA, apiB, app, feature
 }
 

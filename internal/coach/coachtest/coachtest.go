@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/workspace"
@@ -58,4 +59,19 @@ func New(tb testing.TB, files map[string]string) *Env {
 	al := actionlog.New(st, nil)
 	tb.Cleanup(func() { al.Close(context.Background()) })
 	return &Env{Project: project, Store: st, WS: ws, Actions: al}
+}
+
+// ActionTypes returns the types of the actions st holds that match q, in
+// the order [store.Store.RecentActions] gives them; an error fails tb.
+func ActionTypes(tb testing.TB, st *store.Store, q store.ActionQuery) []coach.ActionType {
+	tb.Helper()
+	list, err := st.RecentActions(context.Background(), q)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []coach.ActionType
+	for _, a := range list {
+		out = append(out, a.Type)
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // server is a dashboard Service on a real store, session and fake Claude;
@@ -40,7 +40,7 @@ func newServer(t testing.TB, o serverOpts) *server {
 	st, project, ws, al := env.Store, env.Project, env.WS, env.Actions
 	c := &clock{t: now0}
 	st.Now = c.Now
-	log := slog.New(slog.NewTextHandler(tWriter{t}, nil))
+	log := testenv.Logger(t, slog.LevelInfo)
 	sess, err := session.New(ctx, st, al, &session.Options{ProjectDir: project, Normalize: ws.Guard().Normalize})
 	if err != nil {
 		t.Fatal(err)
@@ -53,13 +53,6 @@ func newServer(t testing.TB, o serverOpts) *server {
 	svc := New(Options{Store: st, LLM: client, Session: sess, Memory: o.memory, GH: o.gh, ProjectDir: project, Log: log, Now: c.Now})
 	t.Cleanup(func() { svc.Close() })
 	return &server{st: st, clock: c, sess: sess, svc: svc, llm: fake}
-}
-
-type tWriter struct{ t testing.TB }
-
-func (w tWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }
 
 // The names of the dashboard's WebSocket messages, which label what a

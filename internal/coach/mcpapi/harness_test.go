@@ -152,13 +152,5 @@ func (h *harness) plan(t testing.TB, sess coach.Session) (coach.Plan, []coach.Ph
 func (h *harness) actions(t testing.TB, sessionID string) []coach.ActionType {
 	t.Helper()
 	h.sess.Flush(context.Background())
-	list, err := h.st.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []coach.ActionType
-	for _, a := range list {
-		out = append(out, a.Type)
-	}
-	return out
+	return coachtest.ActionTypes(t, h.st, store.ActionQuery{SessionID: sessionID})
 }

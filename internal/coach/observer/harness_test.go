@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // fakeClock is a manual Clock: time moves only with Advance, and the idle
@@ -120,16 +120,8 @@ type harness struct {
 	finished chan struct{}
 }
 
-func testLog(t testing.TB) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-type tWriter struct{ t testing.TB }
-
-func (w tWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
+// testLog logs through t, from debug level up.
+func testLog(t testing.TB) *slog.Logger { return testenv.Logger(t, slog.LevelDebug) }
 
 // newHarness opens a store, an action log, a fake Claude and a Manager
 // observing a fresh session.

@@ -1,14 +1,12 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,29 +17,13 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 type fixture struct {
 	svc     *Service
 	st      *store.Store
-	logs    *lockedBuffer
+	logs    *testenv.SyncBuffer
 	project string
 }
 
@@ -52,7 +34,7 @@ func newFixture(t testing.TB, batched bool) *fixture {
 	ctx := context.Background()
 	env := coachtest.New(t, map[string]string{"src/": ""})
 	project, st, ws, al := env.Project, env.Store, env.WS, env.Actions
-	logs := &lockedBuffer{}
+	logs := &testenv.SyncBuffer{}
 	opts := &Options{ProjectDir: project, Normalize: ws.Guard().Normalize, Log: slog.New(slog.NewTextHandler(logs, nil))}
 	if batched {
 		opts.Batch, opts.Bus = st, al.Bus()
@@ -68,15 +50,7 @@ func newFixture(t testing.TB, batched bool) *fixture {
 func (f *fixture) actions(t testing.TB, id string) []coach.ActionType {
 	t.Helper()
 	f.svc.Flush(context.Background())
-	list, err := f.st.RecentActions(context.Background(), store.ActionQuery{SessionID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []coach.ActionType
-	for _, a := range list {
-		out = append(out, a.Type)
-	}
-	return out
+	return coachtest.ActionTypes(t, f.st, store.ActionQuery{SessionID: id})
 }
 
 func TestLifecycle(t *testing.T) {

@@ -105,9 +105,7 @@ func TestForeignKeysReject(t *testing.T) {
 func TestSetPhaseStatus(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t)
-	sess := mustSession(t, s)
-	plan, _ := s.CreatePlan(ctx, sess.ID, "p")
-	ph, _ := s.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "t"})
+	ph := mustPhase(t, s)
 	c.Advance(time.Minute)
 	active, changed, err := s.SetPhaseStatus(ctx, ph.ID, coach.PhaseActive)
 	if err != nil || !changed || active.StartedAt == nil || !active.StartedAt.Equal(t0.Add(time.Minute)) || active.CompletedAt != nil {
@@ -138,9 +136,7 @@ func TestSetPhaseStatus(t *testing.T) {
 func TestPhaseHints(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
-	sess := mustSession(t, s)
-	plan, _ := s.CreatePlan(ctx, sess.ID, "p")
-	ph, _ := s.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "t"})
+	ph := mustPhase(t, s)
 	file, err := s.CreatePhaseHint(ctx, coach.PhaseHint{PhaseID: ph.ID, Type: coach.HintTypeFile, Path: "src/a.ts", Style: "suggested"})
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +170,7 @@ func TestPhaseHints(t *testing.T) {
 func TestProgressEvents(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t)
-	sess := mustSession(t, s)
-	plan, _ := s.CreatePlan(ctx, sess.ID, "p")
-	ph, _ := s.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "t"})
+	ph := mustPhase(t, s)
 	var want []coach.ProgressEvent
 	for i, typ := range []string{"hint_used", "hint_escalated", "review_requested", "review_passed"} {
 		var data json.RawMessage

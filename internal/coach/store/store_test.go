@@ -59,6 +59,21 @@ func mustSession(tb testing.TB, s *Store) coach.Session {
 	return sess
 }
 
+// mustPhase creates a session, its plan and the plan's phase 1.
+func mustPhase(tb testing.TB, s *Store) coach.Phase {
+	tb.Helper()
+	ctx := context.Background()
+	plan, err := s.CreatePlan(ctx, mustSession(tb, s).ID, "p")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ph, err := s.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: 1, Title: "t"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ph
+}
+
 var allTables = []string{"action_log", "api_call_log", "dreyfus_assessments", "kata_specs", "knowledge_gaps",
 	"phase_hints", "phases", "plans", "progress_events", "sessions"}
 

@@ -18,19 +18,11 @@ import (
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/workspace"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
-// testLog logs through t.
-func testLog(t testing.TB) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-type tWriter struct{ t testing.TB }
-
-func (w tWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
+// testLog logs through t, from debug level up.
+func testLog(t testing.TB) *slog.Logger { return testenv.Logger(t, slog.LevelDebug) }
 
 // nopFiles is a Files that is never called.
 type nopFiles struct{}
@@ -167,13 +159,5 @@ func (c *client) quiet(d time.Duration) {
 // actions returns the logged action types of the active session.
 func (h *harness) actions(t testing.TB, sessionID string) []coach.ActionType {
 	t.Helper()
-	list, err := h.st.RecentActions(context.Background(), store.ActionQuery{SessionID: sessionID, Limit: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []coach.ActionType
-	for _, a := range list {
-		out = append(out, a.Type)
-	}
-	return out
+	return coachtest.ActionTypes(t, h.st, store.ActionQuery{SessionID: sessionID, Limit: 1000})
 }

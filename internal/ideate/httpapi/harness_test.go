@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/paige-dev/paige/internal/ideate/store"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // env is one GhostPath API on a real HTTP server, with a real SQLite store
@@ -32,28 +32,10 @@ type env struct {
 	repo    *store.Store
 	api     *API
 	srv     *httptest.Server
-	logs    *syncBuffer   // error logs of the API and runner
-	pgURL   string        // non-empty: PostgreSQL instead of SQLite
-	timeout time.Duration // per model call; zero: the agent client's default
-	grace   time.Duration // Options.DisconnectGrace; zero: the default
-}
-
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs    *testenv.SyncBuffer // error logs of the API and runner
+	pgURL   string              // non-empty: PostgreSQL instead of SQLite
+	timeout time.Duration       // per model call; zero: the agent client's default
+	grace   time.Duration       // Options.DisconnectGrace; zero: the default
 }
 
 func newEnv(t testing.TB) *env {
@@ -70,7 +52,7 @@ func newEnvOn(t testing.TB, pgURL string) *env {
 // newEnvWith is newEnv with fields set by configure before the start.
 func newEnvWith(t testing.TB, configure func(*env)) *env {
 	t.Helper()
-	e := &env{t: t, logs: &syncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName),
+	e := &env{t: t, logs: &testenv.SyncBuffer{}, fake: llmtest.NewServer(t), dbPath: filepath.Join(t.TempDir(), store.FileName),
 		specDir: t.TempDir()}
 	configure(e)
 	e.start()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // runErrorOf returns the data of the stream's error event.
@@ -61,7 +62,7 @@ func TestStreamErrorsAreForPeople(t *testing.T) {
 		id := e.create(problem)
 		repo := &flakyRepo{Repository: e.repo}
 		repo.failFrom.Store(2) // the request's load passes, the run's reload fails
-		logs := &syncBuffer{}
+		logs := &testenv.SyncBuffer{}
 		api := New(Options{Repo: repo, Runner: e.api.runner, Heartbeat: 50 * time.Millisecond,
 			Logger: slog.New(slog.NewTextHandler(logs, nil))})
 		srv := httptest.NewServer(api.Handler())

@@ -3,16 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"io/fs"
-	"path/filepath"
 	"testing"
-	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
-	"github.com/paige-dev/paige/internal/ideate/ideatetest"
-	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 type lineage struct{ Title, Source, Primary string }
@@ -61,29 +56,6 @@ func TestPremiseLineage(t *testing.T) {
 	}
 }
 
-// migrationsBefore returns the engine's migrations older than version v.
-func migrationsBefore(tb testing.TB, engine string, v int) fs.FS {
-	tb.Helper()
-	dir := "migrations/" + engine
-	names, err := fs.Glob(migrations, dir+"/*.sql")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := fstest.MapFS{}
-	for _, name := range names {
-		base := filepath.Base(name)
-		if version(base) >= v {
-			continue
-		}
-		b, err := fs.ReadFile(migrations, name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[base] = &fstest.MapFile{Data: b}
-	}
-	return out
-}
-
 // oldPremiseSeed writes a session, a round and a premise with schema 002's
 // columns; the arguments are the session, round and premise ids.
 var oldPremiseSeed = []string{
@@ -98,51 +70,14 @@ var oldPremiseSeed = []string{
 func TestMigrateLineageKeepsPremises(t *testing.T) {
 	sess, round, premise := NewID(), NewID(), NewID()
 	args := [][]any{{sess}, {round, sess}, {premise, sess, round}}
-	seed := func(t *testing.T, db *sql.DB, pg bool) {
+	testUpgrade(t, 3, func(t *testing.T, db *sql.DB, pg bool) {
 		t.Helper()
-		defer db.Close()
 		for i, stmt := range oldPremiseSeed {
 			if _, err := db.Exec((&Store{pg: pg}).q(stmt), args[i]...); err != nil {
 				t.Fatalf("seed %d: %v", i, err)
 			}
 		}
-	}
-	t.Run("sqlite", func(t *testing.T) {
-		ctx := context.Background()
-		path := filepath.Join(t.TempDir(), FileName)
-		db, err := sqlite.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sqlite.Migrate(ctx, db, Namespace, migrationsBefore(t, "sqlite", 3)); err != nil {
-			t.Fatal(err)
-		}
-		seed(t, db, false)
-		s, err := OpenSQLite(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		checkOldPremise(t, s, sess)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		ctx := context.Background()
-		url := ideatetest.PostgresURL(t)
-		db, err := sql.Open("pgx", url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := migratePostgres(ctx, db, Namespace, migrationsBefore(t, "postgres", 3)); err != nil {
-			t.Fatal(err)
-		}
-		seed(t, db, true)
-		s, err := OpenPostgres(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		checkOldPremise(t, s, sess)
-	})
+	}, func(t *testing.T, s *Store) { checkOldPremise(t, s, sess) })
 }
 
 func checkOldPremise(t *testing.T, s *Store, sess string) {

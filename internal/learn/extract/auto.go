@@ -65,7 +65,7 @@ func (a *Auto) ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses
 	if len(picked) == 0 {
 		return heur, nil
 	}
-	model, err := a.Model.Extract(ctx, around(turns, picked), source)
+	model, err := a.Model.Extract(ctx, WithContext(turns, picked), source)
 	if err != nil {
 		return nil, err
 	}
@@ -80,14 +80,25 @@ func prevText(turns []learn.Turn, i int) string {
 	return ""
 }
 
-// around returns the turns at idx with the assistant turn before and after
-// each, in order, each once.
-func around(turns []learn.Turn, idx []int) []learn.Turn {
-	var out []learn.Turn
+// WithContext returns the turns at the indexes idx together with the
+// assistant turn before and after each (what the user answered and how
+// the assistant responded), in transcript order, each turn once.
+func WithContext(turns []learn.Turn, idx []int) []learn.Turn {
+	ci := ContextIndexes(turns, idx)
+	out := make([]learn.Turn, len(ci))
+	for j, i := range ci {
+		out[j] = turns[i]
+	}
+	return out
+}
+
+// ContextIndexes is [WithContext] as indexes into turns.
+func ContextIndexes(turns []learn.Turn, idx []int) []int {
+	var out []int
 	last := -1
 	add := func(i int) {
 		if i > last && i >= 0 && i < len(turns) {
-			out = append(out, turns[i])
+			out = append(out, i)
 			last = i
 		}
 	}

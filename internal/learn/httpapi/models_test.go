@@ -30,15 +30,19 @@ func assistantCount(tb testing.TB, e *env, id string) int {
 	return n
 }
 
+// modelFault is a model's answer and the HTTP status and error kind the
+// API must turn it into.
+type modelFault struct {
+	name   string
+	resp   llmtest.Response
+	status int
+	kind   llm.Kind
+}
+
 // Every model fault answers a clean error, whole or streamed, and stores
 // no assistant reply.
 func TestChatModelFaults(t *testing.T) {
-	tests := []struct {
-		name   string
-		resp   llmtest.Response
-		status int
-		kind   llm.Kind
-	}{
+	tests := []modelFault{
 		{"hang", llmtest.Hang(), 504, llm.KindTimeout},
 		{"refusal", llmtest.Text(secretMarker).WithStop("refusal"), 502, llm.KindRefused},
 		{"max_tokens", llmtest.Text("half an ans " + secretMarker).WithStop("max_tokens"), 502, llm.KindTruncated},
@@ -114,12 +118,7 @@ func TestChatStreamDisconnectCancels(t *testing.T) {
 // A hanging extraction model ends at the per-chunk deadline with a clear
 // JSON error; provider error bodies are not echoed.
 func TestExtractModelFaults(t *testing.T) {
-	tests := []struct {
-		name   string
-		resp   llmtest.Response
-		status int
-		kind   llm.Kind
-	}{
+	tests := []modelFault{
 		{"hang", llmtest.Hang(), 504, llm.KindTimeout},
 		{"401", llmtest.Error(401, "authentication_error", secretMarker), 502, llm.KindAuth},
 		{"refusal", llmtest.Text(secretMarker).WithStop("refusal"), 502, llm.KindRefused},

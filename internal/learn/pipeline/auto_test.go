@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // autoSession is a session with two candidate turns (a rule, and a fact
@@ -52,19 +52,6 @@ func writePromptSession(tb testing.TB, prompts []string) string {
 	return path
 }
 
-// syncBuffer is a log sink safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // TestAutoCallsModelOnlyForCandidates: PAIGE_EXTRACTOR=auto with a key
 // sends the model the candidate turns only (one request for the chunk,
 // holding the rule and the fact, not the task requests), redacted; the
@@ -89,7 +76,7 @@ func TestAutoCallsModelOnlyForCandidates(t *testing.T) {
 			calls = append(calls, rec)
 			return nil
 		})})
-	var logs syncBuffer
+	var logs testenv.SyncBuffer
 	x, err := extract.Select("auto", "haiku", client, "", nil, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)

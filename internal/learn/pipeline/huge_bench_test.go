@@ -1,14 +1,13 @@
 package pipeline
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // writeHugeLine writes a transcript whose one user message is a single
@@ -25,9 +24,7 @@ func writeHugeLine(tb testing.TB, size int) string {
 	line := `{"type":"user","message":{"role":"user","content":` + string(content) + "}}\n" +
 		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Looking."}]}}` + "\n"
 	path := filepath.Join(tb.TempDir(), "huge.jsonl")
-	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
-		tb.Fatal(err)
-	}
+	testenv.WriteFile(tb, path, line, 0o644)
 	return path
 }
 
@@ -40,15 +37,5 @@ func BenchmarkHugeLine60MB(b *testing.B) {
 	fi, _ := os.Stat(path)
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		s, err := knowledge.Open(b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if _, err := Run(context.Background(), path, Options{Store: s}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchRun(b, path)
 }

@@ -313,36 +313,15 @@ func prepareUserTurns(turns []learn.Turn) []learn.Turn {
 
 // WithContext returns the turns at the signal indexes together with the
 // assistant turn before and after each (what the user answered and how the
-// assistant responded), in transcript order, each turn once.
+// assistant responded), in transcript order, each turn once: the
+// extractors' [extract.WithContext].
 func WithContext(turns []learn.Turn, signal []int) []learn.Turn {
-	idx := WithContextIndexes(turns, signal)
-	out := make([]learn.Turn, len(idx))
-	for j, i := range idx {
-		out[j] = turns[i]
-	}
-	return out
+	return extract.WithContext(turns, signal)
 }
 
 // WithContextIndexes is [WithContext] as indexes into turns.
 func WithContextIndexes(turns []learn.Turn, signal []int) []int {
-	var out []int
-	last := -1
-	add := func(i int) {
-		if i > last && i >= 0 && i < len(turns) {
-			out = append(out, i)
-			last = i
-		}
-	}
-	for _, i := range signal {
-		if i > 0 && turns[i-1].Role == learn.Assistant {
-			add(i - 1)
-		}
-		add(i)
-		if i+1 < len(turns) && turns[i+1].Role == learn.Assistant {
-			add(i + 1)
-		}
-	}
-	return out
+	return extract.ContextIndexes(turns, signal)
 }
 
 // ForgetRequest is an "@forget" command that named several entries: it

@@ -12,18 +12,8 @@ import (
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/trail/trailtest"
 	"github.com/paige-dev/paige/internal/project"
+	"github.com/paige-dev/paige/internal/testenv"
 )
-
-func gitRun(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // repoWithWorktree makes a git repository "app" with a linked worktree
 // "app-feature-x" and returns both paths.
@@ -32,11 +22,11 @@ func repoWithWorktree(t *testing.T) (repo, wt string) {
 	base := t.TempDir()
 	repo, wt = filepath.Join(base, "app"), filepath.Join(base, "app-feature-x")
 	os.MkdirAll(repo, 0o755)
-	gitRun(t, repo, "init", "-q")
+	testenv.Git(t, repo, "init", "-q")
 	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module app\n"), 0o644)
-	gitRun(t, repo, "add", "go.mod")
-	gitRun(t, repo, "commit", "-qm", "init")
-	gitRun(t, repo, "worktree", "add", "-q", "-b", "x", wt)
+	testenv.Git(t, repo, "add", "go.mod")
+	testenv.Git(t, repo, "commit", "-qm", "init")
+	testenv.Git(t, repo, "worktree", "add", "-q", "-b", "x", wt)
 	return repo, wt
 }
 
