@@ -89,10 +89,11 @@ func (s *session) callTool(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkToolResult(raw); err != nil {
+	structured, err := readToolResult(raw)
+	if err != nil {
 		return err
 	}
-	if s.wantStructured && !hasStructured(raw) {
+	if s.wantStructured && !structured {
 		return errNoBuffer
 	}
 	return nil
@@ -108,19 +109,39 @@ func (s *session) callResult(ctx context.Context) (json.RawMessage, error) {
 
 // checkToolResult accepts a CallToolResult with content and without isError.
 func checkToolResult(raw json.RawMessage) error {
+	_, err := readToolResult(raw)
+	return err
+}
+
+// readToolResult checks a CallToolResult as [checkToolResult] does and
+// reports, from the same decoding, whether it carries structuredContent
+// that is not null (see [hasStructured]): one pass over each answer, so
+// the load tool's own CPU per call stays small beside the server's.
+func readToolResult(raw json.RawMessage) (structured bool, err error) {
 	var res struct {
-		Content []json.RawMessage `json:"content"`
-		IsError bool              `json:"isError"`
+		Content           []struct{}  `json:"content"`
+		IsError           bool        `json:"isError"`
+		StructuredContent presentJSON `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("tools/call result: %w", err)
+		return false, fmt.Errorf("tools/call result: %w", err)
 	}
 	if res.IsError {
-		return fmt.Errorf("tools/call: tool error: %.200s", raw)
+		return false, fmt.Errorf("tools/call: tool error: %.200s", raw)
 	}
 	if len(res.Content) == 0 {
-		return fmt.Errorf("tools/call: result without content: %.200s", raw)
+		return false, fmt.Errorf("tools/call: result without content: %.200s", raw)
 	}
+	return bool(res.StructuredContent), nil
+}
+
+// presentJSON records whether a field held a value other than null,
+// without copying it.
+type presentJSON bool
+
+// UnmarshalJSON implements [json.Unmarshaler].
+func (p *presentJSON) UnmarshalJSON(b []byte) error {
+	*p = string(b) != "null"
 	return nil
 }
 

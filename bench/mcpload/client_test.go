@@ -184,12 +184,18 @@ func TestHasStructured(t *testing.T) {
 		want bool
 	}{
 		{`{"content":[],"structuredContent":{"path":"a"}}`, true},
+		{`{"content":[{"type":"text","text":"{}"}],"structuredContent":{"path":"a"}}`, true},
 		{okResult, false},
 		{`{"content":[],"structuredContent":null}`, false},
+		{`{"content":[{"type":"text","text":"null"}],"structuredContent":null}`, false},
 		{`nope`, false},
 	} {
 		if got := hasStructured(json.RawMessage(tc.raw)); got != tc.want {
 			t.Errorf("hasStructured(%s): got %v, want %v", tc.raw, got, tc.want)
+		}
+		// The call path decodes once: it must say the same of a valid result.
+		if got, err := readToolResult(json.RawMessage(tc.raw)); err == nil && got != tc.want {
+			t.Errorf("readToolResult(%s): structured %v, want %v", tc.raw, got, tc.want)
 		}
 	}
 }

@@ -107,9 +107,9 @@ func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (
 // (a BufferEntry rather than the text "null").
 func hasStructured(raw json.RawMessage) bool {
 	var res struct {
-		StructuredContent json.RawMessage `json:"structuredContent"`
+		StructuredContent presentJSON `json:"structuredContent"`
 	}
-	return json.Unmarshal(raw, &res) == nil && len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null"
+	return json.Unmarshal(raw, &res) == nil && bool(res.StructuredContent)
 }
 
 // errNoBuffer is a seeded run's answer that lost the buffer.
