@@ -1,0 +1,410 @@
+package wsapi
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// scanner is a cursor over one JSON text, for the fast decoding of
+// buffer:update frames (fastframe.go). It is hand-written because no
+// maintained library decodes straight into our struct with encoding/json's
+// exact rules (invalid UTF-8 and lone surrogates become U+FFFD, keys match
+// case-insensitively, unknown fields are skipped). Every method reports
+// false for anything it does not handle exactly as encoding/json does,
+// including every malformed input; the caller then gives up and the frame
+// goes through encoding/json, which produces the answer and the error text.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// maxScanDepth bounds the nesting the scanner follows (encoding/json's own
+// limit, 10,000, is left to encoding/json).
+const maxScanDepth = 64
+
+// plain[c] reports whether byte c stands for itself inside a JSON string:
+// printable ASCII other than the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// space skips JSON whitespace (not the wider set bytes.TrimSpace removes).
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the byte at the cursor, 0 at the end.
+func (s *scanner) peek() byte {
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// consume skips whitespace and then c, and reports whether c was there.
+func (s *scanner) consume(c byte) bool {
+	s.space()
+	if s.peek() != c {
+		return false
+	}
+	s.i++
+	return true
+}
+
+// next consumes the ',' or '}' (or ']') after a member and reports whether
+// another member follows; ok is false for anything else.
+func (s *scanner) next(end byte) (more, ok bool) {
+	s.space()
+	switch s.peek() {
+	case ',':
+		s.i++
+		return true, true
+	case end:
+		s.i++
+		return false, true
+	}
+	return false, false
+}
+
+// key reads an object key and the ':' after it. name is the key's bytes,
+// only for keys of printable ASCII without escapes (ok is false for any
+// other key, which encoding/json may fold onto a field name in ways this
+// scanner does not reproduce).
+func (s *scanner) key() (name []byte, ok bool) {
+	s.space()
+	if s.peek() != '"' {
+		return nil, false
+	}
+	start := s.i + 1
+	i := start
+	for i < len(s.b) && plain[s.b[i]] {
+		i++
+	}
+	if i >= len(s.b) || s.b[i] != '"' {
+		return nil, false
+	}
+	s.i = i + 1
+	if !s.consume(':') {
+		return nil, false
+	}
+	s.space()
+	return s.b[start:i], true
+}
+
+// lookup returns the index of name in names, -1 when it matches none, and
+// -2 when it matches one only case-insensitively (encoding/json would
+// decode it into that field: the caller gives up).
+func lookup(name []byte, names []string) int {
+	for i, n := range names {
+		if string(name) == n {
+			return i
+		}
+	}
+	for _, n := range names {
+		if asciiEqualFold(name, n) {
+			return -2
+		}
+	}
+	return -1
+}
+
+// asciiEqualFold reports whether ASCII a and b are equal ignoring case.
+func asciiEqualFold(a []byte, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i]|0x20, b[i]|0x20
+		if x != y || (x < 'a' || x > 'z') && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// str decodes the string at the cursor as encoding/json does: escapes
+// resolved, a lone or malformed surrogate escape and each byte of invalid
+// UTF-8 replaced by U+FFFD. It allocates the result once.
+func (s *scanner) str() (string, bool) {
+	if s.peek() != '"' {
+		return "", false
+	}
+	start := s.i + 1
+	i := start
+	for i < len(s.b) && plain[s.b[i]] {
+		i++
+	}
+	if i < len(s.b) && s.b[i] == '"' {
+		s.i = i + 1
+		return string(s.b[start:i]), true
+	}
+	end := stringEnd(s.b, i)
+	if end < 0 {
+		return "", false
+	}
+	var sb strings.Builder
+	sb.Grow(end - start)
+	sb.Write(s.b[start:i])
+	if !unescape(&sb, s.b[i:end]) {
+		return "", false
+	}
+	s.i = end + 1
+	return sb.String(), true
+}
+
+// stringEnd returns the index of the quote closing the string that
+// contains index i (the first quote preceded by an even number of
+// backslashes), or -1 when there is none.
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		k := j
+		for k > i && b[k-1] == '\\' {
+			k--
+		}
+		if (j-k)%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// unescape appends the decoded form of the string body b (no closing
+// quote) to sb and reports whether b is a valid JSON string body.
+func unescape(sb *strings.Builder, b []byte) bool {
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case plain[c]:
+			j := i + 1
+			for j < len(b) && plain[b[j]] {
+				j++
+			}
+			sb.Write(b[i:j])
+			i = j
+		case c == '\\':
+			n := escape(sb, b[i:])
+			if n == 0 {
+				return false
+			}
+			i += n
+		case c < utf8.RuneSelf: // a control character or a bare quote
+			return false
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				sb.WriteRune(unicode.ReplacementChar)
+			} else {
+				sb.Write(b[i : i+size])
+			}
+			i += size
+		}
+	}
+	return true
+}
+
+// escape appends the escape sequence at the start of b to sb and returns
+// its length in b, 0 when it is not a valid JSON escape.
+func escape(sb *strings.Builder, b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/':
+		sb.WriteByte(b[1])
+	case 'b':
+		sb.WriteByte('\b')
+	case 'f':
+		sb.WriteByte('\f')
+	case 'n':
+		sb.WriteByte('\n')
+	case 'r':
+		sb.WriteByte('\r')
+	case 't':
+		sb.WriteByte('\t')
+	case 'u':
+		r := hex4(b[2:])
+		if r < 0 {
+			return 0
+		}
+		if utf16.IsSurrogate(r) {
+			r2 := rune(-1)
+			if len(b) >= 8 && b[6] == '\\' && b[7] == 'u' {
+				r2 = hex4(b[8:])
+			}
+			if dec := utf16.DecodeRune(r, r2); dec != unicode.ReplacementChar {
+				sb.WriteRune(dec)
+				return 12
+			}
+			r = unicode.ReplacementChar
+		}
+		sb.WriteRune(r)
+		return 6
+	default:
+		return 0
+	}
+	return 2
+}
+
+// hex4 decodes four hex digits at the start of b, -1 if there are none.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// number consumes the JSON number at the cursor and returns its text and
+// whether it is an integer (no fraction, no exponent).
+func (s *scanner) number() (lit []byte, integer, ok bool) {
+	start := s.i
+	if s.peek() == '-' {
+		s.i++
+	}
+	switch c := s.peek(); {
+	case c == '0':
+		s.i++
+	case '1' <= c && c <= '9':
+		s.digits()
+	default:
+		return nil, false, false
+	}
+	integer = true
+	if s.peek() == '.' {
+		s.i++
+		if !s.digits() {
+			return nil, false, false
+		}
+		integer = false
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.i++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.i++
+		}
+		if !s.digits() {
+			return nil, false, false
+		}
+		integer = false
+	}
+	return s.b[start:s.i], integer, true
+}
+
+// digits consumes one or more decimal digits and reports whether there was one.
+func (s *scanner) digits() bool {
+	start := s.i
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > start
+}
+
+// smallInt parses an integer literal of at most 15 digits (exact as a
+// float64 too); ok is false for anything else.
+func smallInt(lit []byte, integer bool) (n int64, ok bool) {
+	digits := lit
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if !integer || len(digits) > 15 {
+		return 0, false
+	}
+	for _, c := range digits {
+		n = n*10 + int64(c-'0')
+	}
+	if lit[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
+
+// skip consumes and validates the JSON value at the cursor, depth levels
+// deep.
+func (s *scanner) skip(depth int) bool {
+	if depth > maxScanDepth {
+		return false
+	}
+	switch c := s.peek(); c {
+	case '{', '[':
+		return s.skipContainer(depth, c)
+	case '"':
+		_, ok := s.str()
+		return ok
+	case 't':
+		return s.literal("true")
+	case 'f':
+		return s.literal("false")
+	case 'n':
+		return s.literal("null")
+	}
+	_, _, ok := s.number()
+	return ok
+}
+
+// skipContainer consumes and validates the object or array at the cursor.
+func (s *scanner) skipContainer(depth int, open byte) bool {
+	end := byte(']')
+	if open == '{' {
+		end = '}'
+	}
+	s.i++
+	if s.consume(end) {
+		return true
+	}
+	for more := true; more; {
+		s.space()
+		if open == '{' {
+			if _, ok := s.str(); !ok || !s.consume(':') {
+				return false
+			}
+			s.space()
+		}
+		if !s.skip(depth + 1) {
+			return false
+		}
+		var ok bool
+		if more, ok = s.next(end); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// literal consumes word (true, false, null) at the cursor.
+func (s *scanner) literal(word string) bool {
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
