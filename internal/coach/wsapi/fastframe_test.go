@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach/limits"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // checkFastAgrees fails t when fastBufferUpdate accepts frame and the
@@ -191,5 +192,46 @@ func TestFastBufferUpdateSeedsAccepted(t *testing.T) {
 	}
 	if n < 6 {
 		t.Errorf("%d seeds take the fast path, want at least 6", n)
+	}
+}
+
+// BenchmarkFastBufferUpdate decodes the benchmark's 2.6 KB frame (200
+// escaped newlines) on the fast path, and on encoding/json's for
+// comparison.
+func BenchmarkFastBufferUpdate(b *testing.B) {
+	frame := bufferFrame(b, map[string]any{"path": "main.go", "content": strings.Repeat("line of code\n", 200),
+		"cursorPosition": map[string]int{"line": 200, "column": 3}}, nil)
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(len(frame)))
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			if _, _, ok := fastBufferUpdate(frame); !ok {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(frame)))
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			env, err := DecodeEnvelope(frame)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := DecodePayload[BufferUpdate](env); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// reportCPU starts counting the process's CPU time; the function it returns
+// reports it per operation as cpu-ns/op.
+func reportCPU(b *testing.B) func() {
+	cpu0 := testenv.CPUTime()
+	return func() {
+		b.ReportMetric(float64((testenv.CPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -2,10 +2,11 @@ package wsapi
 
 import (
 	"bytes"
-	"strings"
+	"encoding/binary"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scanner is a cursor over one JSON text, for the fast decoding of
@@ -137,16 +138,13 @@ func asciiEqualFold(a []byte, b string) bool {
 
 // str decodes the string at the cursor as encoding/json does: escapes
 // resolved, a lone or malformed surrogate escape and each byte of invalid
-// UTF-8 replaced by U+FFFD. It allocates the result once.
+// UTF-8 replaced by U+FFFD.
 func (s *scanner) str() (string, bool) {
 	if s.peek() != '"' {
 		return "", false
 	}
 	start := s.i + 1
-	i := start
-	for i < len(s.b) && plain[s.b[i]] {
-		i++
-	}
+	i := plainRun(s.b, start)
 	if i < len(s.b) && s.b[i] == '"' {
 		s.i = i + 1
 		return string(s.b[start:i]), true
@@ -155,14 +153,38 @@ func (s *scanner) str() (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	var sb strings.Builder
-	sb.Grow(end - start)
-	sb.Write(s.b[start:i])
-	if !unescape(&sb, s.b[i:end]) {
+	// Decoded, the string is at most as long as its JSON form unless it
+	// holds invalid UTF-8 (each bad byte becomes 3); append grows it then.
+	buf := make([]byte, 0, end-start)
+	buf = append(buf, s.b[start:i]...)
+	buf, ok := unescape(buf, s.b[i:end])
+	if !ok {
 		return "", false
 	}
 	s.i = end + 1
-	return sb.String(), true
+	// buf is never written again: the string shares its memory, as
+	// strings.Builder's does (a second copy of a whole file would cost as
+	// much as the decoding).
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+}
+
+// plainRun returns the index of the first byte at or after i that is not
+// plain (see plain), len(b) if there is none. It tests eight bytes at a
+// time: a word has no byte below 0x20, no quote, no backslash and no byte
+// from 0x80 when none of these bit tricks sets a high bit.
+func plainRun(b []byte, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&high != 0 {
+			break
+		}
+	}
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	return i
 }
 
 // stringEnd returns the index of the quote closing the string that
@@ -187,79 +209,78 @@ func stringEnd(b []byte, i int) int {
 }
 
 // unescape appends the decoded form of the string body b (no closing
-// quote) to sb and reports whether b is a valid JSON string body.
-func unescape(sb *strings.Builder, b []byte) bool {
+// quote) to dst and reports whether b is a valid JSON string body.
+func unescape(dst, b []byte) ([]byte, bool) {
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case plain[c]:
-			j := i + 1
-			for j < len(b) && plain[b[j]] {
-				j++
-			}
-			sb.Write(b[i:j])
+			j := plainRun(b, i+1)
+			dst = append(dst, b[i:j]...)
 			i = j
 		case c == '\\':
-			n := escape(sb, b[i:])
-			if n == 0 {
-				return false
+			var n int
+			if dst, n = escape(dst, b[i:]); n == 0 {
+				return dst, false
 			}
 			i += n
 		case c < utf8.RuneSelf: // a control character or a bare quote
-			return false
+			return dst, false
 		default:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				sb.WriteRune(unicode.ReplacementChar)
+				dst = utf8.AppendRune(dst, unicode.ReplacementChar)
 			} else {
-				sb.Write(b[i : i+size])
+				dst = append(dst, b[i:i+size]...)
 			}
 			i += size
 		}
 	}
-	return true
+	return dst, true
 }
 
-// escape appends the escape sequence at the start of b to sb and returns
+// escape appends the escape sequence at the start of b to dst and returns
 // its length in b, 0 when it is not a valid JSON escape.
-func escape(sb *strings.Builder, b []byte) int {
+func escape(dst, b []byte) ([]byte, int) {
 	if len(b) < 2 {
-		return 0
+		return dst, 0
 	}
-	switch b[1] {
+	switch c := b[1]; c {
 	case '"', '\\', '/':
-		sb.WriteByte(b[1])
+		return append(dst, c), 2
 	case 'b':
-		sb.WriteByte('\b')
+		return append(dst, '\b'), 2
 	case 'f':
-		sb.WriteByte('\f')
+		return append(dst, '\f'), 2
 	case 'n':
-		sb.WriteByte('\n')
+		return append(dst, '\n'), 2
 	case 'r':
-		sb.WriteByte('\r')
+		return append(dst, '\r'), 2
 	case 't':
-		sb.WriteByte('\t')
+		return append(dst, '\t'), 2
 	case 'u':
-		r := hex4(b[2:])
-		if r < 0 {
-			return 0
-		}
-		if utf16.IsSurrogate(r) {
-			r2 := rune(-1)
-			if len(b) >= 8 && b[6] == '\\' && b[7] == 'u' {
-				r2 = hex4(b[8:])
-			}
-			if dec := utf16.DecodeRune(r, r2); dec != unicode.ReplacementChar {
-				sb.WriteRune(dec)
-				return 12
-			}
-			r = unicode.ReplacementChar
-		}
-		sb.WriteRune(r)
-		return 6
-	default:
-		return 0
+		return escapeU(dst, b)
 	}
-	return 2
+	return dst, 0
+}
+
+// escapeU appends the \uXXXX escape (a surrogate pair: two) at the start of
+// b to dst and returns its length in b, 0 when it is malformed.
+func escapeU(dst, b []byte) ([]byte, int) {
+	r := hex4(b[2:])
+	if r < 0 {
+		return dst, 0
+	}
+	if utf16.IsSurrogate(r) {
+		r2 := rune(-1)
+		if len(b) >= 8 && b[6] == '\\' && b[7] == 'u' {
+			r2 = hex4(b[8:])
+		}
+		if dec := utf16.DecodeRune(r, r2); dec != unicode.ReplacementChar {
+			return utf8.AppendRune(dst, dec), 12
+		}
+		r = unicode.ReplacementChar
+	}
+	return utf8.AppendRune(dst, r), 6
 }
 
 // hex4 decodes four hex digits at the start of b, -1 if there are none.
