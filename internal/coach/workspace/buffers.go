@@ -135,15 +135,18 @@ func (w *Workspace) UpdateBuffer(p, content string, cursor Cursor) (BufferChange
 	return ch, nil
 }
 
-// runeCount is utf8.RuneCountInString, eight bytes at a time while the
+// runeCount is utf8.RuneCountInString, sixteen bytes at a time while the
 // text is ASCII (every buffer update counts its whole content: issue 15).
 func runeCount(s string) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// The compiler merges these loads into one 64-bit load.
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
+	for ; i+16 <= len(s); i += 16 {
+		t := s[i : i+16]
+		// The compiler merges each line's loads into one 64-bit load.
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		v := uint64(t[8]) | uint64(t[9])<<8 | uint64(t[10])<<16 | uint64(t[11])<<24 |
+			uint64(t[12])<<32 | uint64(t[13])<<40 | uint64(t[14])<<48 | uint64(t[15])<<56
+		if (w|v)&0x8080808080808080 != 0 {
 			break
 		}
 	}

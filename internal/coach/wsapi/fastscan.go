@@ -217,9 +217,12 @@ func unescape(dst, b []byte) ([]byte, bool) {
 			j := plainRun(b, i+1)
 			dst = append(dst, b[i:j]...)
 			i = j
+		case c == '\\' && i+1 < len(b) && unescaped[b[i+1]] != 0:
+			dst = append(dst, unescaped[b[i+1]])
+			i += 2
 		case c == '\\':
 			var n int
-			if dst, n = escape(dst, b[i:]); n == 0 {
+			if dst, n = escapeU(dst, b[i:]); n == 0 {
 				return dst, false
 			}
 			i += n
@@ -238,34 +241,16 @@ func unescape(dst, b []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// escape appends the escape sequence at the start of b to dst and returns
-// its length in b, 0 when it is not a valid JSON escape.
-func escape(dst, b []byte) ([]byte, int) {
-	if len(b) < 2 {
-		return dst, 0
-	}
-	switch c := b[1]; c {
-	case '"', '\\', '/':
-		return append(dst, c), 2
-	case 'b':
-		return append(dst, '\b'), 2
-	case 'f':
-		return append(dst, '\f'), 2
-	case 'n':
-		return append(dst, '\n'), 2
-	case 'r':
-		return append(dst, '\r'), 2
-	case 't':
-		return append(dst, '\t'), 2
-	case 'u':
-		return escapeU(dst, b)
-	}
-	return dst, 0
-}
+// unescaped maps the letter of each one-letter JSON escape to the byte it
+// stands for; 0 for any other.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // escapeU appends the \uXXXX escape (a surrogate pair: two) at the start of
 // b to dst and returns its length in b, 0 when it is malformed.
 func escapeU(dst, b []byte) ([]byte, int) {
+	if len(b) < 6 || b[1] != 'u' {
+		return dst, 0
+	}
 	r := hex4(b[2:])
 	if r < 0 {
 		return dst, 0
