@@ -76,7 +76,10 @@ type State struct {
 	LastActivity   time.Time
 	// BufferUpdates counts buffer updates since the last evaluation.
 	BufferUpdates int
-	// Recent holds the times of user actions within FlowWindow, oldest first.
+	// Recent holds the times of the newest user actions within
+	// FlowWindow, oldest first: at most FlowThreshold+1 of them, which is
+	// all flow state needs (issue 15: at typing or load-tool speed a full
+	// window held thousands, scanned on every trigger).
 	Recent []time.Time
 	// Evaluating is the spec's evaluationInProgress (FR-147).
 	Evaluating bool
@@ -109,6 +112,9 @@ func (s *State) Observe(t coach.ActionType, now time.Time) Trigger {
 	if userActivity(t) {
 		s.LastActivity = now
 		s.Recent = append(prune(s.Recent, now), now)
+		if n := len(s.Recent); n > flowKeep {
+			s.Recent = append(s.Recent[:0], s.Recent[n-flowKeep:]...)
+		}
 	}
 	switch t {
 	case coach.ActionFileOpen:
@@ -164,6 +170,11 @@ func prune(recent []time.Time, now time.Time) []time.Time {
 	}
 	return append(recent[:0], recent[i:]...)
 }
+
+// flowKeep is how many activity times [State.Observe] keeps: Suppress
+// only asks whether more than FlowThreshold of the newest lie within
+// FlowWindow.
+const flowKeep = FlowThreshold + 1
 
 // FlowCount returns how many of recent (oldest first) lie within FlowWindow
 // of now.

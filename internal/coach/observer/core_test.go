@@ -234,3 +234,30 @@ func TestBuildContext(t *testing.T) {
 		t.Errorf("empty snapshot: got %+v", got)
 	}
 }
+
+// The flow window keeps only the newest FlowThreshold+1 times, and
+// Suppress decides exactly as with every time of the window kept.
+func TestFlowWindowBounded(t *testing.T) {
+	var s State
+	var all []time.Time // the unbounded window, as before the bound
+	at := t0
+	for i := range 2000 {
+		// Bursts of fast typing, then pauses of up to 90 s.
+		step := 50 * time.Millisecond
+		if i%37 == 0 {
+			step = time.Duration(i%90) * time.Second
+		}
+		at = at.Add(step)
+		s.Observe(actionlog.EventBufferUpdate, at)
+		all = append(prune(all, at), at)
+		if len(s.Recent) > FlowThreshold+1 {
+			t.Fatalf("event %d: %d times kept, want at most %d", i, len(s.Recent), FlowThreshold+1)
+		}
+		for _, later := range []time.Duration{0, 5 * time.Second, 59 * time.Second, 61 * time.Second} {
+			ref := State{Recent: all}
+			if got, want := Suppress(&s, at.Add(later)), Suppress(&ref, at.Add(later)); got != want {
+				t.Fatalf("event %d, +%v: Suppress = %q, with the whole window %q", i, later, got, want)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -195,6 +196,39 @@ func FuzzBufferKey(f *testing.F) {
 		b, ok, err := w.Buffer(ch.Path)
 		if err != nil || !ok || b.Content != content {
 			t.Fatalf("Buffer(%q) after UpdateBuffer(%q) = %q ok %v err %v", ch.Path, p, b.Content, ok, err)
+		}
+	})
+}
+
+func TestRuneCount(t *testing.T) {
+	for _, s := range []string{"", "a", "abcdefg", "abcdefgh", "abcdefghi", strings.Repeat("line of code\n", 200),
+		"é", "abcdefgé", strings.Repeat("x", 17) + "日本語" + strings.Repeat("y", 9), "\xff\xfe" + strings.Repeat("z", 20),
+		strings.Repeat("a", 15) + "\xed\xa0\x80"} {
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func FuzzRuneCount(f *testing.F) {
+	f.Add("abcdefgh\xffé")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+func BenchmarkRuneCount(b *testing.B) {
+	s := strings.Repeat("line of code\n", 200)
+	b.Run("runeCount", func(b *testing.B) {
+		for b.Loop() {
+			runeCount(s)
+		}
+	})
+	b.Run("utf8", func(b *testing.B) {
+		for b.Loop() {
+			utf8.RuneCountInString(s)
 		}
 	})
 }
