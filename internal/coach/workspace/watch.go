@@ -62,7 +62,7 @@ type Watcher struct {
 	once     sync.Once
 	closeErr error
 
-	known map[string]bool // path → is a directory; owned by the loop goroutine
+	known *knownSet // path → is a directory; owned by the loop goroutine
 }
 
 // Watch starts watching the project directory.
@@ -83,7 +83,7 @@ func (w *Workspace) Watch(opts *WatchOptions) (*Watcher, error) {
 	}
 	wt := &Watcher{ws: w, fw: fw, log: o.Logger, debounce: o.Debounce, events: make(chan []FileEvent, 16),
 		done: make(chan struct{}), exited: make(chan struct{}), ready: make(chan struct{}),
-		known: make(map[string]bool)}
+		known: newKnownSet()}
 	started := make(chan error, 1)
 	go wt.loop(started)
 	if err := <-started; err != nil {
@@ -138,6 +138,9 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 		return false
 	}
 	signal(nil)
+	if err == nil {
+		wt.known.compact()
+	}
 	if err == nil && entries > syncEntries {
 		// A large walk leaves megabytes of garbage (directory listings,
 		// paths) that, at the server's GOGC, would stay resident: return it
@@ -199,7 +202,7 @@ func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) er
 		if rel == "." {
 			return nil
 		}
-		wt.known[rel] = d.IsDir()
+		wt.known.set(rel, d.IsDir())
 		if emit != nil && path != dir {
 			op := OpAdd
 			if d.IsDir() {
@@ -284,7 +287,7 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			return // already gone
 		}
 		if info.IsDir() {
-			wt.known[rel] = true
+			wt.known.set(rel, true)
 			emit(FileEvent{Action: OpAddDir, Path: rel})
 			if err := wt.addTree(ev.Name, emit); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				wt.log.Warn("watch new directory", "path", rel, "err", err)
@@ -292,20 +295,20 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			return
 		}
 		op := OpAdd
-		if _, seen := wt.known[rel]; seen {
+		if _, seen := wt.known.get(rel); seen {
 			op = OpChange
 		}
-		wt.known[rel] = false
+		wt.known.set(rel, false)
 		emit(FileEvent{Action: op, Path: rel})
 	case ev.Has(fsnotify.Write):
 		op := OpChange
-		if _, seen := wt.known[rel]; !seen {
+		if _, seen := wt.known.get(rel); !seen {
 			op = OpAdd
 		}
-		wt.known[rel] = false
+		wt.known.set(rel, false)
 		emit(FileEvent{Action: op, Path: rel})
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		isDir, seen := wt.known[rel]
+		isDir, seen := wt.known.get(rel)
 		wt.forget(rel)
 		if isDir {
 			emit(FileEvent{Action: OpUnlinkDir, Path: rel})
@@ -327,17 +330,11 @@ func isTempName(name string) bool {
 // removing the watches of the directory and its subdirectories: a renamed
 // directory would otherwise keep reporting events under its old name.
 func (wt *Watcher) forget(rel string) {
-	if isDir := wt.known[rel]; isDir {
-		prefix := rel + "/"
-		for p, dir := range wt.known {
-			if strings.HasPrefix(p, prefix) {
-				if dir {
-					_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(p)))
-				}
-				delete(wt.known, p)
-			}
-		}
+	if isDir, _ := wt.known.get(rel); isDir {
+		wt.known.removeBelow(rel, func(p string) {
+			_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(p)))
+		})
 		_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(rel)))
 	}
-	delete(wt.known, rel)
+	wt.known.remove(rel)
 }
