@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -144,4 +145,37 @@ func TestKnownSetWalkOrder(t *testing.T) {
 			t.Fatalf("f%04d: %v %v", i, d, ok)
 		}
 	}
+}
+
+// withinModel is within as it was written before it stopped building
+// base + separator on every call.
+func withinModel(base, clean string) (string, bool) {
+	if clean == base {
+		return ".", true
+	}
+	prefix := base
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if !strings.HasPrefix(clean, prefix) {
+		return "", false
+	}
+	return filepath.ToSlash(clean[len(prefix):]), true
+}
+
+func FuzzWithin(f *testing.F) {
+	for _, s := range [][2]string{{"/p", "/p"}, {"/p", "/p/a"}, {"/p", "/p-evil/x"}, {"/p", "/p/"},
+		{"/", "/a"}, {"/p/", "/p/a"}, {"/p", "/"}, {"", "a"}, {"/p", "/pa"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, base, clean string) {
+		rel, ok := within(base, clean)
+		mrel, mok := withinModel(base, clean)
+		if rel != mrel || ok != mok {
+			t.Fatalf("within(%q, %q) = %q, %v; before %q, %v", base, clean, rel, ok, mrel, mok)
+		}
+		if filepath.Separator == '/' && testing.AllocsPerRun(1, func() { within(base, clean) }) != 0 {
+			t.Fatalf("within(%q, %q) allocates", base, clean)
+		}
+	})
 }
