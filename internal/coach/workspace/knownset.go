@@ -67,6 +67,21 @@ func (k *knownSet) set(rel string, isDir bool) {
 	}
 }
 
+// setIn records name, in the directory dir ("." for the project's top),
+// with its kind: set(dir+"/"+name) without building that path.
+func (k *knownSet) setIn(dir, name string, isDir bool) {
+	c := &k.top
+	if dir != "." {
+		if c = k.dirs[dir]; c == nil {
+			c = &children{}
+			k.dirs[strings.Clone(dir)] = c
+		}
+	}
+	if c.put(name, isDir) {
+		k.n++
+	}
+}
+
 // remove forgets rel itself (not what lies below it).
 func (k *knownSet) remove(rel string) {
 	i := strings.LastIndexByte(rel, '/')

@@ -121,6 +121,9 @@ func FuzzKnownSet(f *testing.F) {
 				}
 			case 4:
 				k.compact()
+			case 5:
+				k.setIn(path, "n", len(path)%2 == 0)
+				m[joinRel(path, "n")] = len(path)%2 == 0
 			}
 			checkSame(t, k, m, path, path+"/", path+"x")
 		}

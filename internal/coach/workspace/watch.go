@@ -170,48 +170,90 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 
 // walk is addTree calling after (when not nil) after each entry, once a
 // directory is watched; an error from after stops the walk and is returned.
+// It visits what filepath.WalkDir would, in the same order, but builds no
+// path per file: a file's name is recorded under its directory's.
 func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == dir {
-				return err
-			}
-			return nil // vanished or unreadable: skip it
-		}
-		rel, ok := within(wt.ws.guard.root, path)
-		if !ok {
+	root := wt.ws.guard.root
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	rel, ok := within(root, dir)
+	if !ok {
+		return nil
+	}
+	if info.IsDir() {
+		if dir != root && Excluded(info.Name()) {
 			return nil
 		}
-		if d.IsDir() {
-			if path != wt.ws.guard.root && Excluded(d.Name()) {
-				return filepath.SkipDir
-			}
-			if err := wt.fw.Add(path); err != nil {
-				if path == dir {
-					return err
-				}
-				// Typically the inotify watch limit: keep going, say so.
-				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
-			}
+		if err := wt.fw.Add(dir); err != nil {
+			return err
 		}
-		if after != nil {
+	}
+	if after == nil {
+		after = func() error { return nil }
+	}
+	if err := after(); err != nil {
+		return err
+	}
+	if rel != "." {
+		wt.known.set(rel, info.IsDir())
+	}
+	if !info.IsDir() {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	return wt.walkEntries(dir, rel, entries, emit, after)
+}
+
+// walkEntries is walk below the directory at path (relative: rel) whose
+// entries are given; a subdirectory that cannot be read or watched is
+// skipped (with what could be read of it), as by filepath.WalkDir.
+func (wt *Watcher) walkEntries(path, rel string, entries []fs.DirEntry, emit func(FileEvent), after func() error) error {
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() {
 			if err := after(); err != nil {
 				return err
 			}
-		}
-		if rel == "." {
-			return nil
-		}
-		wt.known.set(rel, d.IsDir())
-		if emit != nil && path != dir {
-			op := OpAdd
-			if d.IsDir() {
-				op = OpAddDir
+			wt.known.setIn(rel, name, false)
+			if emit != nil {
+				emit(FileEvent{Action: OpAdd, Path: joinRel(rel, name)})
 			}
-			emit(FileEvent{Action: op, Path: rel})
+			continue
 		}
-		return nil
-	})
+		if Excluded(name) {
+			continue
+		}
+		sub, subRel := filepath.Join(path, name), joinRel(rel, name)
+		if err := wt.fw.Add(sub); err != nil {
+			// Typically the inotify watch limit: keep going, say so.
+			wt.log.Warn("cannot watch directory", "path", subRel, "err", err)
+		}
+		if err := after(); err != nil {
+			return err
+		}
+		wt.known.set(subRel, true)
+		if emit != nil {
+			emit(FileEvent{Action: OpAddDir, Path: subRel})
+		}
+		subEntries, _ := os.ReadDir(sub) // vanished or unreadable: what was read
+		if err := wt.walkEntries(sub, subRel, subEntries, emit, after); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinRel is the relative path of name in the directory rel.
+func joinRel(rel, name string) string {
+	if rel == "." {
+		return name
+	}
+	return rel + "/" + name
 }
 
 // loop runs the initial walk (see [Watcher.initialWalk]), then turns
