@@ -182,7 +182,9 @@ func (c *children) put(name string, isDir bool) bool {
 	}
 	at := c.start(i)
 	if len(c.names)+len(name) >= dirBit {
-		panic("workspace: directory listing too large")
+		// 2 GiB of names in one directory: not recorded rather than a
+		// crash; a later event for it is then reported as an add.
+		return false
 	}
 	c.names = append(c.names, name...)
 	if int(at) < len(c.names)-len(name) {
