@@ -144,14 +144,19 @@ func within(base, clean string) (string, bool) {
 	if clean == base {
 		return ".", true
 	}
-	prefix := base
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	if !strings.HasPrefix(clean, prefix) {
+	// base + separator, compared without building it: the watcher calls
+	// this for every file it walks.
+	n := len(base)
+	if !strings.HasPrefix(clean, base) {
 		return "", false
 	}
-	return filepath.ToSlash(clean[len(prefix):]), true
+	if !strings.HasSuffix(base, string(filepath.Separator)) {
+		if len(clean) == n || clean[n] != filepath.Separator {
+			return "", false
+		}
+		n++
+	}
+	return filepath.ToSlash(clean[n:]), true
 }
 
 // Resolve checks p (relative to the project, or absolute) and returns its

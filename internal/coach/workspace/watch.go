@@ -62,7 +62,7 @@ type Watcher struct {
 	once     sync.Once
 	closeErr error
 
-	known map[string]bool // path → is a directory; owned by the loop goroutine
+	known *knownSet // path → is a directory; owned by the loop goroutine
 }
 
 // Watch starts watching the project directory.
@@ -83,7 +83,7 @@ func (w *Workspace) Watch(opts *WatchOptions) (*Watcher, error) {
 	}
 	wt := &Watcher{ws: w, fw: fw, log: o.Logger, debounce: o.Debounce, events: make(chan []FileEvent, 16),
 		done: make(chan struct{}), exited: make(chan struct{}), ready: make(chan struct{}),
-		known: make(map[string]bool)}
+		known: newKnownSet()}
 	started := make(chan error, 1)
 	go wt.loop(started)
 	if err := <-started; err != nil {
@@ -138,6 +138,9 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 		return false
 	}
 	signal(nil)
+	if err == nil {
+		wt.known.compact()
+	}
 	if err == nil && entries > syncEntries {
 		// A large walk leaves megabytes of garbage (directory listings,
 		// paths) that, at the server's GOGC, would stay resident: return it
@@ -167,48 +170,90 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 
 // walk is addTree calling after (when not nil) after each entry, once a
 // directory is watched; an error from after stops the walk and is returned.
+// It visits what filepath.WalkDir would, in the same order, but builds no
+// path per file: a file's name is recorded under its directory's.
 func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == dir {
-				return err
-			}
-			return nil // vanished or unreadable: skip it
-		}
-		rel, ok := within(wt.ws.guard.root, path)
-		if !ok {
+	root := wt.ws.guard.root
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	rel, ok := within(root, dir)
+	if !ok {
+		return nil
+	}
+	if info.IsDir() {
+		if dir != root && Excluded(info.Name()) {
 			return nil
 		}
-		if d.IsDir() {
-			if path != wt.ws.guard.root && Excluded(d.Name()) {
-				return filepath.SkipDir
-			}
-			if err := wt.fw.Add(path); err != nil {
-				if path == dir {
-					return err
-				}
-				// Typically the inotify watch limit: keep going, say so.
-				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
-			}
+		if err := wt.fw.Add(dir); err != nil {
+			return err
 		}
-		if after != nil {
+	}
+	if after == nil {
+		after = func() error { return nil }
+	}
+	if err := after(); err != nil {
+		return err
+	}
+	if rel != "." {
+		wt.known.set(rel, info.IsDir())
+	}
+	if !info.IsDir() {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	return wt.walkEntries(dir, rel, entries, emit, after)
+}
+
+// walkEntries is walk below the directory at path (relative: rel) whose
+// entries are given; a subdirectory that cannot be read or watched is
+// skipped (with what could be read of it), as by filepath.WalkDir.
+func (wt *Watcher) walkEntries(path, rel string, entries []fs.DirEntry, emit func(FileEvent), after func() error) error {
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() {
 			if err := after(); err != nil {
 				return err
 			}
-		}
-		if rel == "." {
-			return nil
-		}
-		wt.known[rel] = d.IsDir()
-		if emit != nil && path != dir {
-			op := OpAdd
-			if d.IsDir() {
-				op = OpAddDir
+			wt.known.setIn(rel, name, false)
+			if emit != nil {
+				emit(FileEvent{Action: OpAdd, Path: joinRel(rel, name)})
 			}
-			emit(FileEvent{Action: op, Path: rel})
+			continue
 		}
-		return nil
-	})
+		if Excluded(name) {
+			continue
+		}
+		sub, subRel := filepath.Join(path, name), joinRel(rel, name)
+		if err := wt.fw.Add(sub); err != nil {
+			// Typically the inotify watch limit: keep going, say so.
+			wt.log.Warn("cannot watch directory", "path", subRel, "err", err)
+		}
+		if err := after(); err != nil {
+			return err
+		}
+		wt.known.set(subRel, true)
+		if emit != nil {
+			emit(FileEvent{Action: OpAddDir, Path: subRel})
+		}
+		subEntries, _ := os.ReadDir(sub) // vanished or unreadable: what was read
+		if err := wt.walkEntries(sub, subRel, subEntries, emit, after); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinRel is the relative path of name in the directory rel.
+func joinRel(rel, name string) string {
+	if rel == "." {
+		return name
+	}
+	return rel + "/" + name
 }
 
 // loop runs the initial walk (see [Watcher.initialWalk]), then turns
@@ -284,7 +329,7 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			return // already gone
 		}
 		if info.IsDir() {
-			wt.known[rel] = true
+			wt.known.set(rel, true)
 			emit(FileEvent{Action: OpAddDir, Path: rel})
 			if err := wt.addTree(ev.Name, emit); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				wt.log.Warn("watch new directory", "path", rel, "err", err)
@@ -292,20 +337,20 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			return
 		}
 		op := OpAdd
-		if _, seen := wt.known[rel]; seen {
+		if _, seen := wt.known.get(rel); seen {
 			op = OpChange
 		}
-		wt.known[rel] = false
+		wt.known.set(rel, false)
 		emit(FileEvent{Action: op, Path: rel})
 	case ev.Has(fsnotify.Write):
 		op := OpChange
-		if _, seen := wt.known[rel]; !seen {
+		if _, seen := wt.known.get(rel); !seen {
 			op = OpAdd
 		}
-		wt.known[rel] = false
+		wt.known.set(rel, false)
 		emit(FileEvent{Action: op, Path: rel})
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		isDir, seen := wt.known[rel]
+		isDir, seen := wt.known.get(rel)
 		wt.forget(rel)
 		if isDir {
 			emit(FileEvent{Action: OpUnlinkDir, Path: rel})
@@ -327,17 +372,11 @@ func isTempName(name string) bool {
 // removing the watches of the directory and its subdirectories: a renamed
 // directory would otherwise keep reporting events under its old name.
 func (wt *Watcher) forget(rel string) {
-	if isDir := wt.known[rel]; isDir {
-		prefix := rel + "/"
-		for p, dir := range wt.known {
-			if strings.HasPrefix(p, prefix) {
-				if dir {
-					_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(p)))
-				}
-				delete(wt.known, p)
-			}
-		}
+	if isDir, _ := wt.known.get(rel); isDir {
+		wt.known.removeBelow(rel, func(p string) {
+			_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(p)))
+		})
 		_ = wt.fw.Remove(filepath.Join(wt.ws.guard.root, filepath.FromSlash(rel)))
 	}
-	delete(wt.known, rel)
+	wt.known.remove(rel)
 }

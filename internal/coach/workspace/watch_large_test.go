@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,5 +93,47 @@ func TestWatchMissingRoot(t *testing.T) {
 	if wt, err := w.Watch(nil); err == nil {
 		wt.Close()
 		t.Fatal("Watch of a removed project: no error")
+	}
+}
+
+// The watcher's own walk records what filepath.WalkDir with the old
+// rules recorded: every entry but excluded directories and what is below
+// them, symlinks as files, an unreadable directory without its children.
+func TestWatchWalkMatchesWalkDir(t *testing.T) {
+	w, root := newWorkspace(t, map[string]string{
+		"a.ts": "", "src/b.ts": "", "src/c/d.go": "", "src/c/e/f.md": "", "node_modules/x/y.js": "",
+		"src/.git/HEAD": "", "z/empty/.keep": "", "locked/secret.txt": "",
+	})
+	must(t, os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "link")))
+	must(t, os.Mkdir(filepath.Join(root, "z", "nothing"), 0o755))
+	must(t, os.Chmod(filepath.Join(root, "locked"), 0o000))
+	t.Cleanup(func() { _ = os.Chmod(filepath.Join(root, "locked"), 0o755) })
+
+	want := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == root {
+			return nil
+		}
+		if d.IsDir() && Excluded(d.Name()) {
+			return filepath.SkipDir
+		}
+		rel, _ := within(root, path)
+		want[rel] = d.IsDir()
+		return nil
+	})
+	must(t, err)
+	wt, err := w.Watch(nil)
+	must(t, err)
+	defer wt.Close()
+	<-wt.Ready()
+	// Ready is closed by the watcher's goroutine after the walk: known is
+	// no longer written until an event arrives, and none is provoked.
+	if wt.known.len() != len(want) {
+		t.Errorf("known %d paths, WalkDir %d", wt.known.len(), len(want))
+	}
+	for p, dir := range want {
+		if d, ok := wt.known.get(p); !ok || d != dir {
+			t.Errorf("%s: known %v %v, want dir %v", p, d, ok, dir)
+		}
 	}
 }
