@@ -145,6 +145,10 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	switch raw := s.j.rawField(b.Raw, "content"); {
 	case raw == "":
 	case raw[0] == '"':
+		if short, ok := asciiResult(raw, budget, s.maxResult); ok {
+			s.attach(c, b, short)
+			return
+		}
 		if short, ok := shortResult(raw, budget, s.maxResult); ok {
 			s.attach(c, b, short)
 			return

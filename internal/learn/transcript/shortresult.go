@@ -69,3 +69,103 @@ func shortResult(raw string, budget, max int) (string, bool) {
 	}
 	return truncate(t, max), true
 }
+
+// asciiResult is [shortResult] in one pass for a literal whose beginning
+// has no \u escape, no invalid UTF-8 and no space outside ASCII: it
+// decodes, trims the leading spaces and checks shortResult's conditions
+// character by character, stopping at the first one that is not a space
+// once max-1 are kept (every kept rune is whole, so the longer text
+// decodes them alike). ok is false (take shortResult's way) at anything
+// else: a \u escape, invalid UTF-8, a space outside ASCII, a '<' or '[',
+// three newlines in a row, or no such character within shortResult's
+// limit.
+func asciiResult(raw string, budget, max int) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || max < 1 {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	limit := min(2*max+64, budget-1, len(body)-1)
+	var out strings.Builder
+	kept, newlines := 0, 0
+	for i := 0; i < limit; i++ {
+		c := body[i]
+		if c == '\\' {
+			if i+1 >= limit {
+				return "", false // the cut must not pass the limit
+			}
+			i++
+			var ok bool
+			if c, ok = simpleEscape(body[i]); !ok {
+				return "", false
+			}
+		}
+		if c >= 0x80 { // a whole rune that is not a space, or the other way
+			r, size := utf8.DecodeRuneInString(body[i:])
+			if r == utf8.RuneError || unicode.IsSpace(r) || i+size > limit {
+				return "", false
+			}
+			if kept >= max-1 {
+				if kept == max-1 {
+					out.WriteString(body[i : i+size])
+				}
+				return out.String(), true
+			}
+			if kept == 0 {
+				out.Grow(min(max, limit))
+			}
+			out.WriteString(body[i : i+size])
+			kept++
+			newlines = 0
+			i += size - 1
+			continue
+		}
+		switch {
+		case c == '<' || c == '[' || c < ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != '\b':
+			return "", false
+		case c == '\n':
+			if newlines++; newlines == 3 {
+				return "", false
+			}
+		default:
+			newlines = 0
+		}
+		space := c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'
+		if kept == 0 && space {
+			continue
+		}
+		if kept >= max-1 && !space {
+			if kept == max-1 {
+				out.WriteByte(c)
+			}
+			return out.String(), true
+		}
+		if kept < max {
+			if kept == 0 {
+				out.Grow(min(max, limit))
+			}
+			out.WriteByte(c)
+		}
+		kept++
+	}
+	return "", false
+}
+
+// simpleEscape is the byte the escape \e stands for; ok is false for \u
+// (and for what is not an escape).
+func simpleEscape(e byte) (c byte, ok bool) {
+	switch e {
+	case 'n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	case 'r':
+		return '\r', true
+	case 'f':
+		return '\f', true
+	case 'b':
+		return '\b', true
+	case '"', '\\', '/':
+		return e, true
+	}
+	return 0, false
+}

@@ -8,7 +8,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// FuzzShortResult checks the tool result fast path against the long way
+// FuzzShortResult checks the tool result fast paths (shortResult,
+// asciiResult) against the long way
 // (decode the budget's prefix, Clean, cut) on every JSON string literal:
 // whenever it answers, it answers the same.
 func FuzzShortResult(f *testing.F) {
@@ -29,18 +30,20 @@ func FuzzShortResult(f *testing.F) {
 	}
 	f.Add(`"`+strings.Repeat(`\ud83d\ude00`, 80)+`"`, uint8(20))
 	f.Add(`"`+strings.Repeat("ab\xff\xfe", 80)+`"`, uint8(20))
+	f.Add(`"`+strings.Repeat(`a\n\tb\\\"\/\r\f\b `, 60)+`"`, uint8(9))
+	f.Add(`"  \n\n`+strings.Repeat("q", 100)+`"`, uint8(63))
 	f.Fuzz(func(t *testing.T, raw string, n uint8) {
 		if !gjson.Valid(raw) || raw == "" || raw[0] != '"' || skipString(raw, 0) != len(raw) {
 			return
 		}
 		max := int(n%64) + 1
 		for _, budget := range []int{max*8 + 512, int(n), 3 * max} {
-			got, ok := shortResult(raw, budget, max)
-			if !ok {
-				continue
-			}
-			if want := truncate(Clean(prefixString(raw, budget)), max); got != want {
+			want := truncate(Clean(prefixString(raw, budget)), max)
+			if got, ok := shortResult(raw, budget, max); ok && got != want {
 				t.Fatalf("shortResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
+			}
+			if got, ok := asciiResult(raw, budget, max); ok && got != want {
+				t.Fatalf("asciiResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
 			}
 		}
 	})
@@ -53,8 +56,14 @@ func TestShortResultTaken(t *testing.T) {
 	if got, ok := shortResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
 		t.Fatalf("ordinary result: ok=%v %q", ok, got)
 	}
+	if got, ok := asciiResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
+		t.Fatalf("ordinary result, ASCII way: ok=%v %q", ok, got)
+	}
 	wrapped := strconv.Quote("<system-reminder>x</system-reminder>" + strings.Repeat("y", 3000))
 	if _, ok := shortResult(wrapped, 2112, 200); ok {
 		t.Fatal("took the fast path over a wrapper")
+	}
+	if _, ok := asciiResult(wrapped, 2112, 200); ok {
+		t.Fatal("took the ASCII path over a wrapper")
 	}
 }

@@ -1,6 +1,9 @@
 package transcript
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The JSON validator of the reader: gjson v1.18.0's (MIT licence,
 // github.com/tidwall/gjson, Copyright (c) 2016 Josh Baker; the copy in
@@ -254,7 +257,11 @@ func (j *jumps) vNull(data []byte, i int) (outi int, ok bool) {
 func (j *jumps) vString(data []byte, i int) (outi int, ok bool) {
 	start := i - 1
 	for i < len(data) {
-		for i+8 <= len(data) && !special(binary.LittleEndian.Uint64(data[i:])) {
+		for i+8 <= len(data) {
+			if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
 			i += 8
 		}
 		if i >= len(data) {
