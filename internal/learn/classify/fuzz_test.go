@@ -59,3 +59,16 @@ func FuzzFactCue(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMaybeMarker checks the marker prefilter: whenever the marker regexp
+// matches, maybeMarker says so (so skipping the regexp loses nothing).
+func FuzzMaybeMarker(f *testing.F) {
+	for _, s := range []string{"1. a", "x 2) b", "Step 3: c", "ſtep 4:\tx", "(5) y", "updated f12.go", "12.", "1.\n2. z", "v1.2 x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if lists().marker.MatchString(s) && !maybeMarker(s) {
+			t.Fatalf("marker matches %q, maybeMarker false", s)
+		}
+	})
+}
