@@ -72,3 +72,16 @@ func FuzzMaybeMarker(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWithoutDurable checks the shortcut of withoutDurable against the
+// regexp replacement it skips.
+func FuzzWithoutDurable(f *testing.F) {
+	for _, s := range []string{"from now on, always run go vet", "going forward use pnpm", "starting now x", "from here on", "fromnow on", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := withoutDurable(s), compiled().durable.ReplaceAllString(s, ""); got != want {
+			t.Fatalf("withoutDurable(%q) = %q, regexp %q", s, got, want)
+		}
+	})
+}
