@@ -119,17 +119,10 @@ func asciiResult(raw string, budget, max int) (string, bool) {
 			i += size - 1
 			continue
 		}
-		switch {
-		case c == '<' || c == '[' || c < ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != '\b':
+		space, ok := asciiChar(c, &newlines)
+		if !ok {
 			return "", false
-		case c == '\n':
-			if newlines++; newlines == 3 {
-				return "", false
-			}
-		default:
-			newlines = 0
 		}
-		space := c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'
 		if kept == 0 && space {
 			continue
 		}
@@ -168,4 +161,22 @@ func simpleEscape(e byte) (c byte, ok bool) {
 		return e, true
 	}
 	return 0, false
+}
+
+// asciiChar tells whether the ASCII character c, decoded, is a space, and
+// ok false when asciiResult must step aside: a '<' or '[', a control
+// character Clean might treat otherwise, or the third newline of a run
+// (newlines counts the run).
+func asciiChar(c byte, newlines *int) (space, ok bool) {
+	switch {
+	case c == '<' || c == '[' || c < ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != '\b':
+		return false, false
+	case c == '\n':
+		if *newlines++; *newlines == 3 {
+			return false, false
+		}
+	default:
+		*newlines = 0
+	}
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v', true
 }
