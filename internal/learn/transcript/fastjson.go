@@ -116,12 +116,9 @@ const (
 	lanes80 = 0x8080808080808080
 )
 
-// special reports whether one of the 8 bytes of x is below 0x20, a quote
-// or a backslash: the bytes a JSON string scanner has to stop at.
-func special(x uint64) bool { return specialMask(x) != 0 }
-
 // specialMask has the top bit of a byte's lane set for each byte of x
-// that may be special (see [special]); the lowest one set is exactly the
+// that may be special: below 0x20, a quote or a backslash, the bytes a
+// JSON string scanner has to stop at; the lowest one set is exactly the
 // first special byte (the borrows that may flag a later byte come only
 // from a special byte before it), so bits.TrailingZeros64/8 is its index.
 func specialMask(x uint64) uint64 {
