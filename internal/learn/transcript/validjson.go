@@ -8,7 +8,8 @@ import (
 // The JSON validator of the reader: gjson v1.18.0's (MIT licence,
 // github.com/tidwall/gjson, Copyright (c) 2016 Josh Baker; the copy in
 // fastjson.go of its unescape too), renamed, with one change: [vString] steps
-// over eight ordinary bytes at a time. It accepts exactly what
+// over eight ordinary bytes at a time and jumps to the first special one
+// ([specialMask]). It accepts exactly what
 // gjson.ValidBytes accepts (FuzzValidJSON); with a non-nil *jumps it
 // records where the long strings end.
 
