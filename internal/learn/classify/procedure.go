@@ -122,6 +122,9 @@ type marker struct {
 }
 
 func markers(text string) []marker {
+	if !maybeMarker(text) {
+		return nil
+	}
 	var out []marker
 	for _, m := range lists().marker.FindAllStringSubmatchIndex(text, -1) {
 		num := m[2:4]
@@ -139,6 +142,21 @@ func markers(text string) []marker {
 		out = append(out, marker{n: n, start: start, end: m[1], lineStart: ls})
 	}
 	return out
+}
+
+// maybeMarker reports whether text has a digit followed by ':', '.' or ')'
+// and then a space or tab: every match of the marker regexp ends so
+// ("1. ", "2) ", "step 3: "), so without one there is no marker and the
+// regexp need not run.
+func maybeMarker(text string) bool {
+	for i := 0; i+2 < len(text); i++ {
+		if c := text[i]; c >= '0' && c <= '9' {
+			if p := text[i+1]; (p == ':' || p == '.' || p == ')') && (text[i+2] == ' ' || text[i+2] == '\t') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // numberedRuns returns the runs of markers numbered 1, 2, 3, … with two or

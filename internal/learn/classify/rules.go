@@ -127,7 +127,17 @@ func (r Rule) match(ls string) bool {
 	if !r.Re.MatchString(ls) {
 		return false
 	}
-	return r.Unless == nil || !r.Unless.MatchString(compiled().durable.ReplaceAllString(ls, ""))
+	return r.Unless == nil || !r.Unless.MatchString(withoutDurable(ls))
+}
+
+// withoutDurable is ls with the durable markers removed; without "from "
+// (of "from now on", "from here on"), "going forward" or "starting now"
+// there is none, and the regexp need not run.
+func withoutDurable(ls string) string {
+	if !strings.Contains(ls, "from ") && !strings.Contains(ls, "going forward") && !strings.Contains(ls, "starting now") {
+		return ls
+	}
+	return compiled().durable.ReplaceAllString(ls, "")
 }
 
 func containsAny(s string, subs []string) bool {

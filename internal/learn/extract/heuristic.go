@@ -159,7 +159,7 @@ var prefVerb = map[string]string{"prefer": "prefers", "rather": "would rather", 
 // answer ("Correction: use the root tsconfig"), decisions read "Decided to
 // …", rules keep their imperative. It returns "" when nothing is left.
 func Rewrite(typ learn.KnowledgeType, s, prev string) string {
-	s = strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'").Replace(s))
+	s = strings.TrimSpace(straightQuotes(s))
 	switch typ {
 	case learn.Preference:
 		if loc := patterns().pref.FindStringSubmatchIndex(s); loc != nil {
@@ -241,4 +241,17 @@ func sentenceCase(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// quoteReplacer turns typographic single quotes into ASCII ones; built
+// once (a strings.Replacer builds its tables on first use).
+var quoteReplacer = strings.NewReplacer("’", "'", "‘", "'")
+
+// straightQuotes is s with typographic single quotes made ASCII: s itself
+// when it has none.
+func straightQuotes(s string) string {
+	if !strings.Contains(s, "’") && !strings.Contains(s, "‘") {
+		return s
+	}
+	return quoteReplacer.Replace(s)
 }

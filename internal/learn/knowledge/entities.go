@@ -55,8 +55,7 @@ func Entities(s string) []string {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if i+1 < len(words) {
-			pair := strings.ToLower(w.text + " " + words[i+1].text)
-			if knownNames()[pair] {
+			if pairFirsts()[strings.ToLower(w.text)] && knownNames()[strings.ToLower(w.text+" "+words[i+1].text)] {
 				if !add(w.text + " " + words[i+1].text) {
 					return out
 				}
@@ -104,6 +103,20 @@ func IsEntity(e string) bool {
 	return false
 }
 
+// pairFirsts are the first words of the two-word known names ("go" of
+// "go vet"): a word that is none of them starts no known pair, and
+// lower-casing "a b" lower-cases a and b apart (the space stays), so the
+// pair need not be built.
+var pairFirsts = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for name := range knownNames() {
+		if first, rest, ok := strings.Cut(name, " "); ok && !strings.Contains(rest, " ") {
+			out[first] = true
+		}
+	}
+	return out
+})
+
 type entityWord struct {
 	text    string
 	initial bool // first word of a sentence (or of the text)
@@ -112,9 +125,10 @@ type entityWord struct {
 // entityWords splits s at white space and trims the punctuation around
 // each word, marking the words that open a sentence.
 func entityWords(s string) []entityWord {
-	var out []entityWord
+	fields := strings.Fields(s)
+	out := make([]entityWord, 0, len(fields))
 	initial := true
-	for _, f := range strings.Fields(s) {
+	for _, f := range fields {
 		w := strings.TrimFunc(f, func(r rune) bool { return strings.ContainsRune(`()[]{}<>,;:!?"'*`, r) })
 		w = strings.TrimRight(w, ".")
 		if strings.HasPrefix(w, "'") || strings.HasSuffix(w, "'s") {

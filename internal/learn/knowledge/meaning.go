@@ -40,7 +40,7 @@ func wordList(s string) map[string]bool {
 }
 
 func meaningOf(e learn.Entry) meaning {
-	m := meaning{mentions: map[string]bool{}, words: map[string]struct{}{}, negated: negation().MatchString(e.Content)}
+	m := meaning{mentions: map[string]bool{}, words: map[string]struct{}{}, negated: negated(e.Content)}
 	for _, raw := range tokens(e.Content) {
 		w := raw
 		if negWords[w] {

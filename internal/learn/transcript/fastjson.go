@@ -116,15 +116,18 @@ const (
 	lanes80 = 0x8080808080808080
 )
 
-// special reports whether one of the 8 bytes of x is below 0x20, a quote
-// or a backslash: the bytes a JSON string scanner has to stop at.
-func special(x uint64) bool {
+// specialMask has the top bit of a byte's lane set for each byte of x
+// that may be special: below 0x20, a quote or a backslash, the bytes a
+// JSON string scanner has to stop at; the lowest one set is exactly the
+// first special byte (the borrows that may flag a later byte come only
+// from a special byte before it), so bits.TrailingZeros64/8 is its index.
+func specialMask(x uint64) uint64 {
 	q := x ^ ('"' * lanes01)
 	b := x ^ ('\\' * lanes01)
 	zero := (q - lanes01) &^ q
 	zero |= (b - lanes01) &^ b
 	zero |= (x - 0x20*lanes01) &^ x
-	return zero&lanes80 != 0
+	return zero & lanes80
 }
 
 // validJSON reports whether data is one JSON value with optional white

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/binary"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,6 +194,31 @@ func FuzzPrefixString(f *testing.F) {
 		}
 		if got, want := prefixString(s, int(n)), oldPrefixString(s, int(n)); got != want {
 			t.Fatalf("prefixString(%q, %d) = %q, gjson %q", s, n, got, want)
+		}
+	})
+}
+
+// FuzzSpecialMask checks that the lowest lane specialMask flags is the
+// first byte below 0x20, quote or backslash of the eight, and that it
+// flags none when there is none.
+func FuzzSpecialMask(f *testing.F) {
+	for _, s := range []string{"abcdefgh", "a\"cdefgh", "\x00\x01\x1f\x20\"\\\x80\xff", "\xe2\x80\x99\\\\\"\x1f ", "\x7f\x80\xa0\xdc\xc0\x21\x22\x23"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 8 {
+			return
+		}
+		first := -1
+		for i, c := range b[:8] {
+			if c < 0x20 || c == '"' || c == '\\' {
+				first = i
+				break
+			}
+		}
+		m := specialMask(binary.LittleEndian.Uint64(b))
+		if got := bits.TrailingZeros64(m) / 8; first < 0 && m != 0 || first >= 0 && got != first {
+			t.Fatalf("specialMask(%q) = %#x, first special byte %d", b[:8], m, first)
 		}
 	})
 }

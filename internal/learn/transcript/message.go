@@ -145,6 +145,14 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 	switch raw := s.j.rawField(b.Raw, "content"); {
 	case raw == "":
 	case raw[0] == '"':
+		if short, ok := asciiResult(raw, budget, s.maxResult); ok {
+			s.attach(c, b, short)
+			return
+		}
+		if short, ok := shortResult(raw, budget, s.maxResult); ok {
+			s.attach(c, b, short)
+			return
+		}
 		text = prefixString(raw, budget)
 	case raw[0] == '[':
 		v := gjson.Parse(raw)
@@ -157,9 +165,15 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 		})
 		text = strings.Join(parts, " ")
 	}
+	s.attach(c, b, truncate(Clean(text), s.maxResult))
+}
+
+// attach appends the tool result block b, its text cut to content, to the
+// chain's open assistant turn.
+func (s *scanner) attach(c *chain, b gjson.Result, content string) {
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
 		ToolUseID: strings.Clone(s.j.getField(b.Raw, "tool_use_id").Str),
-		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
+		Content:   strings.Clone(content),
 		IsError:   s.j.getField(b.Raw, "is_error").Type == gjson.True,
 	})
 }

@@ -1,11 +1,15 @@
 package transcript
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The JSON validator of the reader: gjson v1.18.0's (MIT licence,
 // github.com/tidwall/gjson, Copyright (c) 2016 Josh Baker; the copy in
 // fastjson.go of its unescape too), renamed, with one change: [vString] steps
-// over eight ordinary bytes at a time. It accepts exactly what
+// over eight ordinary bytes at a time and jumps to the first special one
+// ([specialMask]). It accepts exactly what
 // gjson.ValidBytes accepts (FuzzValidJSON); with a non-nil *jumps it
 // records where the long strings end.
 
@@ -254,7 +258,11 @@ func (j *jumps) vNull(data []byte, i int) (outi int, ok bool) {
 func (j *jumps) vString(data []byte, i int) (outi int, ok bool) {
 	start := i - 1
 	for i < len(data) {
-		for i+8 <= len(data) && !special(binary.LittleEndian.Uint64(data[i:])) {
+		for i+8 <= len(data) {
+			if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
 			i += 8
 		}
 		if i >= len(data) {

@@ -1,0 +1,182 @@
+package transcript
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// shortResult is the fast path of a tool result held in one JSON string
+// literal raw (valid JSON): it answers truncate(Clean(prefixString(raw,
+// budget)), max), decoding only the first few hundred bytes, and ok false
+// when it cannot be sure, for the caller to take the long way.
+//
+// It decodes a prefix P of what prefixString decodes: the cut is at most
+// budget bytes in, on an escape boundary, not right after a \u escape (the
+// second half of a surrogate pair may follow) and before a rune start (no
+// rune is split). When P holds no '<' or '[' (Clean's wrappers and
+// interruption markers all start there, so whatever Clean removes or joins
+// lies after P), no run of three newlines (the only thing Clean changes
+// before its first '<' or '['), and a rune that is not a space at rune
+// index max-1 or later once its leading spaces are trimmed (so trimming the
+// end of the longer text cannot reach the first max runes), the answer is
+// the first max runes of P without its leading spaces.
+func shortResult(raw string, budget, max int) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	limit := min(2*max+64, budget)
+	if len(body) <= limit {
+		return "", false // short: the long way costs no more
+	}
+	cut, afterU := 0, false
+	for cut < limit {
+		if body[cut] == '\\' {
+			if cut+1 >= len(body) {
+				return "", false
+			}
+			afterU = body[cut+1] == 'u'
+			cut += 2
+			if afterU {
+				cut += 4
+			}
+			continue
+		}
+		afterU = false
+		cut++
+	}
+	if afterU || cut >= len(body) || cut >= budget || !utf8.RuneStart(body[cut]) {
+		return "", false
+	}
+	p := stringBody(body[:cut])
+	if strings.ContainsAny(p, "<[") || strings.Contains(p, "\n\n\n") {
+		return "", false
+	}
+	t := strings.TrimLeftFunc(p, unicode.IsSpace)
+	i, n, solid := 0, 0, false
+	for i < len(t) {
+		r, size := utf8.DecodeRuneInString(t[i:])
+		if n >= max-1 && !unicode.IsSpace(r) {
+			solid = true
+			break
+		}
+		i += size
+		n++
+	}
+	if !solid {
+		return "", false
+	}
+	return truncate(t, max), true
+}
+
+// asciiResult is [shortResult] in one pass for a literal whose beginning
+// has no \u escape, no invalid UTF-8 and no space outside ASCII: it
+// decodes, trims the leading spaces and checks shortResult's conditions
+// character by character, stopping at the first one that is not a space
+// once max-1 are kept (every kept rune is whole, so the longer text
+// decodes them alike). ok is false (take shortResult's way) at anything
+// else: a \u escape, invalid UTF-8, a space outside ASCII, a '<' or '[',
+// three newlines in a row, or no such character within shortResult's
+// limit.
+func asciiResult(raw string, budget, max int) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || max < 1 {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	limit := min(2*max+64, budget-1, len(body)-1)
+	var out strings.Builder
+	kept, newlines := 0, 0
+	for i := 0; i < limit; i++ {
+		c := body[i]
+		if c == '\\' {
+			if i+1 >= limit {
+				return "", false // the cut must not pass the limit
+			}
+			i++
+			var ok bool
+			if c, ok = simpleEscape(body[i]); !ok {
+				return "", false
+			}
+		}
+		if c >= 0x80 { // a whole rune that is not a space, or the other way
+			r, size := utf8.DecodeRuneInString(body[i:])
+			if r == utf8.RuneError || unicode.IsSpace(r) || i+size > limit {
+				return "", false
+			}
+			if kept >= max-1 {
+				if kept == max-1 {
+					out.WriteString(body[i : i+size])
+				}
+				return out.String(), true
+			}
+			if kept == 0 {
+				out.Grow(min(max, limit))
+			}
+			out.WriteString(body[i : i+size])
+			kept++
+			newlines = 0
+			i += size - 1
+			continue
+		}
+		space, ok := asciiChar(c, &newlines)
+		if !ok {
+			return "", false
+		}
+		if kept == 0 && space {
+			continue
+		}
+		if kept >= max-1 && !space {
+			if kept == max-1 {
+				out.WriteByte(c)
+			}
+			return out.String(), true
+		}
+		if kept < max {
+			if kept == 0 {
+				out.Grow(min(max, limit))
+			}
+			out.WriteByte(c)
+		}
+		kept++
+	}
+	return "", false
+}
+
+// simpleEscape is the byte the escape \e stands for; ok is false for \u
+// (and for what is not an escape).
+func simpleEscape(e byte) (c byte, ok bool) {
+	switch e {
+	case 'n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	case 'r':
+		return '\r', true
+	case 'f':
+		return '\f', true
+	case 'b':
+		return '\b', true
+	case '"', '\\', '/':
+		return e, true
+	}
+	return 0, false
+}
+
+// asciiChar tells whether the ASCII character c, decoded, is a space, and
+// ok false when asciiResult must step aside: a '<' or '[', a control
+// character Clean might treat otherwise, or the third newline of a run
+// (newlines counts the run).
+func asciiChar(c byte, newlines *int) (space, ok bool) {
+	switch {
+	case c == '<' || c == '[' || c < ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != '\b':
+		return false, false
+	case c == '\n':
+		if *newlines++; *newlines == 3 {
+			return false, false
+		}
+	default:
+		*newlines = 0
+	}
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v', true
+}
