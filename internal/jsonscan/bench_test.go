@@ -35,7 +35,8 @@ func BenchmarkValid(b *testing.B) {
 // BenchmarkString compares String with json.Unmarshal into a string.
 func BenchmarkString(b *testing.B) {
 	i := strings.Index(string(benchText), `"func`)
-	lit := benchText[i:StringEnd(benchText, i)]
+	end, _ := StringEnd(benchText, i)
+	lit := benchText[i:end]
 	b.Run("jsonscan", func(b *testing.B) {
 		b.SetBytes(int64(len(lit)))
 		for range b.N {

@@ -23,19 +23,37 @@
 // it keeps them itself and says so.
 package jsonscan
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Space returns the index of the first byte at or after i that is not
 // JSON whitespace (space, tab, newline, carriage return), len(b) if none.
+// Indentation comes in runs of spaces, counted eight bytes at a time.
 func Space(b []byte, i int) int {
 	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
+		c := b[i]
+		switch {
+		case c > ' ':
+		case c == ' ' && i+8 <= len(b):
+			// The first byte is a space, so this skips 1 to 8.
+			i += bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i:])^spaces8) / 8
+			continue
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
 			i++
-		default:
-			return i
+			continue
 		}
+		break
 	}
 	return i
 }
+
+const (
+	spaces8 = 0x2020202020202020
+	ones8   = 0x0101010101010101
+	highs8  = 0x8080808080808080
+)
 
 // Literal returns the index after word (true, false or null) when b holds
 // it at i, -1 otherwise.
@@ -107,7 +125,8 @@ func Skip(b []byte, i, depth, maxDepth int) int {
 	case '{', '[':
 		return skipContainer(b, i, depth, maxDepth)
 	case '"':
-		return StringEnd(b, i)
+		end, _ := StringEnd(b, i)
+		return end
 	case 't':
 		return Literal(b, i, "true")
 	case 'f':
@@ -135,7 +154,7 @@ func skipContainer(b []byte, i, depth, maxDepth int) int {
 			if i = Space(b, i); i >= len(b) || b[i] != '"' {
 				return -1
 			}
-			if i = StringEnd(b, i); i < 0 {
+			if i, _ = StringEnd(b, i); i < 0 {
 				return -1
 			}
 			if i = Space(b, i); i >= len(b) || b[i] != ':' {

@@ -69,7 +69,7 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, end := String(data, 0)
-		if e := StringEnd(data, 0); e != end {
+		if e, _ := StringEnd(data, 0); e != end {
 			t.Fatalf("StringEnd(%q) = %d, String's end %d", data, e, end)
 		}
 		if end < 0 {
@@ -110,6 +110,9 @@ func FuzzNumber(f *testing.F) {
 	})
 }
 
+// first returns the end StringEnd reports.
+func first(end int, _ bool) int { return end }
+
 // TestPrimitives pins the edge cases the fuzz tests start from.
 func TestPrimitives(t *testing.T) {
 	cases := []struct {
@@ -124,8 +127,10 @@ func TestPrimitives(t *testing.T) {
 		{"skip object", Skip([]byte(` {"a":[1,"]"]} x`), 0, 0, 2), 14},
 		{"skip too deep", Skip([]byte(`[[[1]]]`), 0, 0, 1), -1},
 		{"skip at limit", Skip([]byte(`[[[1]]]`), 0, 0, 3), 7},
-		{"string end escaped quote", StringEnd([]byte(`"a\"b" `), 0), 6},
-		{"string end control", StringEnd([]byte("\"a\nb\""), 0), -1},
+		{"string end escaped quote", first(StringEnd([]byte(`"a\"b" `), 0)), 6},
+		{"string end control", first(StringEnd([]byte("\"a\nb\""), 0)), -1},
+		{"string end non-ASCII", first(StringEnd([]byte("\"\xff\xc3\xa9abcdefgh\""), 0)), 13},
+		{"space indentation", Space([]byte("\n                  x"), 0), 19},
 		{"closing quote", ClosingQuote([]byte(`a\\"b`), 0), 3},
 		{"plain run stops at non-ASCII", PlainRun([]byte("abcdefghij\xc3\xa9"), 0), 10},
 		{"plain run stops at quote", PlainRun([]byte(`abcdefghijklmnop"`), 0), 16},
@@ -134,6 +139,9 @@ func TestPrimitives(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, c.got, c.want)
 		}
+	}
+	if _, escaped := StringEnd([]byte(`"a\nb"`), 0); !escaped {
+		t.Error("StringEnd: escape not reported")
 	}
 	if s, end := String([]byte("\"\\ud83d\\ude00 \xff\""), 0); s != "😀 \uFFFD" || end != 16 {
 		t.Errorf("String: got %q, %d", s, end)

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -65,32 +66,49 @@ func ClosingQuote(b []byte, i int) int {
 
 // StringEnd returns the index after the string literal whose opening quote
 // is at i, having checked it as encoding/json does (escapes well formed, no
-// control characters; invalid UTF-8 is accepted), or -1 when it is not a
-// valid string literal.
-func StringEnd(b []byte, i int) int {
+// control characters; invalid UTF-8 is accepted), and whether it holds an
+// escape; end is -1 when b holds no valid string literal at i.
+func StringEnd(b []byte, i int) (end int, escaped bool) {
 	if i < 0 || i >= len(b) || b[i] != '"' {
-		return -1
+		return -1, false
 	}
 	for i++; ; {
-		i = PlainRun(b, i)
-		if i >= len(b) {
-			return -1
+		i = special(b, i)
+		if i >= len(b) || b[i] < 0x20 {
+			return -1, false
 		}
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1
-		case c == '\\':
-			if n := escapeLen(b[i:]); n > 0 {
-				i += n
-			} else {
-				return -1
-			}
-		case c < 0x20:
-			return -1
-		default: // a byte from 0x80: UTF-8, valid or not
-			i++
+		if b[i] == '"' {
+			return i + 1, escaped
+		}
+		escaped = true
+		n := escapeLen(b[i:])
+		if n == 0 {
+			return -1, false
+		}
+		i += n
+	}
+}
+
+// special returns the index of the first byte at or after i that is '"',
+// '\\' or a control character, or len(b). It tests eight bytes at a time:
+// for each pattern, (x - ones) &^ x & highs flags the zero bytes of x
+// exactly up to the first one (a borrow only runs towards higher bytes).
+func special(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ 0x2222222222222222
+		bs := x ^ 0x5c5c5c5c5c5c5c5c
+		m := (q-ones8)&^q | (bs-ones8)&^bs | (x-spaces8)&^x
+		if m &= highs8; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }
 
 // escapeLen returns the length of the escape at the start of b (which

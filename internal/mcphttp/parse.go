@@ -162,7 +162,7 @@ func (p *parser) object(member func(key []byte) bool) bool {
 	for {
 		p.space()
 		start := p.i
-		if p.i = jsonscan.StringEnd(p.b, start); p.i < 0 {
+		if p.i, _ = jsonscan.StringEnd(p.b, start); p.i < 0 {
 			return false
 		}
 		key := p.b[start:p.i]
