@@ -73,7 +73,7 @@ func StringEnd(b []byte, i int) (end int, escaped bool) {
 		return -1, false
 	}
 	for i++; ; {
-		i = special(b, i)
+		i = Special(b, i)
 		if i >= len(b) || b[i] < 0x20 {
 			return -1, false
 		}
@@ -89,11 +89,11 @@ func StringEnd(b []byte, i int) (end int, escaped bool) {
 	}
 }
 
-// special returns the index of the first byte at or after i that is '"',
+// Special returns the index of the first byte at or after i that is '"',
 // '\\' or a control character, or len(b). It tests eight bytes at a time:
 // for each pattern, (x - ones) &^ x & highs flags the zero bytes of x
 // exactly up to the first one (a borrow only runs towards higher bytes).
-func special(b []byte, i int) int {
+func Special(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q := x ^ 0x2222222222222222
