@@ -65,15 +65,3 @@ func FuzzFastDecode(f *testing.F) {
 		checkFastDecode(t, data)
 	})
 }
-
-// TestFastDecodeEscapesAndBadUTF8 checks that strings with \u escapes
-// (surrogates lone or paired) and invalid UTF-8 take the fast path, with
-// encoding/json's value.
-func TestFastDecodeEscapesAndBadUTF8(t *testing.T) {
-	for _, in := range []string{`{"\u00e9":"\ud83d\ude00 \ud800"}`, "[\"bad \xff utf8\"]"} {
-		if _, ok := fastDecode([]byte(in)); !ok {
-			t.Errorf("%q: not decoded by the fast path", in)
-		}
-		checkFastDecode(t, []byte(in))
-	}
-}
