@@ -2,20 +2,20 @@ package seed
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/paige-dev/paige/internal/jsonscan"
 )
 
-// fastDecode decodes JSON nested at most maxFastDepth levels into the
+// fastDecode decodes the common shape of a seed file — JSON without \u
+// escapes, with valid UTF-8 and at most maxFastDepth levels — into the
 // same value encoding/json's generic decoding with UseNumber produces
 // (map[string]any, []any, string, json.Number, bool, nil), three to four
 // times faster: it allocates only the values themselves, with no
 // reflection (issue 15: validating a 1,600-entry seed). ok is false for
 // anything else, including every malformed input, and then the caller
 // uses encoding/json, so the answers and the error texts stay exactly
-// encoding/json's. Strings, escapes and invalid UTF-8 included, decode as
-// encoding/json decodes them (jsonscan.String). FuzzFastDecode checks the
-// two agree.
+// encoding/json's. FuzzFastDecode checks the two agree.
 func fastDecode(data []byte) (v any, ok bool) {
 	p := fastParser{b: data}
 	p.space()
@@ -152,16 +152,68 @@ func (p *fastParser) array(depth int) (any, bool) {
 	}
 }
 
-// str parses the string at p.i (its opening quote) into exactly the
-// text encoding/json gives (jsonscan.String).
+// str parses a string at p.i (its opening quote). Strings with a \u
+// escape, a control character or invalid UTF-8 are left to encoding/json.
 func (p *fastParser) str() (string, bool) {
-	str, end := jsonscan.String(p.b, p.i)
-	if end < 0 {
-		return "", false
+	p.i++ // '"'
+	start, ascii := p.i, true
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			s := p.b[start:p.i]
+			p.i++
+			if !ascii && !utf8.Valid(s) {
+				return "", false
+			}
+			return string(s), true
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			return "", false
+		case c >= 0x80:
+			ascii = false
+		}
+		p.i++
 	}
-	p.i = end
-	return str, true
+	return "", false
 }
+
+// escaped finishes a string begun at start whose first backslash is at
+// p.i, decoding the one-character escapes.
+func (p *fastParser) escaped(start int) (string, bool) {
+	out := append([]byte(nil), p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(out) {
+				return "", false
+			}
+			return string(out), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			return "", false
+		}
+		e, ok := unescape[p.b[p.i+1]]
+		if !ok {
+			return "", false // \u and invalid escapes
+		}
+		out = append(out, e)
+		p.i += 2
+	}
+	return "", false
+}
+
+// unescape maps the one-character JSON escapes to their bytes.
+var unescape = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // number parses a JSON number into a json.Number of its exact text.
 func (p *fastParser) number() (any, bool) {
