@@ -55,6 +55,11 @@ func (s *scanner) ws() { s.i = jsonscan.Space(s.b, s.i) }
 // control characters and a missing closing quote are syntax errors.
 func (s *scanner) str() (raw []byte, escaped, ok bool) {
 	start := s.i
+	// The common string, without escapes, in one call.
+	if i := jsonscan.Special(s.b, start+1); i < len(s.b) && s.b[i] == '"' {
+		s.i = i + 1
+		return s.b[start+1 : i], false, true
+	}
 	end, escaped := jsonscan.StringEnd(s.b, start)
 	if end < 0 {
 		return nil, false, s.syntax()
