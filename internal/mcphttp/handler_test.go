@@ -41,6 +41,7 @@ var sdkCases = []struct{ name, body string }{
 	{"escaped name", `{"jsonrpc":"2.0","id":28,"method":"tools/call","params":{"name":"ech\u006f"}}`},
 	{"array arguments", `{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":"echo","arguments":[1]}}`},
 	{"new-protocol _meta", `{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
+	{"escaped new-protocol _meta key", `{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}}`},
 	{"no jsonrpc", `{"id":31,"method":"tools/call","params":{"name":"echo"}}`},
 }
 

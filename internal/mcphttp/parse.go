@@ -3,6 +3,8 @@ package mcphttp
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/paige-dev/paige/internal/jsonscan"
 )
 
 // call is a tools/call request as the direct path reads it. Every field is
@@ -36,7 +38,8 @@ const maxDepth = 64
 // without escapes; params an object with name (a string without escapes)
 // and optionally arguments and _meta (objects), nothing else; a _meta that
 // never mentions io.modelcontextprotocol/ (the SEP-2575 per-request
-// protocol keys); member names without escapes; valid UTF-8 throughout.
+// protocol keys) and holds no escape; the request's and params' member
+// names without escapes; valid UTF-8 throughout.
 //
 // It reports false for anything else, valid JSON or not: such a body goes
 // to the SDK, which answers it (or rejects it) as it always did. A body it
@@ -66,7 +69,7 @@ func parseCall(body []byte) (call, bool) {
 		if *dst != nil {
 			return false // a duplicate member
 		}
-		*dst = p.value(0)
+		*dst = p.value()
 		return *dst != nil
 	})
 	if !ok || !p.end() || string(version) != `"2.0"` || string(method) != `"tools/call"` ||
@@ -90,11 +93,13 @@ func parseCall(body []byte) (call, bool) {
 		if *dst != nil {
 			return false
 		}
-		*dst = q.value(0)
+		*dst = q.value()
 		return *dst != nil
 	})
+	// A _meta with any escape goes to the SDK: an escaped key could spell
+	// io.modelcontextprotocol/ in a way bytes.Contains does not see.
 	if !ok || !plainString(name) || (c.args != nil && c.args[0] != '{') || (c.meta != nil && c.meta[0] != '{') ||
-		bytes.Contains(c.meta, []byte("io.modelcontextprotocol/")) {
+		bytes.Contains(c.meta, []byte("io.modelcontextprotocol/")) || bytes.IndexByte(c.meta, '\\') >= 0 {
 		return call{}, false
 	}
 	c.name = string(name[1 : len(name)-1])
@@ -132,16 +137,7 @@ type parser struct {
 	i int
 }
 
-func (p *parser) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) space() { p.i = jsonscan.Space(p.b, p.i) }
 
 // end reports whether only whitespace is left.
 func (p *parser) end() bool {
@@ -165,8 +161,12 @@ func (p *parser) object(member func(key []byte) bool) bool {
 	}
 	for {
 		p.space()
-		key := p.str()
-		if key == nil || !plainString(key) {
+		start := p.i
+		if p.i, _ = jsonscan.StringEnd(p.b, start); p.i < 0 {
+			return false
+		}
+		key := p.b[start:p.i]
+		if !plainString(key) {
 			return false
 		}
 		p.space()
@@ -193,163 +193,15 @@ func (p *parser) object(member func(key []byte) bool) bool {
 	}
 }
 
-// value reads one JSON value and returns its text, or nil if it is not
-// valid JSON (or nests deeper than maxDepth).
-func (p *parser) value(depth int) []byte {
+// value reads one JSON value (jsonscan.Skip: checked whole, nested at
+// most maxDepth deep) and returns its text, or nil if it is not valid JSON.
+func (p *parser) value() []byte {
 	p.space()
-	if p.i >= len(p.b) || depth > maxDepth {
+	start := p.i
+	end := jsonscan.Skip(p.b, start, 0, maxDepth)
+	if end < 0 {
 		return nil
 	}
-	start := p.i
-	switch c := p.b[p.i]; {
-	case c == '{':
-		if !p.object(func([]byte) bool { return p.value(depth+1) != nil }) {
-			return nil
-		}
-	case c == '[':
-		if !p.array(depth) {
-			return nil
-		}
-	case c == '"':
-		if p.str() == nil {
-			return nil
-		}
-	case c == '-' || (c >= '0' && c <= '9'):
-		if !p.number() {
-			return nil
-		}
-	default:
-		if !p.literal("true") && !p.literal("false") && !p.literal("null") {
-			return nil
-		}
-	}
-	return p.b[start:p.i]
-}
-
-func (p *parser) array(depth int) bool {
-	p.i++ // [
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == ']' {
-		p.i++
-		return true
-	}
-	for {
-		if p.value(depth+1) == nil {
-			return false
-		}
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-func (p *parser) literal(s string) bool {
-	if !bytes.HasPrefix(p.b[p.i:], []byte(s)) {
-		return false
-	}
-	p.i += len(s)
-	return true
-}
-
-// str reads a string literal (escapes checked) and returns it with its quotes.
-func (p *parser) str() []byte {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
-		return nil
-	}
-	start := p.i
-	p.i++
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; {
-		case c == '"':
-			p.i++
-			return p.b[start:p.i]
-		case c < 0x20:
-			return nil
-		case c == '\\':
-			if !p.escape() {
-				return nil
-			}
-		default:
-			p.i++
-		}
-	}
-	return nil
-}
-
-// escape reads one escape sequence, the parser at its backslash.
-func (p *parser) escape() bool {
-	if p.i+1 >= len(p.b) {
-		return false
-	}
-	switch p.b[p.i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		p.i += 2
-		return true
-	case 'u':
-		if p.i+6 > len(p.b) {
-			return false
-		}
-		for _, h := range p.b[p.i+2 : p.i+6] {
-			if !isHex(h) {
-				return false
-			}
-		}
-		p.i += 6
-		return true
-	}
-	return false
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// number reads a number in JSON's grammar.
-func (p *parser) number() bool {
-	if p.b[p.i] == '-' {
-		p.i++
-	}
-	switch {
-	case p.i < len(p.b) && p.b[p.i] == '0':
-		p.i++
-	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
-		p.digits()
-	default:
-		return false
-	}
-	if p.i < len(p.b) && p.b[p.i] == '.' {
-		p.i++
-		if !p.digits() {
-			return false
-		}
-	}
-	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
-			p.i++
-		}
-		if !p.digits() {
-			return false
-		}
-	}
-	return true
-}
-
-// digits reads one or more digits and reports whether there was one.
-func (p *parser) digits() bool {
-	start := p.i
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		p.i++
-	}
-	return p.i > start
+	p.i = end
+	return p.b[start:end]
 }

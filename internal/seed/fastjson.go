@@ -3,6 +3,8 @@ package seed
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/paige-dev/paige/internal/jsonscan"
 )
 
 // fastDecode decodes the common shape of a seed file — JSON without \u
@@ -36,16 +38,7 @@ type fastParser struct {
 }
 
 // space skips JSON whitespace.
-func (p *fastParser) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *fastParser) space() { p.i = jsonscan.Space(p.b, p.i) }
 
 // value parses the value at p.i, nested depth levels deep.
 func (p *fastParser) value(depth int) (any, bool) {
@@ -73,10 +66,11 @@ func (p *fastParser) value(depth int) (any, bool) {
 
 // literal consumes word at p.i.
 func (p *fastParser) literal(word string) bool {
-	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
+	end := jsonscan.Literal(p.b, p.i, word)
+	if end < 0 {
 		return false
 	}
-	p.i += len(word)
+	p.i = end
 	return true
 }
 
@@ -223,42 +217,11 @@ var unescape = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f
 
 // number parses a JSON number into a json.Number of its exact text.
 func (p *fastParser) number() (any, bool) {
-	start := p.i
-	if p.i < len(p.b) && p.b[p.i] == '-' {
-		p.i++
-	}
-	switch {
-	case p.i < len(p.b) && p.b[p.i] == '0':
-		p.i++
-	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
-		p.digits()
-	default:
+	end, _ := jsonscan.Number(p.b, p.i)
+	if end < 0 {
 		return nil, false
 	}
-	if p.i < len(p.b) && p.b[p.i] == '.' {
-		p.i++
-		if !p.digits() {
-			return nil, false
-		}
-	}
-	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
-			p.i++
-		}
-		if !p.digits() {
-			return nil, false
-		}
-	}
-	return json.Number(p.b[start:p.i]), true
-}
-
-// digits consumes one or more decimal digits; it reports whether there
-// was at least one.
-func (p *fastParser) digits() bool {
-	start := p.i
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		p.i++
-	}
-	return p.i > start
+	n := json.Number(p.b[p.i:end])
+	p.i = end
+	return n, true
 }

@@ -1,8 +1,9 @@
 package seed
 
 import (
-	"encoding/binary"
-	"math/bits"
+	"bytes"
+
+	"github.com/paige-dev/paige/internal/jsonscan"
 )
 
 // verdict is what [scanSeed] concluded about its input.
@@ -45,153 +46,57 @@ func (s *scanner) syntax() bool { return s.halt(verdictInvalid) }
 // unsure ends the scan: the decoding path must judge the input.
 func (s *scanner) unsure() bool { return s.halt(verdictUnsure) }
 
-// ws skips JSON whitespace. Indentation comes in runs of spaces, counted
-// eight bytes at a time.
-func (s *scanner) ws() {
-	b, i := s.b, s.i
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c > ' ':
-		case c == ' ' && i+8 <= len(b):
-			// The first byte is a space, so this skips 1 to 8.
-			i += bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i:])^spaces8) / 8
-			continue
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			i++
-			continue
-		}
-		break
-	}
-	s.i = i
-}
-
-const (
-	spaces8 = 0x2020202020202020
-	ones8   = 0x0101010101010101
-	highs8  = 0x8080808080808080
-)
-
-// special returns the index of the first byte at or after i that is '"',
-// '\\' or a control character, or len(b). It tests eight bytes at a time:
-// for each pattern, (x - ones) &^ x & highs flags the zero bytes of x
-// exactly up to the first one (a borrow only runs towards higher bytes).
-func special(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q := x ^ 0x2222222222222222
-		bs := x ^ 0x5c5c5c5c5c5c5c5c
-		m := (q-ones8)&^q | (bs-ones8)&^bs | (x-0x2020202020202020)&^x
-		if m &= highs8; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-	}
-	return i
-}
+// ws skips JSON whitespace (jsonscan.Space).
+func (s *scanner) ws() { s.i = jsonscan.Space(s.b, s.i) }
 
 // str scans the string whose opening quote is at s.i and returns its raw
 // content (escapes undecoded) and whether it has an escape. Escapes are
-// checked the way encoding/json checks them; raw control characters and
-// a missing closing quote are syntax errors.
+// checked the way encoding/json checks them (jsonscan.StringEnd); raw
+// control characters and a missing closing quote are syntax errors.
 func (s *scanner) str() (raw []byte, escaped, ok bool) {
-	start := s.i + 1
-	i := start
-	for {
-		i = special(s.b, i)
-		if i >= len(s.b) || s.b[i] < 0x20 {
-			return nil, false, s.syntax()
-		}
-		if s.b[i] == '"' {
-			s.i = i + 1
-			return s.b[start:i], escaped, true
-		}
-		escaped = true
-		if i+1 >= len(s.b) {
-			return nil, false, s.syntax()
-		}
-		switch s.b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(s.b) || !hex4(s.b[i+2:i+6]) {
-				return nil, false, s.syntax()
-			}
-			i += 6
-		default:
-			return nil, false, s.syntax()
-		}
+	start := s.i
+	// The common string, without escapes, in one call.
+	if i := jsonscan.Special(s.b, start+1); i < len(s.b) && s.b[i] == '"' {
+		s.i = i + 1
+		return s.b[start+1 : i], false, true
 	}
-}
-
-func hex4(b []byte) bool {
-	for _, c := range b[:4] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
+	end, escaped := jsonscan.StringEnd(s.b, start)
+	if end < 0 {
+		return nil, false, s.syntax()
 	}
-	return true
+	s.i = end
+	return s.b[start+1 : end-1], escaped, true
 }
 
 // number scans the number at s.i. exact is false when it has an exponent
 // or more than 300 integer digits, the numbers whose conversion to float64
 // (the schema's number check) the scanner does not judge.
 func (s *scanner) number() (exact, ok bool) {
-	b, i := s.b, s.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	start := i
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(b, i)
-	default:
+	end, integer := jsonscan.Number(s.b, s.i)
+	if end < 0 {
 		return false, s.syntax()
 	}
-	exact = i-start <= 300
-	if i < len(b) && b[i] == '.' {
-		if j := digits(b, i+1); j > i+1 {
-			i = j
-		} else {
-			return false, s.syntax()
-		}
+	lit := s.b[s.i:end]
+	s.i = end
+	if len(lit) > 0 && lit[0] == '-' {
+		lit = lit[1:]
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		exact = false
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
+	if !integer {
+		if bytes.ContainsAny(lit, "eE") {
+			return false, true
 		}
-		j := digits(b, i)
-		if j == i {
-			return false, s.syntax()
-		}
-		i = j
+		lit = lit[:bytes.IndexByte(lit, '.')]
 	}
-	s.i = i
-	return exact, true
-}
-
-// digits returns the index after the run of decimal digits at i.
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
+	return len(lit) <= 300, true
 }
 
 // literal scans true, false or null at s.i.
 func (s *scanner) literal(word string) bool {
-	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+	end := jsonscan.Literal(s.b, s.i, word)
+	if end < 0 {
 		return s.syntax()
 	}
-	s.i += len(word)
+	s.i = end
 	return true
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/paige-dev/paige/internal/jsonscan"
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
@@ -369,7 +370,7 @@ func BenchmarkByteScanFloor(b *testing.B) {
 		start, n := testenv.CPUTime(), 0
 		for b.Loop() {
 			stops := 0
-			for i := special(data, 0); i < len(data); i = special(data, i+1) {
+			for i := jsonscan.Special(data, 0); i < len(data); i = jsonscan.Special(data, i+1) {
 				stops++
 			}
 			if stops == 0 {
