@@ -36,44 +36,30 @@ const (
 // frame, not a copy.
 func fastBufferUpdate(frame []byte) (env Envelope, bu BufferUpdate, ok bool) {
 	s := scanner{b: frame}
-	if !s.consume('{') {
-		return env, bu, false
-	}
-	var seen uint
-	for more := true; more; {
-		name, ok := s.key()
-		if !ok {
-			return env, bu, false
-		}
-		f := lookup(name, envelopeFields)
-		if f >= 0 {
-			if seen&(1<<f) != 0 {
-				return env, bu, false
-			}
-			seen |= 1 << f
-		}
+	seen, ok := s.object(envelopeFields, func(f int) bool {
 		switch f {
 		case fieldType:
-			ok = s.typeBufferUpdate()
+			return s.typeBufferUpdate()
 		case fieldPayload, fieldData:
 			start := s.i
-			ok = s.bufferUpdate(&bu)
+			ok := s.bufferUpdate(&bu)
 			env.Payload = json.RawMessage(frame[start:s.i])
+			return ok
 		case fieldID:
+			var ok bool
 			env.ID, ok = s.id()
+			return ok
 		case fieldTimestamp:
+			var ok bool
 			env.Timestamp, ok = s.timestamp()
+			return ok
 		case -1:
-			ok = s.skip(1)
-		default:
-			ok = false
+			return s.skip(1)
 		}
-		if !ok {
-			return env, bu, false
-		}
-		if more, ok = s.next('}'); !ok {
-			return env, bu, false
-		}
+		return false
+	})
+	if !ok {
+		return env, bu, false
 	}
 	s.space()
 	payloads := seen & (1<<fieldPayload | 1<<fieldData)
@@ -132,28 +118,44 @@ func (s *scanner) timestamp() (int64, bool) {
 	return int64(f), true
 }
 
-// bufferUpdate decodes a buffer:update payload object into bu.
-func (s *scanner) bufferUpdate(bu *BufferUpdate) bool {
-	if s.peek() != '{' {
-		return false
+// object decodes a JSON object whose known keys are fields: field is
+// called with each key's index in fields (-1 for another key, whose value
+// it must skip) to consume the value. A known key seen twice, or field
+// returning false, declines the frame. seen has bit i set for each
+// fields[i] present.
+func (s *scanner) object(fields []string, field func(f int) bool) (seen uint, ok bool) {
+	if !s.consume('{') {
+		return 0, false
 	}
-	s.i++
 	if s.consume('}') {
-		return true
+		return 0, true
 	}
-	var seen uint
 	for more := true; more; {
 		name, ok := s.key()
 		if !ok {
-			return false
+			return seen, false
 		}
-		f := lookup(name, bufferFields)
+		f := lookup(name, fields)
 		if f >= 0 {
 			if seen&(1<<f) != 0 {
-				return false
+				return seen, false
 			}
 			seen |= 1 << f
 		}
+		if !field(f) {
+			return seen, false
+		}
+		if more, ok = s.next('}'); !ok {
+			return seen, false
+		}
+	}
+	return seen, true
+}
+
+// bufferUpdate decodes a buffer:update payload object into bu.
+func (s *scanner) bufferUpdate(bu *BufferUpdate) bool {
+	_, ok := s.object(bufferFields, func(f int) bool {
+		var ok bool
 		switch f {
 		case 0:
 			bu.Path, ok = s.str()
@@ -167,41 +169,15 @@ func (s *scanner) bufferUpdate(bu *BufferUpdate) bool {
 			bu.Selections, ok = s.rawList()
 		case -1:
 			ok = s.skip(2)
-		default:
-			ok = false
 		}
-		if !ok {
-			return false
-		}
-		if more, ok = s.next('}'); !ok {
-			return false
-		}
-	}
-	return true
+		return ok
+	})
+	return ok
 }
 
 // cursor decodes a {line, column} object.
 func (s *scanner) cursor(p *Position) bool {
-	if s.peek() != '{' {
-		return false
-	}
-	s.i++
-	if s.consume('}') {
-		return true
-	}
-	var seen uint
-	for more := true; more; {
-		name, ok := s.key()
-		if !ok {
-			return false
-		}
-		f := lookup(name, cursorFields)
-		if f >= 0 {
-			if seen&(1<<f) != 0 {
-				return false
-			}
-			seen |= 1 << f
-		}
+	_, ok := s.object(cursorFields, func(f int) bool {
 		switch f {
 		case 0, 1:
 			lit, integer, ok := s.number()
@@ -217,18 +193,13 @@ func (s *scanner) cursor(p *Position) bool {
 			} else {
 				p.Column = int(n)
 			}
+			return true
 		case -1:
-			if !s.skip(3) {
-				return false
-			}
-		default:
-			return false
+			return s.skip(3)
 		}
-		if more, ok = s.next('}'); !ok {
-			return false
-		}
-	}
-	return true
+		return false
+	})
+	return ok
 }
 
 // rawList decodes null or an array into a []json.RawMessage holding a copy
