@@ -34,9 +34,7 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unsafe"
-
-	"github.com/tidwall/gjson"
+	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
@@ -76,11 +74,18 @@ func ReadFile(path string, opts *Options) ([]learn.Turn, Stats, error) {
 func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
 	var turns []learn.Turn
 	st, err := Scan(r, opts, func(t learn.Turn) error {
+		if len(turns) == cap(turns) { // double: append grows a long slice by a quarter, copying it again and again
+			turns = append(make([]learn.Turn, 0, max(64, 2*cap(turns))), turns...)
+		}
 		turns = append(turns, t)
 		return nil
 	})
 	return turns, st, err
 }
+
+// lineReaders keeps the 256 KiB line buffers of finished scans for the
+// next: a fresh one costs its zeroing and page faults on every transcript.
+var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
 
 // Scan streams the transcript r, calling emit with each turn once it is
 // complete, in transcript order (an assistant turn completes when the next
@@ -89,7 +94,12 @@ func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
 // lines are not errors.
 func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error) {
 	s := newScanner(opts, emit)
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := lineReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		lineReaders.Put(br)
+	}()
 	var long []byte // reused for lines longer than the reader's buffer
 	for {
 		line, err := br.ReadSlice('\n')
@@ -164,8 +174,12 @@ type scanner struct {
 	emit      func(learn.Turn) error
 	chains    map[string]*chain
 	stats     Stats
-	cwd       string // the cwd of the line being read, kept on the turns it starts
-	j         jumps  // the long strings of the line being read
+	cwd       string   // the cwd of the line being read, kept on the turns it starts
+	t         tape     // the values of the line being read
+	sig       []byte   // the block signature being checked (see fresh)
+	texts     []string // the user texts of the line being read
+	reasons   []string // the user turns of the line being read
+	result    []byte   // a tool result being decoded (see asciiResult)
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -188,12 +202,13 @@ func (s *scanner) chain(key string) *chain {
 	return c
 }
 
-// record is the part of a transcript line the reader looks at.
+// record is the part of a transcript line the reader looks at; its
+// strings point into the line.
 type record struct {
 	typ, parentToolUse, agentID string
 	cwd                         string
 	isMeta, isSidechain         bool
-	message, data               gjson.Result
+	message, data               val
 }
 
 // line handles one raw line. The bytes are only valid during the call: every
@@ -204,31 +219,31 @@ func (s *scanner) line(b []byte) error {
 		return nil
 	}
 	s.stats.Lines++
-	s.j.reset(b)
-	if !s.j.valid(b) || b[0] != '{' {
+	t := &s.t
+	t.reset(b)
+	if !t.valid(b) || b[0] != '{' {
 		s.stats.Malformed++
 		return nil
 	}
-	raw := unsafe.String(&b[0], len(b))
 	var rec record
-	s.j.members(raw, func(k, v string) bool { // a repeated key: the last one counts, as with gjson's ForEach
-		switch k {
+	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
+		switch t.str(k) {
 		case "type":
-			rec.typ = strValue(v)
+			rec.typ = t.str(v)
 		case "isMeta":
-			rec.isMeta = v == "true"
+			rec.isMeta = t.isTrue(v)
 		case "isSidechain":
-			rec.isSidechain = v == "true"
+			rec.isSidechain = t.isTrue(v)
 		case "message":
-			rec.message = gjson.Parse(v)
+			rec.message = v
 		case "data":
-			rec.data = gjson.Parse(v)
+			rec.data = v
 		case "parentToolUseID":
-			rec.parentToolUse = strValue(v)
+			rec.parentToolUse = t.str(v)
 		case "agentId":
-			rec.agentID = strValue(v)
+			rec.agentID = t.str(v)
 		case "cwd":
-			rec.cwd = strValue(v)
+			rec.cwd = t.str(v)
 		}
 		return true
 	})
@@ -251,10 +266,10 @@ func (s *scanner) line(b []byte) error {
 		}
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		if s.include && s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
-			return s.nested(rec)
-		}
-		if s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
+		if t.str(t.field(rec.data, "type")) == "agent_progress" {
+			if s.include {
+				return s.nested(rec)
+			}
 			s.stats.Sidechain++
 			return nil
 		}
@@ -265,13 +280,14 @@ func (s *scanner) line(b []byte) error {
 
 // nested reads a subagent message carried inside an agent_progress record.
 func (s *scanner) nested(rec record) error {
-	m := s.j.getField(rec.data.Raw, "message")
-	typ := s.j.getField(m.Raw, "type").Str
-	if (typ != "user" && typ != "assistant") || s.j.getField(m.Raw, "isMeta").Type == gjson.True {
+	t := &s.t
+	m := t.field(rec.data, "message")
+	typ := t.str(t.field(m, "type"))
+	if (typ != "user" && typ != "assistant") || t.isTrue(t.field(m, "isMeta")) {
 		s.stats.Skipped++
 		return nil
 	}
-	return s.message("agent:"+rec.parentToolUse, typ, s.j.getField(m.Raw, "message"), true)
+	return s.message("agent:"+rec.parentToolUse, typ, t.field(m, "message"), true)
 }
 
 // flushAll emits every chain's open turn, the main chain first.

@@ -78,42 +78,50 @@ func shortResult(raw string, budget, max int) (string, bool) {
 // decodes them alike). ok is false (take shortResult's way) at anything
 // else: a \u escape, invalid UTF-8, a space outside ASCII, a '<' or '[',
 // three newlines in a row, or no such character within shortResult's
-// limit.
-func asciiResult(raw string, budget, max int) (string, bool) {
+// limit. The answer is appended to dst.
+func asciiResult(dst []byte, raw string, budget, max int) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' || max < 1 {
-		return "", false
+		return dst, false
 	}
 	body := raw[1 : len(raw)-1]
 	limit := min(2*max+64, budget-1, len(body)-1)
-	var out strings.Builder
 	kept, newlines := 0, 0
 	for i := 0; i < limit; i++ {
+		if kept > 0 { // a run of plain characters, all kept, none at max-1 or later
+			run := i
+			for run < limit && plainASCII[body[run]] && kept+run-i < max-1 {
+				run++
+			}
+			if run > i {
+				dst = append(dst, body[i:run]...)
+				kept, newlines, i = kept+run-i, 0, run
+				if i == limit {
+					break
+				}
+			}
+		}
 		c := body[i]
 		if c == '\\' {
 			if i+1 >= limit {
-				return "", false // the cut must not pass the limit
+				return dst, false // the cut must not pass the limit
 			}
 			i++
 			var ok bool
 			if c, ok = simpleEscape(body[i]); !ok {
-				return "", false
+				return dst, false
 			}
 		}
 		if c >= 0x80 { // a whole rune that is not a space, or the other way
 			r, size := utf8.DecodeRuneInString(body[i:])
 			if r == utf8.RuneError || unicode.IsSpace(r) || i+size > limit {
-				return "", false
+				return dst, false
+			}
+			if kept < max {
+				dst = append(dst, body[i:i+size]...)
 			}
 			if kept >= max-1 {
-				if kept == max-1 {
-					out.WriteString(body[i : i+size])
-				}
-				return out.String(), true
+				return dst, true
 			}
-			if kept == 0 {
-				out.Grow(min(max, limit))
-			}
-			out.WriteString(body[i : i+size])
 			kept++
 			newlines = 0
 			i += size - 1
@@ -121,27 +129,33 @@ func asciiResult(raw string, budget, max int) (string, bool) {
 		}
 		space, ok := asciiChar(c, &newlines)
 		if !ok {
-			return "", false
+			return dst, false
 		}
 		if kept == 0 && space {
 			continue
 		}
 		if kept >= max-1 && !space {
 			if kept == max-1 {
-				out.WriteByte(c)
+				dst = append(dst, c)
 			}
-			return out.String(), true
+			return dst, true
 		}
 		if kept < max {
-			if kept == 0 {
-				out.Grow(min(max, limit))
-			}
-			out.WriteByte(c)
+			dst = append(dst, c)
 		}
 		kept++
 	}
-	return "", false
+	return dst, false
 }
+
+// plainASCII marks the characters asciiResult keeps as they are: ASCII,
+// printable, and neither '<', '[' nor a backslash.
+var plainASCII = func() (p [256]bool) {
+	for c := ' '; c < 0x80; c++ {
+		p[c] = c != '<' && c != '[' && c != '\\'
+	}
+	return p
+}()
 
 // simpleEscape is the byte the escape \e stands for; ok is false for \u
 // (and for what is not an escape).

@@ -42,7 +42,7 @@ func FuzzShortResult(f *testing.F) {
 			if got, ok := shortResult(raw, budget, max); ok && got != want {
 				t.Fatalf("shortResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
 			}
-			if got, ok := asciiResult(raw, budget, max); ok && got != want {
+			if got, ok := asciiResult([]byte("kept"), raw, budget, max); ok && string(got) != "kept"+want {
 				t.Fatalf("asciiResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
 			}
 		}
@@ -56,14 +56,14 @@ func TestShortResultTaken(t *testing.T) {
 	if got, ok := shortResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
 		t.Fatalf("ordinary result: ok=%v %q", ok, got)
 	}
-	if got, ok := asciiResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
+	if got, ok := asciiResult(nil, body, 2112, 200); !ok || string(got) != truncate(Clean(prefixString(body, 2112)), 200) {
 		t.Fatalf("ordinary result, ASCII way: ok=%v %q", ok, got)
 	}
 	wrapped := strconv.Quote("<system-reminder>x</system-reminder>" + strings.Repeat("y", 3000))
 	if _, ok := shortResult(wrapped, 2112, 200); ok {
 		t.Fatal("took the fast path over a wrapper")
 	}
-	if _, ok := asciiResult(wrapped, 2112, 200); ok {
+	if _, ok := asciiResult(nil, wrapped, 2112, 200); ok {
 		t.Fatal("took the ASCII path over a wrapper")
 	}
 }
