@@ -72,16 +72,25 @@ func ReadFile(path string, opts *Options) ([]learn.Turn, Stats, error) {
 
 // Read collects every turn of the transcript r in order.
 func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
-	var turns []learn.Turn
+	held := heldTurns.Get().(*[]learn.Turn)
 	st, err := Scan(r, opts, func(t learn.Turn) error {
-		if len(turns) == cap(turns) { // double: append grows a long slice by a quarter, copying it again and again
-			turns = append(make([]learn.Turn, 0, max(64, 2*cap(turns))), turns...)
-		}
-		turns = append(turns, t)
+		*held = append(*held, t)
 		return nil
 	})
+	var turns []learn.Turn
+	if len(*held) > 0 {
+		turns = append(make([]learn.Turn, 0, len(*held)), *held...)
+	}
+	clear(*held)
+	*held = (*held)[:0]
+	heldTurns.Put(held)
 	return turns, st, err
 }
+
+// heldTurns keeps the slices Read collects turns in before copying them
+// to one of the right length: growing the answer itself would allocate
+// and copy it again and again.
+var heldTurns = sync.Pool{New: func() any { return new([]learn.Turn) }}
 
 // lineReaders keeps the 256 KiB line buffers of finished scans for the
 // next: a fresh one costs its zeroing and page faults on every transcript.

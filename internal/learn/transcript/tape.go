@@ -153,6 +153,14 @@ func (t *tape) member(v val, fn func(k, v val) bool) {
 	if !t.isObject(v) {
 		return
 	}
+	if t.walkable(v) { // a key's node is followed by its value's
+		for k, end := v.node+1, t.nodes[v.node].next; k < end; k = t.nodes[k+1].next {
+			if !fn(t.at(k), t.at(k+1)) {
+				return
+			}
+		}
+		return
+	}
 	for k, ok := t.first(v); ok; {
 		value, _ := t.after(v, k)
 		if !fn(k, value) {
@@ -164,29 +172,28 @@ func (t *tape) member(v val, fn func(k, v val) bool) {
 
 // field is gjson.Get for a plain key (no path syntax): the value of the
 // first member of the object v whose key decodes to name, or none.
-func (t *tape) field(v val, name string) val {
-	if !t.isObject(v) {
-		return none
-	}
-	for k, ok := t.first(v); ok; {
-		value, _ := t.after(v, k)
-		if t.keyIs(k, name) {
-			return value
-		}
-		k, ok = t.after(v, value)
-	}
-	return none
-}
+func (t *tape) field(v val, name string) val { return t.lookup(v, name, false) }
 
 // rawField is [tape.field] matching the key as written: an escaped key
 // never matches (as the reader's raw lookup of a tool result always did).
-func (t *tape) rawField(v val, name string) val {
+func (t *tape) rawField(v val, name string) val { return t.lookup(v, name, true) }
+
+// lookup is field (raw false) or rawField (raw true).
+func (t *tape) lookup(v val, name string, raw bool) val {
 	if !t.isObject(v) {
+		return none
+	}
+	if t.walkable(v) {
+		for k, end := v.node+1, t.nodes[v.node].next; k < end; k = t.nodes[k+1].next {
+			if t.keyIs(t.at(k), name, raw) {
+				return t.at(k + 1)
+			}
+		}
 		return none
 	}
 	for k, ok := t.first(v); ok; {
 		value, _ := t.after(v, k)
-		if t.line[k.start+1:k.end-1] == name {
+		if t.keyIs(k, name, raw) {
 			return value
 		}
 		k, ok = t.after(v, value)
@@ -194,12 +201,13 @@ func (t *tape) rawField(v val, name string) val {
 	return none
 }
 
-// keyIs tells whether the key k decodes to name.
-func (t *tape) keyIs(k val, name string) bool {
-	if t.escaped(k) {
-		return strValue(t.raw(k)) == name
+// keyIs tells whether the key k decodes to name, or (raw) is written as
+// name.
+func (t *tape) keyIs(k val, name string, raw bool) bool {
+	if body := t.line[k.start+1 : k.end-1]; raw || !t.escaped(k) {
+		return body == name
 	}
-	return t.line[k.start+1:k.end-1] == name
+	return strValue(t.raw(k)) == name
 }
 
 // escaped tells whether the string value v holds a backslash.
@@ -216,6 +224,10 @@ func (t *tape) escaped(v val) bool {
 func (t *tape) elements(v val, fn func(v val) bool) {
 	switch {
 	case v.start == v.end:
+	case t.line[v.start] == '[' && t.walkable(v):
+		for e, end := v.node+1, t.nodes[v.node].next; e < end && fn(t.at(e)); {
+			e = t.nodes[e].next
+		}
 	case t.line[v.start] == '[':
 		for e, ok := t.first(v); ok && fn(e); {
 			e, ok = t.after(v, e)
