@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -88,10 +90,7 @@ func asciiResult(dst []byte, raw string, budget, max int) ([]byte, bool) {
 	kept, newlines := 0, 0
 	for i := 0; i < limit; i++ {
 		if kept > 0 { // a run of plain characters, all kept, none at max-1 or later
-			run := i
-			for run < limit && plainASCII[body[run]] && kept+run-i < max-1 {
-				run++
-			}
+			run := plainRun(body, i, min(limit, i+max-1-kept))
 			if run > i {
 				dst = append(dst, body[i:run]...)
 				kept, newlines, i = kept+run-i, 0, run
@@ -148,14 +147,25 @@ func asciiResult(dst []byte, raw string, budget, max int) ([]byte, bool) {
 	return dst, false
 }
 
-// plainASCII marks the characters asciiResult keeps as they are: ASCII,
-// printable, and neither '<', '[' nor a backslash.
-var plainASCII = func() (p [256]bool) {
-	for c := ' '; c < 0x80; c++ {
-		p[c] = c != '<' && c != '[' && c != '\\'
+// plainRun returns the index of the first byte of s[i:stop] that
+// asciiResult cannot keep as it is (not printable ASCII, a '<', a '[' or a
+// backslash), or stop; eight bytes at a time: the lowest lane flagged is
+// the first such byte (no borrow reaches a lane before it).
+func plainRun(s string, i, stop int) int {
+	for ; i+8 <= stop; i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		m := ((x - 0x20*lanes01) | (x ^ '<'*lanes01 - lanes01) | (x ^ '['*lanes01 - lanes01) | (x ^ '\\'*lanes01 - lanes01)) &^ x
+		if m = (m | x) & lanes80; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
 	}
-	return p
-}()
+	for ; i < stop; i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '<' || c == '[' || c == '\\' {
+			return i
+		}
+	}
+	return i
+}
 
 // simpleEscape is the byte the escape \e stands for; ok is false for \u
 // (and for what is not an escape).

@@ -67,3 +67,23 @@ func TestShortResultTaken(t *testing.T) {
 		t.Fatal("took the ASCII path over a wrapper")
 	}
 }
+
+// FuzzPlainRun checks plainRun, eight bytes at a time, against the byte
+// loop it stands for, from every start to every stop.
+func FuzzPlainRun(f *testing.F) {
+	f.Add("    17→func (s *Server) handle(w http.ResponseWriter) { s.log.Info(\\\"req\\\") }\\n")
+	f.Add("abcdefgh<ijklmnop[qrstuvw\\xyz\x1f\x7f\x80~ \x00")
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := 0; i <= len(s); i++ {
+			for stop := i; stop <= len(s); stop++ {
+				want := i
+				for want < stop && s[want] >= 0x20 && s[want] < 0x80 && s[want] != '<' && s[want] != '[' && s[want] != '\\' {
+					want++
+				}
+				if got := plainRun(s, i, stop); got != want {
+					t.Fatalf("plainRun(%q, %d, %d) = %d, want %d", s, i, stop, got, want)
+				}
+			}
+		}
+	})
+}
