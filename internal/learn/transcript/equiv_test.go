@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -84,6 +85,15 @@ func TestReadMatchesOld(t *testing.T) {
 		`{"type":"user","message":{"role":"user","content":[` + strings.Repeat(`{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"r"}]},`, maxNodes/8) +
 		`{"type":"text","text":"done"}]}}` + "\n"
 	checkSameAsOld(t, "wide lines", wide)
+	var many strings.Builder // more blocks than sigSet lists, repeated on later lines of the message
+	for line := range 3 {
+		many.WriteString(`{"type":"assistant","message":{"id":"many","role":"assistant","content":[`)
+		for b := range 3 * manySigs {
+			fmt.Fprintf(&many, `{"type":"text","text":"block %d"},{"type":"tool_use","id":"t%d","name":"N","input":{}},`, (b*7+line)%(2*manySigs), b%5)
+		}
+		many.WriteString(`{"type":"text","text":"end"}]}}` + "\n")
+	}
+	checkSameAsOld(t, "many blocks", many.String(), 1, 9)
 }
 
 // FuzzReadMatchesOld compares the reader with the oracle on any input,
@@ -111,5 +121,28 @@ func FuzzReadMatchesOld(f *testing.F) {
 	f.Add(`{"type":"progress","parentToolUseID":"p","data":{"type":"agent_progress","message":{"type":"assistant","message":{"id":"z","content":[{"type":"text","text":"sub"}]}}}}`, uint8(4))
 	f.Fuzz(func(t *testing.T, in string, limit uint8) {
 		checkSameAsOld(t, "fuzz", in, int(limit%16)+1, 0)
+	})
+}
+
+// FuzzSigSet checks sigSet against a map: the same answers to has after
+// any sequence of adds and resets.
+func FuzzSigSet(f *testing.F) {
+	f.Add([]byte("abcabcdefghijklmnopabc\x00a"))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var s sigSet
+		want := map[string]bool{}
+		for _, op := range ops {
+			sig := []byte{op % 32}
+			switch {
+			case op == 0:
+				s.reset()
+				clear(want)
+			case s.has(sig) != want[string(sig)]:
+				t.Fatalf("has(%q) = %v after %q", sig, !want[string(sig)], ops)
+			case !want[string(sig)]:
+				s.add(string(sig))
+				want[string(sig)] = true
+			}
+		}
 	})
 }

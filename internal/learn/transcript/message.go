@@ -106,12 +106,12 @@ func (s *scanner) addToolUse(c *chain, b val) {
 // it as an owned string when it is new; repeats count as streaming
 // duplicates.
 func (s *scanner) fresh(c *chain) (string, bool) {
-	if _, ok := c.sigs[string(s.sig)]; ok {
+	if c.sigs.has(s.sig) {
 		s.stats.Duplicates++
 		return "", false
 	}
 	sig := string(s.sig)
-	c.sigs[sig] = struct{}{}
+	c.sigs.add(sig)
 	return sig, true
 }
 

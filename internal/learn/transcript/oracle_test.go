@@ -22,9 +22,46 @@ type oldScanner struct {
 	include   bool
 	maxResult int
 	emit      func(learn.Turn) error
-	chains    map[string]*chain
+	chains    map[string]*oldChain
 	stats     Stats
 	cwd       string
+}
+
+// oldChain is chain as it was: its block signatures in a map.
+type oldChain struct {
+	open        *learn.Turn
+	sigs        map[string]struct{}
+	seen        recentIDs
+	interrupted bool
+	refused     *learn.ToolUse
+}
+
+func (c *oldChain) interruption(text string) {
+	if !strings.Contains(text, interruptMark) {
+		return
+	}
+	c.interrupted = true
+	if c.refused == nil && c.open != nil && len(c.open.ToolUse) > 0 {
+		u := c.open.ToolUse[len(c.open.ToolUse)-1]
+		c.refused = &u
+	}
+}
+
+func (c *oldChain) toolUse(id string) *learn.ToolUse {
+	if c.open == nil {
+		return nil
+	}
+	for _, u := range c.open.ToolUse {
+		if u.ID == id {
+			return &u
+		}
+	}
+	return nil
+}
+
+func (c *oldChain) mark(t *learn.Turn) {
+	t.Interrupted, t.Refused = c.interrupted, c.refused
+	c.interrupted, c.refused = false, nil
 }
 
 type oldRecord struct {
@@ -57,13 +94,13 @@ func newOldScanner(opts *Options, emit func(learn.Turn) error) *oldScanner {
 	if o.MaxResultChars <= 0 {
 		o.MaxResultChars = DefaultMaxResultChars
 	}
-	return &oldScanner{include: o.IncludeSidechain, maxResult: o.MaxResultChars, emit: emit, chains: map[string]*chain{}}
+	return &oldScanner{include: o.IncludeSidechain, maxResult: o.MaxResultChars, emit: emit, chains: map[string]*oldChain{}}
 }
 
-func (s *oldScanner) chain(key string) *chain {
+func (s *oldScanner) chain(key string) *oldChain {
 	c := s.chains[key]
 	if c == nil {
-		c = &chain{sigs: map[string]struct{}{}}
+		c = &oldChain{sigs: map[string]struct{}{}}
 		s.chains[key] = c
 	}
 	return c
@@ -162,7 +199,7 @@ func (s *oldScanner) flushAll() error {
 }
 
 // flush emits c's open assistant turn, if any, and remembers its id.
-func (s *oldScanner) flush(c *chain) error {
+func (s *oldScanner) flush(c *oldChain) error {
 	t := c.open
 	if t == nil {
 		return nil
@@ -202,7 +239,7 @@ func (s *oldScanner) message(key, typ string, msg gjson.Result, sidechain bool) 
 
 // assistant merges one assistant line into the chain's open turn (same
 // message id) or starts a new turn.
-func (s *oldScanner) assistant(c *chain, id string, content gjson.Result, sidechain bool) error {
+func (s *oldScanner) assistant(c *oldChain, id string, content gjson.Result, sidechain bool) error {
 	if c.open == nil || id == "" || c.open.MessageID != id {
 		if id != "" && c.seen.has(id) {
 			s.stats.Duplicates++
@@ -241,7 +278,7 @@ func (s *oldScanner) assistant(c *chain, id string, content gjson.Result, sidech
 }
 
 // addText appends a text block to t unless it is empty or a repeat.
-func (s *oldScanner) addText(c *chain, t *learn.Turn, text string) {
+func (s *oldScanner) addText(c *oldChain, t *learn.Turn, text string) {
 	if text == "" || !s.fresh(c, "t\x00"+text) {
 		return
 	}
@@ -255,7 +292,7 @@ func (s *oldScanner) addText(c *chain, t *learn.Turn, text string) {
 
 // fresh records the block signature sig for the open turn and reports
 // whether it was new; repeats count as streaming duplicates.
-func (s *oldScanner) fresh(c *chain, sig string) bool {
+func (s *oldScanner) fresh(c *oldChain, sig string) bool {
 	if _, ok := c.sigs[sig]; ok {
 		s.stats.Duplicates++
 		return false
@@ -268,7 +305,7 @@ func (s *oldScanner) fresh(c *chain, sig string) bool {
 // the reason typed when refusing a tool call becomes a user turn (see
 // [scanner.refusal]), and remaining text (after cleaning) becomes a user
 // turn; the first user turn after an interruption or refusal carries it.
-func (s *oldScanner) user(c *chain, content gjson.Result, sidechain bool) error {
+func (s *oldScanner) user(c *oldChain, content gjson.Result, sidechain bool) error {
 	var texts, reasons []string
 	if content.Type == gjson.String {
 		texts = append(texts, content.String())
@@ -306,7 +343,7 @@ func (s *oldScanner) user(c *chain, content gjson.Result, sidechain bool) error 
 
 // toolResult attaches a shortened tool result to the open assistant turn.
 // Results with no open turn to attach to are dropped.
-func (s *oldScanner) toolResult(c *chain, b gjson.Result) {
+func (s *oldScanner) toolResult(c *oldChain, b gjson.Result) {
 	if c.open == nil {
 		return
 	}
@@ -332,7 +369,7 @@ func (s *oldScanner) toolResult(c *chain, b gjson.Result) {
 
 // attach appends the tool result block b, its text cut to content, to the
 // chain's open assistant turn.
-func (s *oldScanner) attach(c *chain, b gjson.Result, content string) {
+func (s *oldScanner) attach(c *oldChain, b gjson.Result, content string) {
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
 		ToolUseID: strings.Clone(oldGetField(b.Raw, "tool_use_id").Str),
 		Content:   strings.Clone(content),
@@ -344,7 +381,7 @@ func (s *oldScanner) attach(c *chain, b gjson.Result, content string) {
 // the chain so the next user turn is [learn.Turn.Interrupted], with the
 // refused call as its context, and returns the reason the user typed, if
 // any ("" otherwise).
-func (s *oldScanner) refusal(c *chain, b gjson.Result) string {
+func (s *oldScanner) refusal(c *oldChain, b gjson.Result) string {
 	if oldGetField(b.Raw, "is_error").Type != gjson.True {
 		return ""
 	}

@@ -142,9 +142,9 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 
 // chain is one conversation thread: the main session or one subagent.
 type chain struct {
-	open *learn.Turn         // assistant turn being assembled
-	sigs map[string]struct{} // block signatures already in open
-	seen recentIDs           // ids of recently finished assistant turns
+	open *learn.Turn // assistant turn being assembled
+	sigs sigSet      // block signatures already in open
+	seen recentIDs   // ids of recently finished assistant turns
 	// interrupted and refused are the context of the next user turn: the
 	// user stopped the assistant, or refused refused (see refusal.go).
 	interrupted bool
@@ -167,7 +167,7 @@ func (r *recentIDs) has(id string) bool {
 
 func (r *recentIDs) add(id string) {
 	if r.set == nil {
-		r.set = map[string]struct{}{}
+		r.set = make(map[string]struct{}, len(r.ring))
 	}
 	if old := r.ring[r.next]; old != "" {
 		delete(r.set, old)
@@ -205,7 +205,7 @@ func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
 func (s *scanner) chain(key string) *chain {
 	c := s.chains[key]
 	if c == nil {
-		c = &chain{sigs: map[string]struct{}{}}
+		c = &chain{}
 		s.chains[key] = c
 	}
 	return c
@@ -321,7 +321,7 @@ func (s *scanner) flush(c *chain) error {
 		return nil
 	}
 	c.open = nil
-	clear(c.sigs)
+	c.sigs.reset()
 	if t.MessageID != "" && !c.seen.has(t.MessageID) {
 		c.seen.add(t.MessageID)
 	}
