@@ -40,7 +40,8 @@ func (s *scanner) assistant(c *chain, id string, content val, sidechain bool) er
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		c.open = &learn.Turn{Role: learn.Assistant, MessageID: strings.Clone(id), Sidechain: sidechain, Cwd: s.cwd}
+		c.turn = learn.Turn{Role: learn.Assistant, MessageID: strings.Clone(id), Sidechain: sidechain, Cwd: s.cwd}
+		c.open = &c.turn
 	}
 	t := &s.t
 	if t.isString(content) {

@@ -142,7 +142,8 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 
 // chain is one conversation thread: the main session or one subagent.
 type chain struct {
-	open *learn.Turn // assistant turn being assembled
+	open *learn.Turn // assistant turn being assembled: nil or &turn
+	turn learn.Turn  // kept in the chain: one allocation less per turn
 	sigs sigSet      // block signatures already in open
 	seen recentIDs   // ids of recently finished assistant turns
 	// interrupted and refused are the context of the next user turn: the
