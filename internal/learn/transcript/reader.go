@@ -235,7 +235,7 @@ func (s *scanner) line(b []byte) error {
 		s.stats.Malformed++
 		return nil
 	}
-	var rec record
+	rec := record{message: none, data: none}
 	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
 		switch t.str(k) {
 		case "type":

@@ -69,18 +69,27 @@ func TestShortResultTaken(t *testing.T) {
 }
 
 // FuzzPlainRun checks plainRun, eight bytes at a time, against the byte
-// loop it stands for, from every start to every stop.
+// loop it stands for, from every start to stops around each eight-byte
+// step and at the first byte it must stop at.
 func FuzzPlainRun(f *testing.F) {
 	f.Add("    17→func (s *Server) handle(w http.ResponseWriter) { s.log.Info(\\\"req\\\") }\\n")
 	f.Add("abcdefgh<ijklmnop[qrstuvw\\xyz\x1f\x7f\x80~ \x00")
 	f.Fuzz(func(t *testing.T, s string) {
+		next := make([]int, len(s)+1) // the first byte plainRun stops at, from each start
+		next[len(s)] = len(s)
+		for i := len(s) - 1; i >= 0; i-- {
+			if c := s[i]; c < 0x20 || c >= 0x80 || c == '<' || c == '[' || c == '\\' {
+				next[i] = i
+			} else {
+				next[i] = next[i+1]
+			}
+		}
 		for i := 0; i <= len(s); i++ {
-			for stop := i; stop <= len(s); stop++ {
-				want := i
-				for want < stop && s[want] >= 0x20 && s[want] < 0x80 && s[want] != '<' && s[want] != '[' && s[want] != '\\' {
-					want++
+			for _, stop := range []int{i, i + 1, i + 7, i + 8, i + 9, i + 16, i + 17, next[i], next[i] + 1, len(s)} {
+				if stop > len(s) {
+					continue
 				}
-				if got := plainRun(s, i, stop); got != want {
+				if got, want := plainRun(s, i, stop), min(next[i], stop); got != want {
 					t.Fatalf("plainRun(%q, %d, %d) = %d, want %d", s, i, stop, got, want)
 				}
 			}

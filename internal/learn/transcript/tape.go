@@ -17,7 +17,8 @@ import (
 // over. A line of more than maxNodes values is walked by scanning from
 // where recording stopped ([skipValue]), with the same answers.
 
-// node is one JSON value of the line: line[start:end]. next is the index
+// node is one JSON value of the line: line[start:end] (a line is at most
+// MaxLineBytes and its closing brackets, so offsets fit in int32). next is the index
 // of the node after the value and everything inside it (for a string,
 // number or literal the next node); -1 when recording stopped inside it,
 // so that not all of its members are on the tape. escaped tells whether a
@@ -99,6 +100,7 @@ var none = val{node: -1}
 // root is the line's value: the first node.
 func (t *tape) root() val { return t.at(0) }
 
+// at is the value of node n.
 func (t *tape) at(n int32) val { return val{t.nodes[n].start, t.nodes[n].end, n} }
 
 // raw is the JSON text of v ("" for none).
@@ -174,8 +176,9 @@ func (t *tape) member(v val, fn func(k, v val) bool) {
 // first member of the object v whose key decodes to name, or none.
 func (t *tape) field(v val, name string) val { return t.lookup(v, name, false) }
 
-// rawField is [tape.field] matching the key as written: an escaped key
-// never matches (as the reader's raw lookup of a tool result always did).
+// rawField is [tape.field] comparing each key as written, undecoded (as
+// the reader's raw lookup of a tool result always did): an escaped key
+// matches no plain name.
 func (t *tape) rawField(v val, name string) val { return t.lookup(v, name, true) }
 
 // lookup is field (raw false) or rawField (raw true).
@@ -242,13 +245,13 @@ func (t *tape) elements(v val, fn func(v val) bool) {
 // str is gjson's Result.Str: the decoded text of a string, "" for any
 // other value. It points into the line unless the string has an escape.
 func (t *tape) str(v val) string {
-	if v.start == v.end || t.line[v.start] != '"' {
+	if !t.isString(v) {
 		return ""
 	}
 	if !t.escaped(v) {
 		return t.line[v.start+1 : v.end-1]
 	}
-	return gjson.Parse(t.raw(v)).Str
+	return strValue(t.raw(v))
 }
 
 // text is gjson's Result.String(): a string decoded, any other value as
@@ -260,6 +263,7 @@ func (t *tape) text(v val) string {
 	return gjson.Parse(t.raw(v)).String()
 }
 
+// isTrue, isString and isObject tell what v is (none is none of them).
 func (t *tape) isTrue(v val) bool   { return t.raw(v) == "true" }
 func (t *tape) isString(v val) bool { return v.start < v.end && t.line[v.start] == '"' }
 func (t *tape) isObject(v val) bool { return v.start < v.end && t.line[v.start] == '{' }
