@@ -183,6 +183,7 @@ type scanner struct {
 	maxResult int
 	emit      func(learn.Turn) error
 	chains    map[string]*chain
+	main      *chain // chains[""], once there is one
 	stats     Stats
 	cwd       string   // the cwd of the line being read, kept on the turns it starts
 	t         tape     // the values of the line being read
@@ -204,10 +205,16 @@ func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
 }
 
 func (s *scanner) chain(key string) *chain {
+	if key == "" && s.main != nil { // most lines: no map lookup
+		return s.main
+	}
 	c := s.chains[key]
 	if c == nil {
 		c = &chain{}
 		s.chains[key] = c
+	}
+	if key == "" {
+		s.main = c
 	}
 	return c
 }
