@@ -242,28 +242,7 @@ func (s *scanner) line(b []byte) error {
 		s.stats.Malformed++
 		return nil
 	}
-	rec := record{message: none, data: none}
-	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
-		switch t.str(k) {
-		case "type":
-			rec.typ = t.str(v)
-		case "isMeta":
-			rec.isMeta = t.isTrue(v)
-		case "isSidechain":
-			rec.isSidechain = t.isTrue(v)
-		case "message":
-			rec.message = v
-		case "data":
-			rec.data = v
-		case "parentToolUseID":
-			rec.parentToolUse = t.str(v)
-		case "agentId":
-			rec.agentID = t.str(v)
-		case "cwd":
-			rec.cwd = t.str(v)
-		}
-		return true
-	})
+	rec := s.record()
 	switch rec.typ {
 	case "user", "assistant":
 		if rec.isMeta {
@@ -293,6 +272,34 @@ func (s *scanner) line(b []byte) error {
 	}
 	s.stats.Skipped++
 	return nil
+}
+
+// record reads the members of the line's object the reader looks at.
+func (s *scanner) record() record {
+	t := &s.t
+	rec := record{message: none, data: none}
+	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
+		switch t.str(k) {
+		case "type":
+			rec.typ = t.str(v)
+		case "isMeta":
+			rec.isMeta = t.isTrue(v)
+		case "isSidechain":
+			rec.isSidechain = t.isTrue(v)
+		case "message":
+			rec.message = v
+		case "data":
+			rec.data = v
+		case "parentToolUseID":
+			rec.parentToolUse = t.str(v)
+		case "agentId":
+			rec.agentID = t.str(v)
+		case "cwd":
+			rec.cwd = t.str(v)
+		}
+		return true
+	})
+	return rec
 }
 
 // nested reads a subagent message carried inside an agent_progress record.

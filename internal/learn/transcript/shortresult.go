@@ -90,13 +90,11 @@ func asciiResult(dst []byte, raw string, budget, max int) ([]byte, bool) {
 	kept, newlines := 0, 0
 	for i := 0; i < limit; i++ {
 		if kept > 0 { // a run of plain characters, all kept, none at max-1 or later
-			run := plainRun(body, i, min(limit, i+max-1-kept))
-			if run > i {
-				dst = append(dst, body[i:run]...)
-				kept, newlines, i = kept+run-i, 0, run
-				if i == limit {
-					break
-				}
+			if run := plainRun(body, i, min(limit, i+max-1-kept)); run > i {
+				dst, kept, newlines, i = append(dst, body[i:run]...), kept+run-i, 0, run
+			}
+			if i == limit {
+				break
 			}
 		}
 		c := body[i]
