@@ -101,3 +101,49 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// benchLines are the lines of a transcript shaped like the pipeline's
+// 3 MB benchmark: tool results of 2–8 KB of code with escaped quotes and
+// newlines between short user, assistant and progress lines.
+func benchLines(size int) [][]byte {
+	var lines [][]byte
+	body := strings.Repeat(`    17→func (s *Server) handle(w http.ResponseWriter, r *http.Request) { s.log.Info(\"req\") }\n`, 100)
+	for i, n := 0, 0; n < size; i++ {
+		for _, l := range []string{
+			fmt.Sprintf(`{"type":"user","isSidechain":false,"message":{"role":"user","content":"Never push to main without review %d"},"uuid":"u%d"}`, i, i),
+			fmt.Sprintf(`{"type":"assistant","message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":"Let me look at that."}]}}`, i),
+			fmt.Sprintf(`{"type":"assistant","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Read","input":{"file_path":"/src/f%d.go"}}]}}`, i, i, i),
+			`{"type":"progress","data":{"type":"hook_progress","hookEvent":"PostToolUse"}}`,
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`, i, strings.TrimRight(body[:2000+(i*997)%6000], `\`)),
+		} {
+			lines = append(lines, []byte(l))
+			n += len(l) + 1
+		}
+	}
+	return lines
+}
+
+// BenchmarkValidate3MB is the validator alone over the lines of a 3 MB
+// transcript, recording the tape as the reader does, per CPU second
+// (run with GOMAXPROCS=1).
+func BenchmarkValidate3MB(b *testing.B) {
+	lines := benchLines(3 << 20)
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	b.SetBytes(int64(size))
+	var t tape
+	cpu0 := testenv.CPUTime()
+	for b.Loop() {
+		for _, l := range lines {
+			t.reset(l)
+			if !t.valid(l) {
+				b.Fatalf("invalid: %.80s", l)
+			}
+		}
+	}
+	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -38,12 +37,18 @@ func jsonSeeds(f *testing.F) {
 }
 
 // FuzzValidJSON checks that the reader's validator accepts exactly what
-// gjson.ValidBytes accepts.
+// gjson.ValidBytes accepts, recording a tape or not.
 func FuzzValidJSON(f *testing.F) {
 	jsonSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validJSON([]byte(s)), gjson.ValidBytes([]byte(s)); got != want {
+		want := gjson.ValidBytes([]byte(s))
+		if got := validJSON([]byte(s)); got != want {
 			t.Fatalf("validJSON(%q) = %v, gjson says %v", s, got, want)
+		}
+		for _, limit := range []int{0, 1, 3} { // recording changes no verdict
+			if _, got := tapeOf(s, limit); got != want {
+				t.Fatalf("valid(%q) recording %d nodes = %v, gjson says %v", s, limit, got, want)
+			}
 		}
 	})
 }
@@ -59,87 +64,6 @@ func oldSkipString(s string, i int) int {
 		}
 	}
 	return len(s)
-}
-
-// FuzzFields checks the member and element walkers against gjson on valid
-// JSON: members gives what gjson's ForEach gives, getField what gjson.Get
-// gives, elements what ForEach on an array gives, both scanning (a nil
-// *jumps) and with the long strings recorded by the validator; and
-// skipString agrees with the byte loop it replaced on any input, at any
-// quote.
-func FuzzFields(f *testing.F) {
-	jsonSeeds(f)
-	f.Add(`{"type":"tool_result","content":"` + strings.Repeat(`ab\"c\\`, 40) + `","is_error":true,"x":["` + strings.Repeat("y", 300) + `"]}`)
-	f.Fuzz(func(t *testing.T, s string) {
-		var rec jumps
-		line := []byte(s)
-		rec.reset(line)
-		valid := rec.valid(line)
-		if len(line) > 0 {
-			s = unsafe.String(&line[0], len(line)) // the memory the validator recorded
-		}
-		for i := 0; i < len(s); i++ {
-			if s[i] != '"' {
-				continue
-			}
-			want := oldSkipString(s, i)
-			if got := skipString(s, i); got != want {
-				t.Fatalf("skipString(%q, %d) = %d, want %d", s, i, got, want)
-			}
-			if got := rec.skipString(s, i); valid && got != want {
-				t.Fatalf("recorded skipString(%q, %d) = %d, want %d", s, i, got, want)
-			}
-		}
-		if !valid {
-			return
-		}
-		checkFields(t, nil, s)
-		checkFields(t, &rec, s)
-	})
-}
-
-func checkFields(t *testing.T, j *jumps, s string) {
-	t.Helper()
-	type kv struct{ k, v string }
-	var got, want []kv
-	j.members(s, func(k, v string) bool { got = append(got, kv{k, v}); return true })
-	if r := gjson.Parse(s); r.IsObject() {
-		r.ForEach(func(k, v gjson.Result) bool { want = append(want, kv{k.Str, v.Raw}); return true })
-	}
-	if len(got) != len(want) {
-		t.Fatalf("members(%q) = %q, gjson %q", s, got, want)
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("members(%q)[%d] = %q, gjson %q", s, i, got[i], want[i])
-		}
-	}
-	keys := []string{"type", "content", "message", "is_error", "text", "role"}
-	for _, m := range got {
-		if isPlainKey(m.k) {
-			keys = append(keys, m.k)
-		}
-	}
-	for _, k := range keys {
-		g, w := j.getField(s, k), gjson.Get(s, k)
-		if g.Type != w.Type || g.Raw != w.Raw || g.Str != w.Str || g.Num != w.Num {
-			t.Fatalf("getField(%q, %q) = %+v, gjson.Get %+v", s, k, g, w)
-		}
-		if sv := strValue(w.Raw); sv != gjson.Parse(w.Raw).Str {
-			t.Fatalf("strValue(%q) = %q", w.Raw, sv)
-		}
-	}
-	var ge, we []string
-	j.elements(s, func(v gjson.Result) bool { ge = append(ge, v.Raw+"\x00"+v.Type.String()); return true })
-	gjson.Parse(s).ForEach(func(_, v gjson.Result) bool { we = append(we, v.Raw+"\x00"+v.Type.String()); return true })
-	if len(ge) != len(we) {
-		t.Fatalf("elements(%q) = %q, gjson %q", s, ge, we)
-	}
-	for i := range ge {
-		if ge[i] != we[i] {
-			t.Fatalf("elements(%q)[%d] = %q, gjson %q", s, i, ge[i], we[i])
-		}
-	}
 }
 
 // isPlainKey reports whether k can be a gjson path as it is (letters,
@@ -219,6 +143,41 @@ func FuzzSpecialMask(f *testing.F) {
 		m := specialMask(binary.LittleEndian.Uint64(b))
 		if got := bits.TrailingZeros64(m) / 8; first < 0 && m != 0 || first >= 0 && got != first {
 			t.Fatalf("specialMask(%q) = %#x, first special byte %d", b[:8], m, first)
+		}
+	})
+}
+
+// plainEnd is skipPlain byte by byte: where a string's ordinary bytes and
+// one-letter escapes end, and whether there was an escape.
+func plainEnd(data []byte, i int) (int, bool) {
+	escaped := false
+	for ; i < len(data); i++ {
+		c := data[i]
+		if c == '\\' && i+1 < len(data) && strings.IndexByte(`"\/bfnrt`, data[i+1]) >= 0 {
+			escaped = true
+			i++
+			continue
+		}
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i, escaped
+}
+
+// FuzzSkipPlain checks skipPlain, which looks at sixteen bytes at a time,
+// against the byte loop plainEnd from every start.
+func FuzzSkipPlain(f *testing.F) {
+	for _, s := range []string{`abcdefghijklmnopqrstuvwxyz0123456789"`, `    17→func (s *Server) handle(w http.ResponseWriter) { s.log.Info(\"req\") }\n"`,
+		`\\\\\\\\\\\\\\\\\\\\\\\"x"`, "0123456789abcde\\", "0123456789abcdef\x1f", `0123456789abcd\u0041"`, `#"#\]\"##################`} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, start uint8) {
+		i := int(start) % (len(data) + 1)
+		gi, ge := skipPlain(data, i)
+		wi, we := plainEnd(data, i)
+		if gi != wi || ge != we {
+			t.Fatalf("skipPlain(%q, %d) = %d, %v; byte by byte %d, %v", data, i, gi, ge, wi, we)
 		}
 	})
 }

@@ -34,9 +34,7 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unsafe"
-
-	"github.com/tidwall/gjson"
+	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
@@ -74,13 +72,29 @@ func ReadFile(path string, opts *Options) ([]learn.Turn, Stats, error) {
 
 // Read collects every turn of the transcript r in order.
 func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
-	var turns []learn.Turn
+	held := heldTurns.Get().(*[]learn.Turn)
 	st, err := Scan(r, opts, func(t learn.Turn) error {
-		turns = append(turns, t)
+		*held = append(*held, t)
 		return nil
 	})
+	var turns []learn.Turn
+	if len(*held) > 0 {
+		turns = append(make([]learn.Turn, 0, len(*held)), *held...)
+	}
+	clear(*held)
+	*held = (*held)[:0]
+	heldTurns.Put(held)
 	return turns, st, err
 }
+
+// heldTurns keeps the slices Read collects turns in before copying them
+// to one of the right length: growing the answer itself would allocate
+// and copy it again and again.
+var heldTurns = sync.Pool{New: func() any { return new([]learn.Turn) }}
+
+// lineReaders keeps the 256 KiB line buffers of finished scans for the
+// next: a fresh one costs its zeroing and page faults on every transcript.
+var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
 
 // Scan streams the transcript r, calling emit with each turn once it is
 // complete, in transcript order (an assistant turn completes when the next
@@ -89,7 +103,12 @@ func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
 // lines are not errors.
 func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error) {
 	s := newScanner(opts, emit)
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := lineReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		lineReaders.Put(br)
+	}()
 	var long []byte // reused for lines longer than the reader's buffer
 	for {
 		line, err := br.ReadSlice('\n')
@@ -123,9 +142,10 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 
 // chain is one conversation thread: the main session or one subagent.
 type chain struct {
-	open *learn.Turn         // assistant turn being assembled
-	sigs map[string]struct{} // block signatures already in open
-	seen recentIDs           // ids of recently finished assistant turns
+	open *learn.Turn // assistant turn being assembled: nil or &turn
+	turn learn.Turn  // kept in the chain: one allocation less per turn
+	sigs sigSet      // block signatures already in open
+	seen recentIDs   // ids of recently finished assistant turns
 	// interrupted and refused are the context of the next user turn: the
 	// user stopped the assistant, or refused refused (see refusal.go).
 	interrupted bool
@@ -148,7 +168,7 @@ func (r *recentIDs) has(id string) bool {
 
 func (r *recentIDs) add(id string) {
 	if r.set == nil {
-		r.set = map[string]struct{}{}
+		r.set = make(map[string]struct{}, len(r.ring))
 	}
 	if old := r.ring[r.next]; old != "" {
 		delete(r.set, old)
@@ -163,9 +183,14 @@ type scanner struct {
 	maxResult int
 	emit      func(learn.Turn) error
 	chains    map[string]*chain
+	main      *chain // chains[""], once there is one
 	stats     Stats
-	cwd       string // the cwd of the line being read, kept on the turns it starts
-	j         jumps  // the long strings of the line being read
+	cwd       string   // the cwd of the line being read, kept on the turns it starts
+	t         tape     // the values of the line being read
+	sig       []byte   // the block signature being checked (see fresh)
+	texts     []string // the user texts of the line being read
+	reasons   []string // the user turns of the line being read
+	result    []byte   // a tool result being decoded (see asciiResult)
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -180,20 +205,27 @@ func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
 }
 
 func (s *scanner) chain(key string) *chain {
+	if key == "" && s.main != nil { // most lines: no map lookup
+		return s.main
+	}
 	c := s.chains[key]
 	if c == nil {
-		c = &chain{sigs: map[string]struct{}{}}
+		c = &chain{}
 		s.chains[key] = c
+	}
+	if key == "" {
+		s.main = c
 	}
 	return c
 }
 
-// record is the part of a transcript line the reader looks at.
+// record is the part of a transcript line the reader looks at; its
+// strings point into the line.
 type record struct {
 	typ, parentToolUse, agentID string
 	cwd                         string
 	isMeta, isSidechain         bool
-	message, data               gjson.Result
+	message, data               val
 }
 
 // line handles one raw line. The bytes are only valid during the call: every
@@ -204,34 +236,13 @@ func (s *scanner) line(b []byte) error {
 		return nil
 	}
 	s.stats.Lines++
-	s.j.reset(b)
-	if !s.j.valid(b) || b[0] != '{' {
+	t := &s.t
+	t.reset(b)
+	if !t.valid(b) || b[0] != '{' {
 		s.stats.Malformed++
 		return nil
 	}
-	raw := unsafe.String(&b[0], len(b))
-	var rec record
-	s.j.members(raw, func(k, v string) bool { // a repeated key: the last one counts, as with gjson's ForEach
-		switch k {
-		case "type":
-			rec.typ = strValue(v)
-		case "isMeta":
-			rec.isMeta = v == "true"
-		case "isSidechain":
-			rec.isSidechain = v == "true"
-		case "message":
-			rec.message = gjson.Parse(v)
-		case "data":
-			rec.data = gjson.Parse(v)
-		case "parentToolUseID":
-			rec.parentToolUse = strValue(v)
-		case "agentId":
-			rec.agentID = strValue(v)
-		case "cwd":
-			rec.cwd = strValue(v)
-		}
-		return true
-	})
+	rec := s.record()
 	switch rec.typ {
 	case "user", "assistant":
 		if rec.isMeta {
@@ -251,10 +262,10 @@ func (s *scanner) line(b []byte) error {
 		}
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		if s.include && s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
-			return s.nested(rec)
-		}
-		if s.j.getField(rec.data.Raw, "type").Str == "agent_progress" {
+		if t.str(t.field(rec.data, "type")) == "agent_progress" {
+			if s.include {
+				return s.nested(rec)
+			}
 			s.stats.Sidechain++
 			return nil
 		}
@@ -263,15 +274,44 @@ func (s *scanner) line(b []byte) error {
 	return nil
 }
 
+// record reads the members of the line's object the reader looks at.
+func (s *scanner) record() record {
+	t := &s.t
+	rec := record{message: none, data: none}
+	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
+		switch t.str(k) {
+		case "type":
+			rec.typ = t.str(v)
+		case "isMeta":
+			rec.isMeta = t.isTrue(v)
+		case "isSidechain":
+			rec.isSidechain = t.isTrue(v)
+		case "message":
+			rec.message = v
+		case "data":
+			rec.data = v
+		case "parentToolUseID":
+			rec.parentToolUse = t.str(v)
+		case "agentId":
+			rec.agentID = t.str(v)
+		case "cwd":
+			rec.cwd = t.str(v)
+		}
+		return true
+	})
+	return rec
+}
+
 // nested reads a subagent message carried inside an agent_progress record.
 func (s *scanner) nested(rec record) error {
-	m := s.j.getField(rec.data.Raw, "message")
-	typ := s.j.getField(m.Raw, "type").Str
-	if (typ != "user" && typ != "assistant") || s.j.getField(m.Raw, "isMeta").Type == gjson.True {
+	t := &s.t
+	m := t.field(rec.data, "message")
+	typ := t.str(t.field(m, "type"))
+	if (typ != "user" && typ != "assistant") || t.isTrue(t.field(m, "isMeta")) {
 		s.stats.Skipped++
 		return nil
 	}
-	return s.message("agent:"+rec.parentToolUse, typ, s.j.getField(m.Raw, "message"), true)
+	return s.message("agent:"+rec.parentToolUse, typ, t.field(m, "message"), true)
 }
 
 // flushAll emits every chain's open turn, the main chain first.
@@ -296,7 +336,7 @@ func (s *scanner) flush(c *chain) error {
 		return nil
 	}
 	c.open = nil
-	clear(c.sigs)
+	c.sigs.reset()
 	if t.MessageID != "" && !c.seen.has(t.MessageID) {
 		c.seen.add(t.MessageID)
 	}

@@ -29,14 +29,16 @@ const clarifyReason = "The user wants to clarify these questions."
 // the chain so the next user turn is [learn.Turn.Interrupted], with the
 // refused call as its context, and returns the reason the user typed, if
 // any ("" otherwise).
-func (s *scanner) refusal(c *chain, b gjson.Result) string {
-	if s.j.getField(b.Raw, "is_error").Type != gjson.True {
+func (s *scanner) refusal(c *chain, b val) string {
+	t := &s.t
+	if !t.isTrue(t.field(b, "is_error")) {
 		return ""
 	}
-	raw := s.j.rawField(b.Raw, "content")
-	if raw == "" {
+	content := t.rawField(b, "content")
+	if content.start == content.end {
 		return ""
 	}
+	raw := t.raw(content)
 	var text string
 	switch raw[0] {
 	case '"':
@@ -51,7 +53,7 @@ func (s *scanner) refusal(c *chain, b gjson.Result) string {
 		return ""
 	}
 	c.interrupted = true
-	c.refused = c.toolUse(s.j.getField(b.Raw, "tool_use_id").Str)
+	c.refused = c.toolUse(t.str(t.field(b, "tool_use_id")))
 	_, reason, ok := strings.Cut(text, reasonMarker)
 	if !ok {
 		return ""

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -78,42 +80,45 @@ func shortResult(raw string, budget, max int) (string, bool) {
 // decodes them alike). ok is false (take shortResult's way) at anything
 // else: a \u escape, invalid UTF-8, a space outside ASCII, a '<' or '[',
 // three newlines in a row, or no such character within shortResult's
-// limit.
-func asciiResult(raw string, budget, max int) (string, bool) {
+// limit. The answer is appended to dst.
+func asciiResult(dst []byte, raw string, budget, max int) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' || max < 1 {
-		return "", false
+		return dst, false
 	}
 	body := raw[1 : len(raw)-1]
 	limit := min(2*max+64, budget-1, len(body)-1)
-	var out strings.Builder
 	kept, newlines := 0, 0
 	for i := 0; i < limit; i++ {
+		if kept > 0 { // a run of plain characters, all kept, none at max-1 or later
+			if run := plainRun(body, i, min(limit, i+max-1-kept)); run > i {
+				dst, kept, newlines, i = append(dst, body[i:run]...), kept+run-i, 0, run
+			}
+			if i == limit {
+				break
+			}
+		}
 		c := body[i]
 		if c == '\\' {
 			if i+1 >= limit {
-				return "", false // the cut must not pass the limit
+				return dst, false // the cut must not pass the limit
 			}
 			i++
 			var ok bool
 			if c, ok = simpleEscape(body[i]); !ok {
-				return "", false
+				return dst, false
 			}
 		}
 		if c >= 0x80 { // a whole rune that is not a space, or the other way
 			r, size := utf8.DecodeRuneInString(body[i:])
 			if r == utf8.RuneError || unicode.IsSpace(r) || i+size > limit {
-				return "", false
+				return dst, false
+			}
+			if kept < max {
+				dst = append(dst, body[i:i+size]...)
 			}
 			if kept >= max-1 {
-				if kept == max-1 {
-					out.WriteString(body[i : i+size])
-				}
-				return out.String(), true
+				return dst, true
 			}
-			if kept == 0 {
-				out.Grow(min(max, limit))
-			}
-			out.WriteString(body[i : i+size])
 			kept++
 			newlines = 0
 			i += size - 1
@@ -121,26 +126,43 @@ func asciiResult(raw string, budget, max int) (string, bool) {
 		}
 		space, ok := asciiChar(c, &newlines)
 		if !ok {
-			return "", false
+			return dst, false
 		}
 		if kept == 0 && space {
 			continue
 		}
 		if kept >= max-1 && !space {
 			if kept == max-1 {
-				out.WriteByte(c)
+				dst = append(dst, c)
 			}
-			return out.String(), true
+			return dst, true
 		}
 		if kept < max {
-			if kept == 0 {
-				out.Grow(min(max, limit))
-			}
-			out.WriteByte(c)
+			dst = append(dst, c)
 		}
 		kept++
 	}
-	return "", false
+	return dst, false
+}
+
+// plainRun returns the index of the first byte of s[i:stop] that
+// asciiResult cannot keep as it is (not printable ASCII, a '<', a '[' or a
+// backslash), or stop; eight bytes at a time: the lowest lane flagged is
+// the first such byte (no borrow reaches a lane before it).
+func plainRun(s string, i, stop int) int {
+	for ; i+8 <= stop; i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		m := ((x - 0x20*lanes01) | (x ^ '<'*lanes01 - lanes01) | (x ^ '['*lanes01 - lanes01) | (x ^ '\\'*lanes01 - lanes01)) &^ x
+		if m = (m | x) & lanes80; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < stop; i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '<' || c == '[' || c == '\\' {
+			return i
+		}
+	}
+	return i
 }
 
 // simpleEscape is the byte the escape \e stands for; ok is false for \u

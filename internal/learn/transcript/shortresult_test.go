@@ -42,7 +42,7 @@ func FuzzShortResult(f *testing.F) {
 			if got, ok := shortResult(raw, budget, max); ok && got != want {
 				t.Fatalf("shortResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
 			}
-			if got, ok := asciiResult(raw, budget, max); ok && got != want {
+			if got, ok := asciiResult([]byte("kept"), raw, budget, max); ok && string(got) != "kept"+want {
 				t.Fatalf("asciiResult(%q, %d, %d) = %q, long way %q", raw, budget, max, got, want)
 			}
 		}
@@ -56,14 +56,43 @@ func TestShortResultTaken(t *testing.T) {
 	if got, ok := shortResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
 		t.Fatalf("ordinary result: ok=%v %q", ok, got)
 	}
-	if got, ok := asciiResult(body, 2112, 200); !ok || got != truncate(Clean(prefixString(body, 2112)), 200) {
+	if got, ok := asciiResult(nil, body, 2112, 200); !ok || string(got) != truncate(Clean(prefixString(body, 2112)), 200) {
 		t.Fatalf("ordinary result, ASCII way: ok=%v %q", ok, got)
 	}
 	wrapped := strconv.Quote("<system-reminder>x</system-reminder>" + strings.Repeat("y", 3000))
 	if _, ok := shortResult(wrapped, 2112, 200); ok {
 		t.Fatal("took the fast path over a wrapper")
 	}
-	if _, ok := asciiResult(wrapped, 2112, 200); ok {
+	if _, ok := asciiResult(nil, wrapped, 2112, 200); ok {
 		t.Fatal("took the ASCII path over a wrapper")
 	}
+}
+
+// FuzzPlainRun checks plainRun, eight bytes at a time, against the byte
+// loop it stands for, from every start to stops around each eight-byte
+// step and at the first byte it must stop at.
+func FuzzPlainRun(f *testing.F) {
+	f.Add("    17→func (s *Server) handle(w http.ResponseWriter) { s.log.Info(\\\"req\\\") }\\n")
+	f.Add("abcdefgh<ijklmnop[qrstuvw\\xyz\x1f\x7f\x80~ \x00")
+	f.Fuzz(func(t *testing.T, s string) {
+		next := make([]int, len(s)+1) // the first byte plainRun stops at, from each start
+		next[len(s)] = len(s)
+		for i := len(s) - 1; i >= 0; i-- {
+			if c := s[i]; c < 0x20 || c >= 0x80 || c == '<' || c == '[' || c == '\\' {
+				next[i] = i
+			} else {
+				next[i] = next[i+1]
+			}
+		}
+		for i := 0; i <= len(s); i++ {
+			for _, stop := range []int{i, i + 1, i + 7, i + 8, i + 9, i + 16, i + 17, next[i], next[i] + 1, len(s)} {
+				if stop > len(s) {
+					continue
+				}
+				if got, want := plainRun(s, i, stop), min(next[i], stop); got != want {
+					t.Fatalf("plainRun(%q, %d, %d) = %d, want %d", s, i, stop, got, want)
+				}
+			}
+		}
+	})
 }
