@@ -3,6 +3,7 @@
 package hook
 
 import (
+	"context"
 	"errors"
 	"os"
 	"time"
@@ -10,15 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errPollTimeout is pollReader's error when no byte came before the deadline.
-var errPollTimeout = errors.New("hook input: deadline passed")
-
-// errPollFailed is pollReader's error when poll(2) itself fails.
-var errPollFailed = errors.New("hook input: poll failed")
-
 // pollReader reads a file, waiting for each read with poll(2) until
-// deadline: it bounds a blocking read without a goroutine, a timer or the
-// runtime's poller, which a process living a few milliseconds pays for.
+// deadline (see [waitFD]).
 type pollReader struct {
 	f        *os.File
 	fd       int32 // f's descriptor
@@ -27,28 +21,14 @@ type pollReader struct {
 }
 
 func (r *pollReader) Read(p []byte) (int, error) {
-	fds := []unix.PollFd{{Fd: r.fd, Events: unix.POLLIN}}
-	for {
-		left := time.Until(r.deadline)
-		if left <= 0 {
-			return 0, errPollTimeout
-		}
-		n, err := unix.Poll(fds, int((left+time.Millisecond-1)/time.Millisecond))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return 0, errPollFailed
-		}
-		if n == 0 {
-			continue // the deadline is checked above
-		}
-		// Readable, at its end, or in error: the read does not block and
-		// reports which.
-		n, err = r.f.Read(p)
-		r.read = r.read || n > 0
-		return n, err
+	if err := waitFD(context.Background(), r.fd, unix.POLLIN, r.deadline); err != nil {
+		return 0, err
 	}
+	// Readable, at its end, or in error: the read does not block and
+	// reports which.
+	n, err := r.f.Read(p)
+	r.read = r.read || n > 0
+	return n, err
 }
 
 // readFileWithin is [ReadInputWithin] for a file, with poll(2) bounding the
