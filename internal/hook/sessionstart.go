@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -179,6 +181,7 @@ func writeContext(w io.Writer, text string, asJSON bool) {
 
 // recordSession stores the session start in the seed's state.
 func recordSession(path, id string, opts *seed.Options) error {
+	catchIgnoredInterrupts()
 	_, _, err := seed.Update(path, opts, seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
 		s.State.LastSessionAt = seed.FormatTime(time.Now())
 		s.State.LastSessionID = id
@@ -188,6 +191,19 @@ func recordSession(path, id string, opts *seed.Options) error {
 		return "session " + id + " started", nil
 	})
 	return err
+}
+
+// catchIgnoredInterrupts makes the process catch SIGINT and SIGTERM where
+// it ignores them (paige-hook does until then), as [signal.NotifyContext]
+// does in paige: a child process (git) then starts with their default
+// dispositions instead of inheriting "ignored". Catching them costs a few
+// thread switches, which only a run that starts git pays.
+func catchIgnoredInterrupts() {
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 }
 
 // readSessionStartInput returns Claude Code's hook input, or a zero value
