@@ -55,7 +55,7 @@ func (e Env) stdinTimeout() time.Duration {
 
 // SeedPath is the seed file a command uses: flag when set, else the
 // configuration's (PAI_SEED_PATH or ~/.pai/seed.json), else [ErrNoHome].
-func SeedPath(flag string, cfg config.Config) (string, error) {
+func SeedPath(flag string, cfg *config.Config) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
@@ -113,7 +113,7 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	text := seed.ErrorPrefix + "internal error"
 	defer func() { writeContext(e.Stdout, text, o.JSON) }()
 	in := readSessionStartInput(e)
-	cfg, cfgErr := config.Load(e.Getenv) // a malformed variable elsewhere must not hide the seed
+	cfg, cfgErr := loadConfig(e.Getenv) // a malformed variable elsewhere must not hide the seed
 	path, err := SeedPath(o.Seed, cfg)
 	if err != nil {
 		text = seed.ErrorPrefix + err.Error()
@@ -151,10 +151,21 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	}
 }
 
+// loadConfig is [config.Load] with the Config (688 bytes) on the heap: in
+// SessionStart's frame it (and the copies made for the calls taking it)
+// sat under every call the hook makes, and made the goroutine's stack
+// grow, a copy of the stack that the process pays at start-up.
+//
+//go:noinline
+func loadConfig(getenv func(string) string) (*config.Config, error) {
+	cfg, err := config.Load(getenv)
+	return &cfg, err
+}
+
 // claudeChecks records the plugin the hook runs from, if any, and returns a
 // warning when the running server uses another DATA_DIR ("" when all is
 // well). A problem is one stderr line.
-func claudeChecks(ctx context.Context, e Env, cfg config.Config) string {
+func claudeChecks(ctx context.Context, e Env, cfg *config.Config) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
