@@ -17,8 +17,12 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := hook.Run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	// SIGINT and SIGTERM do not stop the hook: it finishes and prints the
+	// context, as under paige's signal.NotifyContext. Ignoring them is one
+	// sigaction each; catching them (Notify) costs a process that lives a
+	// few milliseconds three threads and a dozen thread switches. Before
+	// it starts git, the hook catches them again so that git starts with
+	// their default dispositions (see internal/hook's recordSession).
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	os.Exit(hook.Run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }

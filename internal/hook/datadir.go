@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -44,27 +42,25 @@ const maxHealthResponse = 1 << 16
 // with the body as it is (never chunked) and closes the connection, and
 // linking net/http would cost the SessionStart hook's process a third of
 // its start-up (docs/performance.md). A response in any other shape is
-// "not Paige".
+// "not Paige". On Linux the exchange is a handful of system calls on a
+// non-blocking socket, waited for with poll(2) (getHealth); elsewhere it
+// goes through package net (getHealthNet).
 func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (id string, running bool) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return "", false
-	}
-	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	if _, err := io.WriteString(conn, "GET /health HTTP/1.0\r\nHost: "+addr+"\r\nAccept: application/json\r\n\r\n"); err != nil {
-		return "", false
-	}
-	resp, err := io.ReadAll(io.LimitReader(conn, maxHealthResponse+1))
-	if err != nil || len(resp) > maxHealthResponse {
+	resp, ok := getHealth(ctx, port, timeout)
+	if !ok {
 		return "", false
 	}
 	return healthDataDir(resp)
+}
+
+// healthAddr is the address [ServerDataDir] asks, "127.0.0.1:port".
+func healthAddr(port int) string {
+	return "127.0.0.1:" + strconv.Itoa(port)
+}
+
+// healthRequest is the request [ServerDataDir] sends to addr.
+func healthRequest(addr string) string {
+	return "GET /health HTTP/1.0\r\nHost: " + addr + "\r\nAccept: application/json\r\n\r\n"
 }
 
 // healthDataDir reads a raw HTTP response to GET /health (see

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -45,7 +46,8 @@ func ReadInput(r io.Reader) (Input, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return in, ErrEmptyInput
 	}
-	if err := json.Unmarshal(data, &in); err != nil {
+	in, err = decodeInput(data)
+	if err != nil {
 		return in, fmt.Errorf("decode hook input: %w", err)
 	}
 	return in, nil
@@ -59,8 +61,14 @@ func (e *SilentError) Error() string { return fmt.Sprintf("no hook input within 
 
 // ReadInputWithin is [ReadInput] bounded by timeout: when r has not ended
 // within it, it returns a *[SilentError] and leaves the read running (a
-// hook's process ends soon after).
+// hook's process ends soon after). A file (stdin) is read on the calling
+// goroutine, each read waiting in poll(2) at most until the deadline.
 func ReadInputWithin(r io.Reader, timeout time.Duration) (Input, error) {
+	if f, ok := r.(*os.File); ok {
+		if in, ok, err := readFileWithin(f, timeout); ok {
+			return in, err
+		}
+	}
 	type result struct {
 		in  Input
 		err error

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -53,7 +55,7 @@ func (e Env) stdinTimeout() time.Duration {
 
 // SeedPath is the seed file a command uses: flag when set, else the
 // configuration's (PAI_SEED_PATH or ~/.pai/seed.json), else [ErrNoHome].
-func SeedPath(flag string, cfg config.Config) (string, error) {
+func SeedPath(flag string, cfg *config.Config) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
@@ -111,7 +113,7 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	text := seed.ErrorPrefix + "internal error"
 	defer func() { writeContext(e.Stdout, text, o.JSON) }()
 	in := readSessionStartInput(e)
-	cfg, cfgErr := config.Load(e.Getenv) // a malformed variable elsewhere must not hide the seed
+	cfg, cfgErr := loadConfig(e.Getenv) // a malformed variable elsewhere must not hide the seed
 	path, err := SeedPath(o.Seed, cfg)
 	if err != nil {
 		text = seed.ErrorPrefix + err.Error()
@@ -149,10 +151,21 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	}
 }
 
+// loadConfig is [config.Load] with the Config (688 bytes) on the heap: in
+// SessionStart's frame it (and the copies made for the calls taking it)
+// sat under every call the hook makes, and made the goroutine's stack
+// grow, a copy of the stack that the process pays at start-up.
+//
+//go:noinline
+func loadConfig(getenv func(string) string) (*config.Config, error) {
+	cfg, err := config.Load(getenv)
+	return &cfg, err
+}
+
 // claudeChecks records the plugin the hook runs from, if any, and returns a
 // warning when the running server uses another DATA_DIR ("" when all is
 // well). A problem is one stderr line.
-func claudeChecks(ctx context.Context, e Env, cfg config.Config) string {
+func claudeChecks(ctx context.Context, e Env, cfg *config.Config) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -179,6 +192,7 @@ func writeContext(w io.Writer, text string, asJSON bool) {
 
 // recordSession stores the session start in the seed's state.
 func recordSession(path, id string, opts *seed.Options) error {
+	catchIgnoredInterrupts()
 	_, _, err := seed.Update(path, opts, seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
 		s.State.LastSessionAt = seed.FormatTime(time.Now())
 		s.State.LastSessionID = id
@@ -188,6 +202,19 @@ func recordSession(path, id string, opts *seed.Options) error {
 		return "session " + id + " started", nil
 	})
 	return err
+}
+
+// catchIgnoredInterrupts makes the process catch SIGINT and SIGTERM where
+// it ignores them (paige-hook does until then), as [signal.NotifyContext]
+// does in paige: a child process (git) then starts with their default
+// dispositions instead of inheriting "ignored". Catching them costs a few
+// thread switches, which only a run that starts git pays.
+func catchIgnoredInterrupts() {
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 }
 
 // readSessionStartInput returns Claude Code's hook input, or a zero value

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"strings"
+	"sync"
 )
 
 // assignHints are the name fragments an assignment rule needs.
@@ -137,12 +138,33 @@ func placeholder(v string) bool {
 }
 
 // notValues are bare words that name a type or a constant, never a secret.
-var notValues = map[string]bool{
-	"true": true, "false": true, "null": true, "nil": true, "none": true, "undefined": true,
-	"string": true, "str": true, "int": true, "bool": true, "boolean": true, "number": true,
-	"bytes": true, "any": true, "object": true, "optional": true, "required": true, "empty": true,
-	"yes": true, "no": true, "on": true, "off": true, "text": true, "varchar": true, "secret": true,
-	"password": true, "token": true, "redacted": true, "hidden": true, "masked": true,
+func notValues() map[string]bool {
+	buildWordLists()
+	return wordLists.notValues
+}
+
+// wordLists holds notValues and plainStop, built on first use: as package
+// maps they would be built by every process that links redact, such as the
+// SessionStart hook's, which never redacts.
+var wordLists struct {
+	once                 sync.Once
+	notValues, plainStop map[string]bool
+}
+
+func buildWordLists() {
+	wordLists.once.Do(func() {
+		wordLists.notValues, wordLists.plainStop = notValueWords(), plainStopWords()
+	})
+}
+
+func notValueWords() map[string]bool {
+	return map[string]bool{
+		"true": true, "false": true, "null": true, "nil": true, "none": true, "undefined": true,
+		"string": true, "str": true, "int": true, "bool": true, "boolean": true, "number": true,
+		"bytes": true, "any": true, "object": true, "optional": true, "required": true, "empty": true,
+		"yes": true, "no": true, "on": true, "off": true, "text": true, "varchar": true, "secret": true,
+		"password": true, "token": true, "redacted": true, "hidden": true, "masked": true,
+	}
 }
 
 // identPath matches a dotted identifier path (user.password, os.environ,
@@ -156,7 +178,7 @@ var identPath = lazyRegexp(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$
 func bareSecret(v string) bool {
 	v = strings.TrimRight(v, ".")
 	switch {
-	case len(v) < 4, placeholder(v), notValues[strings.ToLower(v)], identPath().MatchString(v):
+	case len(v) < 4, placeholder(v), notValues()[strings.ToLower(v)], identPath().MatchString(v):
 		return false
 	case strings.ContainsAny(v[:1], "=!<>([{#/*&|+"), strings.ContainsAny(v, "(["):
 		return false
@@ -234,7 +256,7 @@ func redactPlain(sub []string) string {
 
 func plainSecret(v string, password bool) bool {
 	lower := strings.ToLower(v)
-	if len(v) < 4 || placeholder(v) || notValues[lower] || plainStop[lower] {
+	if len(v) < 4 || placeholder(v) || notValues()[lower] || plainStop()[lower] {
 		return false
 	}
 	if hasDigit(v) || strings.ContainsAny(v, "!@#$%^&*_+=~-/\\") {
@@ -256,14 +278,21 @@ func allLetters(s string) bool {
 }
 
 // plainStop are words that follow "the password is" in prose.
-var plainStop = map[string]bool{
-	"wrong": true, "correct": true, "invalid": true, "valid": true, "missing": true, "weak": true,
-	"strong": true, "long": true, "short": true, "same": true, "case": true, "also": true, "just": true,
-	"only": true, "never": true, "always": true, "sent": true, "shown": true, "known": true, "unknown": true,
-	"secure": true, "insecure": true, "there": true, "here": true, "what": true, "that": true, "this": true,
-	"then": true, "when": true, "where": true, "which": true, "your": true, "their": true, "then,": true,
-	"reset": true, "set": true, "unset": true, "kept": true, "held": true, "read": true, "given": true,
-	"taken": true, "too": true, "very": true, "being": true, "been": true, "good": true, "fine": true,
-	"okay": true, "gone": true, "blank": true, "null": true, "empty": true, "nothing": true, "something": true,
-	"from": true, "into": true, "used": true, "over": true, "under": true, "about": true, "like": true,
+func plainStop() map[string]bool {
+	buildWordLists()
+	return wordLists.plainStop
+}
+
+func plainStopWords() map[string]bool {
+	return map[string]bool{
+		"wrong": true, "correct": true, "invalid": true, "valid": true, "missing": true, "weak": true,
+		"strong": true, "long": true, "short": true, "same": true, "case": true, "also": true, "just": true,
+		"only": true, "never": true, "always": true, "sent": true, "shown": true, "known": true, "unknown": true,
+		"secure": true, "insecure": true, "there": true, "here": true, "what": true, "that": true, "this": true,
+		"then": true, "when": true, "where": true, "which": true, "your": true, "their": true, "then,": true,
+		"reset": true, "set": true, "unset": true, "kept": true, "held": true, "read": true, "given": true,
+		"taken": true, "too": true, "very": true, "being": true, "been": true, "good": true, "fine": true,
+		"okay": true, "gone": true, "blank": true, "null": true, "empty": true, "nothing": true, "something": true,
+		"from": true, "into": true, "used": true, "over": true, "under": true, "about": true, "like": true,
+	}
 }

@@ -84,7 +84,7 @@ func Decode(data []byte) (*Seed, error) {
 		return nil, fmt.Errorf("decode seed: %w", err)
 	}
 	for k, v := range top {
-		if !knownTopLevel[k] {
+		if !knownTopLevel(k) {
 			if s.Extra == nil {
 				s.Extra = map[string]json.RawMessage{}
 			}

@@ -202,8 +202,8 @@ func (p *fastParser) escaped(start int) (string, bool) {
 		if p.i+1 >= len(p.b) {
 			return "", false
 		}
-		e, ok := unescape[p.b[p.i+1]]
-		if !ok {
+		e := unescape[p.b[p.i+1]]
+		if e == 0 {
 			return "", false // \u and invalid escapes
 		}
 		out = append(out, e)
@@ -212,8 +212,10 @@ func (p *fastParser) escaped(start int) (string, bool) {
 	return "", false
 }
 
-// unescape maps the one-character JSON escapes to their bytes.
-var unescape = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+// unescape maps the letter of each one-character JSON escape to its byte;
+// 0 for any other. An array is static data: a map would be built at
+// start-up by every process that links the seed.
+var unescape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // number parses a JSON number into a json.Number of its exact text.
 func (p *fastParser) number() (any, bool) {

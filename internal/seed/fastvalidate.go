@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -31,7 +32,7 @@ func scanSeed(data []byte) (verdict, []string) {
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		return verdictUnsure, nil
 	}
-	if !s.object(rootShape, 0, true) {
+	if !s.object(rootShape(), 0, true) {
 		return s.stop, nil
 	}
 	s.ws()
@@ -99,10 +100,23 @@ func objField(name string, kind fieldKind, required bool, sh shape) field {
 	return field{name: name, kind: kind, required: required, shape: sh}
 }
 
-// The shapes mirror check.go field by field.
+// rootShape is the seed's schema as scanSeed reads it, built on first use:
+// as package variables, the shapes would be built by every process that
+// links the seed (the SessionStart hook's never scans).
+func rootShape() shape {
+	rootShapeOnce.Do(func() { rootShapeValue = buildRootShape() })
+	return rootShapeValue
+}
+
 var (
-	countsShape = shape{req("accepted", kindNumber), req("rejected", kindNumber)}
-	statsShape  = shape{
+	rootShapeOnce  sync.Once
+	rootShapeValue shape
+)
+
+// buildRootShape mirrors check.go field by field.
+func buildRootShape() shape {
+	countsShape := shape{req("accepted", kindNumber), req("rejected", kindNumber)}
+	statsShape := shape{
 		req("accepted", kindNumber), req("rejected", kindNumber),
 		objField("byType", kindObject, true, shape{
 			objField(TypePattern, kindObject, true, countsShape),
@@ -112,19 +126,19 @@ var (
 		objField("confidenceSum", kindObject, true, countsShape),
 		objField("confidenceCount", kindObject, true, countsShape),
 	}
-	learningShape = shape{
+	learningShape := shape{
 		req("id", kindString), req("content", kindNonEmpty), req("source", kindNonEmpty),
 		req("extractedAt", kindDatetime), opt("confirmedAt", kindDatetime),
 		req("confirmed", kindBool), req("tags", kindStrings),
 	}
-	proposalShape = shape{
+	proposalShape := shape{
 		req("id", kindString), enumField("type", true, TypePattern, TypeInsight, TypeSelfKnowledge),
 		req("content", kindNonEmpty), req("source", kindNonEmpty), req("extractedAt", kindDatetime),
 		enumField("status", true, StatusPending, StatusAccepted, StatusRejected),
 		enumField("method", false, MethodACR, MethodRegex),
 		opt("confidence", kindNumber), opt("decidedAt", kindDatetime),
 	}
-	rootShape = shape{
+	return shape{
 		req("version", kindVersion),
 		objField("identity", kindObject, true, shape{
 			req("principalName", kindNonEmpty), req("aiName", kindNonEmpty),
@@ -146,7 +160,7 @@ var (
 			objField("extractionStats", kindObject, false, statsShape),
 		}),
 	}
-)
+}
 
 // object scans the object at s.i (nested depth levels deep) against sh.
 // root collects unknown keys for the warnings.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,7 +26,7 @@ var ErrNoSeed = errors.New("seed: no seed file")
 //
 // Missing keys are filled from the defaults in memory and are not problems.
 func ReadOnly(path string) (s *Seed, problems []Problem, err error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%w at %s: %w", ErrNoSeed, path, err)
 	}
@@ -51,7 +50,7 @@ func salvageBytes(data []byte, now time.Time) (*Seed, []Problem, error) {
 		v := Validate(tree)
 		return nil, nil, &LoadError{Code: CodeValidation, Message: "Seed validation failed: " + v.Errors[0].Message, Details: v.Errors}
 	}
-	merged, _ := MergeWithDefaults(obj)
+	merged := Merge(defaultsTree(), obj) // MergeWithDefaults without its comparison
 	fixed, problems, ok := Salvage(merged, now)
 	if !ok {
 		v := Validate(fixed)

@@ -38,7 +38,14 @@ type ValidationResult struct {
 	Warnings []string          `json:"warnings,omitempty"`
 }
 
-var knownTopLevel = map[string]bool{"version": true, "identity": true, "learned": true, "state": true}
+// knownTopLevel reports whether key is one of the seed's top-level keys.
+func knownTopLevel(key string) bool {
+	switch key {
+	case "version", "identity", "learned", "state":
+		return true
+	}
+	return false
+}
 
 // ValidateJSON decodes data (numbers as [json.Number]) and validates it. Empty
 // input and the literal null fail step 1; malformed JSON fails with code
@@ -126,7 +133,7 @@ func Validate(data any) ValidationResult {
 	}
 	var warnings []string
 	for k := range root {
-		if !knownTopLevel[k] {
+		if !knownTopLevel(k) {
 			warnings = append(warnings, fmt.Sprintf("Unknown top-level key: %q (may be from a newer schema version)", k))
 		}
 	}
