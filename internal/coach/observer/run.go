@@ -110,10 +110,11 @@ func (r *run) handle(e actionlog.Event) {
 // idleTick is the idle timer's check.
 func (r *run) idleTick() {
 	r.mu.Lock()
-	trigger := r.st.IdleTick(r.m.o.Clock.Now())
+	now := r.m.o.Clock.Now()
+	trigger := r.st.IdleTick(now)
 	r.mu.Unlock()
 	if trigger != TriggerNone {
-		r.trigger(trigger)
+		r.trigger(trigger, now)
 	}
 }
 
@@ -121,20 +122,23 @@ func (r *run) idleTick() {
 func (r *run) event(t coach.ActionType) {
 	r.mu.Lock()
 	trigger := TriggerNone
+	var now time.Time
 	if r.st.Active {
-		trigger = r.st.Observe(t, r.m.o.Clock.Now())
+		now = r.m.o.Clock.Now()
+		trigger = r.st.Observe(t, now)
 	}
 	r.mu.Unlock()
 	if trigger != TriggerNone {
-		r.trigger(trigger)
+		r.trigger(trigger, now)
 	}
 }
 
-// trigger runs the suppression checks and starts an evaluation when none
-// applies.
-func (r *run) trigger(trigger Trigger) {
+// trigger runs the suppression checks for a trigger that fired at now and
+// starts an evaluation when none applies. The clock is read once per
+// event, not again here (issue 15: a clock read is 140 ns on this machine,
+// and offline every buffer update past the fifth triggers).
+func (r *run) trigger(trigger Trigger, now time.Time) {
 	r.mu.Lock()
-	now := r.m.o.Clock.Now()
 	reason := Suppress(&r.st, now)
 	var snap Snapshot
 	// Offline (no API key) there is nothing to ask: skip the snapshot reads.
