@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/paige-dev/paige/bench/internal/proc"
 )
 
@@ -18,15 +16,14 @@ import (
 const dialTimeout = 30 * time.Second
 
 // conn is one editor connection.
-type conn struct{ ws *websocket.Conn }
+type conn struct{ ws *wsConn }
 
 // dial opens an editor connection.
 func dial(ctx context.Context, u string) (*conn, error) {
-	ws, _, err := websocket.Dial(ctx, u, nil)
+	ws, err := dialWS(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", u, err)
+		return nil, err
 	}
-	ws.SetReadLimit(64 << 20)
 	return &conn{ws: ws}, nil
 }
 
@@ -36,14 +33,14 @@ func (c *conn) send(ctx context.Context, typ string, payload any) error {
 	if err != nil {
 		return err
 	}
-	return c.ws.Write(ctx, websocket.MessageText, b)
+	return c.ws.write(ctx, opText, b)
 }
 
 // await reads messages until one of type typ; an "error" message for the
 // connection fails it.
 func (c *conn) await(ctx context.Context, typ string) error {
 	for {
-		_, b, err := c.ws.Read(ctx)
+		b, err := c.ws.read(ctx)
 		if err != nil {
 			return fmt.Errorf("waiting for %s: %w", typ, err)
 		}
@@ -91,6 +88,31 @@ func frames(n, size int) ([][]byte, error) {
 	return out, nil
 }
 
+// batchFrames is how many frames wsload writes with one system call.
+const batchFrames = 16
+
+// batch is frames ready to write with one system call.
+type batch struct {
+	wire []byte // the masked frames, each with its own key
+	msgs int    // how many
+}
+
+// batches returns msgs as masked text frames joined batchFrames at a
+// time: what the rate loop writes, built before it starts so that sending
+// costs one write per batch and nothing per message.
+func batches(msgs [][]byte) []batch {
+	var out []batch
+	for i := 0; i < len(msgs); i += batchFrames {
+		var b batch
+		for _, m := range msgs[i:min(i+batchFrames, len(msgs))] {
+			b.wire = appendFrame(b.wire, opText, m, newMaskKey())
+			b.msgs++
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
 // runRate sends buffer:update frames back to back on one connection for
 // cfg.Duration and prints the rate and the server's CPU per message.
 func runRate(ctx context.Context, cfg config, w io.Writer) error {
@@ -100,7 +122,7 @@ func runRate(ctx context.Context, cfg config, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer c.ws.CloseNow()
+	defer c.ws.closeNow()
 	if err := c.hello(setup); err != nil {
 		return err
 	}
@@ -112,30 +134,50 @@ func runRate(ctx context.Context, cfg config, w io.Writer) error {
 			return err
 		}
 	}
-	fs, err := frames(64, cfg.Size)
+	msgs, err := frames(64, cfg.Size)
 	if err != nil {
 		return err
 	}
-	cpu0, _ := proc.CPU(cfg.SrvPID)
-	start, n := time.Now(), 0
-	for deadline := start.Add(cfg.Duration); time.Now().Before(deadline); n++ {
-		if err := c.ws.Write(ctx, websocket.MessageText, fs[n%len(fs)]); err != nil {
-			return fmt.Errorf("write message %d: %w", n, err)
-		}
+	bs := batches(msgs)
+	n, elapsed, cpu, err := sendBatches(ctx, c, bs, cfg)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(w, "wsload: rate, 1 client, buffer:update of %d bytes, %v, %s\n", len(msgs[0]), cfg.Duration, cfg.URL)
+	fmt.Fprintf(w, "messages   %d in %.2fs = %.0f msg/s\n", n, elapsed.Seconds(), float64(n)/elapsed.Seconds())
+	if cfg.SrvPID > 0 && cpu >= 0 && n > 0 {
+		fmt.Fprintf(w, "server cpu %.1f µs/msg\n", float64(cpu.Nanoseconds())/1e3/float64(n))
+	}
+	return c.ws.close()
+}
+
+// sendBatches writes the batches in turn for cfg.Duration, then the
+// connection:hello barrier, and returns how many messages were sent, the
+// time to the barrier's answer and the server's CPU time meanwhile (-1
+// when unknown).
+func sendBatches(ctx context.Context, c *conn, bs []batch, cfg config) (n int, elapsed, cpu time.Duration, err error) {
+	cpu0, ok0 := proc.CPU(cfg.SrvPID)
+	unbound := c.ws.bound(ctx)
+	start := time.Now()
+	for i, deadline := 0, start.Add(cfg.Duration); time.Now().Before(deadline); i = (i + 1) % len(bs) {
+		if _, err := c.ws.nc.Write(bs[i].wire); err != nil {
+			unbound()
+			return n, 0, 0, fmt.Errorf("write after %d messages: %w", n, err)
+		}
+		n += bs[i].msgs
+	}
+	unbound()
 	barrier, cancelB := context.WithTimeout(ctx, dialTimeout+cfg.Duration)
 	defer cancelB()
 	if err := c.hello(barrier); err != nil {
-		return fmt.Errorf("barrier after %d messages: %w", n, err)
+		return n, 0, 0, fmt.Errorf("barrier after %d messages: %w", n, err)
 	}
-	elapsed := time.Since(start)
-	cpu1, ok := proc.CPU(cfg.SrvPID)
-	fmt.Fprintf(w, "wsload: rate, 1 client, buffer:update of %d bytes, %v, %s\n", len(fs[0]), cfg.Duration, cfg.URL)
-	fmt.Fprintf(w, "messages   %d in %.2fs = %.0f msg/s\n", n, elapsed.Seconds(), float64(n)/elapsed.Seconds())
-	if cfg.SrvPID > 0 && ok && n > 0 {
-		fmt.Fprintf(w, "server cpu %.1f µs/msg\n", float64((cpu1-cpu0).Nanoseconds())/1e3/float64(n))
+	elapsed = time.Since(start)
+	cpu1, ok1 := proc.CPU(cfg.SrvPID)
+	if !ok0 || !ok1 {
+		return n, elapsed, -1, nil
 	}
-	return c.ws.Close(websocket.StatusNormalClosure, "")
+	return n, elapsed, cpu1 - cpu0, nil
 }
 
 // runIdle holds cfg.Conns connections open, each past its hello exchange,
@@ -163,7 +205,7 @@ func runIdle(ctx context.Context, cfg config, w io.Writer) error {
 	defer func() {
 		for _, c := range conns {
 			if c != nil {
-				c.ws.CloseNow()
+				c.ws.closeNow()
 			}
 		}
 	}()

@@ -55,3 +55,15 @@ func BenchmarkString(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkStringLines decodes the content of a buffer:update as the
+// load tools send it: 2.6 KB of 51-byte lines, each ended by a \n escape.
+func BenchmarkStringLines(b *testing.B) {
+	lit, _ := json.Marshal(strings.Repeat("const value = compute(input) + 1; // line of code\n", 50))
+	b.SetBytes(int64(len(lit)))
+	for b.Loop() {
+		if _, end := String(lit, 0); end < 0 {
+			b.Fatal("invalid")
+		}
+	}
+}

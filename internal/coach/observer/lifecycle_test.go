@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/actionlog"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
@@ -163,5 +164,43 @@ func TestOfflineSkipsTriage(t *testing.T) {
 	defer r.mu.Unlock()
 	if r.st.Evaluating {
 		t.Error("offline trigger left an evaluation in progress")
+	}
+}
+
+// A burst of buffer updates is gathered for gatherDelay and then handled
+// whole, in order: none is lost, and the counts are those of the updates
+// handled one at a time.
+func TestBufferUpdateBurstGathered(t *testing.T) {
+	h := newHarness(t)
+	if err := h.m.SetMuted(context.Background(), true); err != nil { // no evaluation resets the counter
+		t.Fatal(err)
+	}
+	const n = 200 // within the subscription's buffer
+	for range n {
+		h.bus.Publish(actionlog.Event{Type: actionlog.EventBufferUpdate, SessionID: h.sid, Path: "a.ts"})
+	}
+	h.sync(t)
+	r := h.m.cur
+	r.mu.Lock()
+	got, recent := r.st.BufferUpdates, len(r.st.Recent)
+	r.mu.Unlock()
+	if got != n || recent != flowKeep || r.sub.Dropped() != 0 {
+		t.Errorf("after %d updates: counted %d, %d recent, %d dropped; want %d, %d, 0", n, got, recent, r.sub.Dropped(), n, flowKeep)
+	}
+}
+
+// Stopping the Observer while it gathers buffer updates ends its loop.
+func TestStopWhileGathering(t *testing.T) {
+	h := newHarness(t)
+	h.edit(t) // the loop now gathers for gatherDelay
+	done := make(chan struct{})
+	go func() { h.m.Stop(h.sid); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop did not return")
+	}
+	if h.m.Status().Active {
+		t.Error("still active after Stop")
 	}
 }

@@ -133,8 +133,9 @@ func (s *Server) Hub() *Hub { return s.hub }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The origin policy in front of every route (server.Policy) has
 	// checked Host and Origin; the library's own check would refuse the
-	// origins the user listed (PAIGE_ALLOWED_ORIGINS).
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	// origins the user listed (PAIGE_ALLOWED_ORIGINS). The connection
+	// reads in bursts while its client sends faster than we read (burstConn).
+	ws, err := websocket.Accept(burstHijacker{w}, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		s.log.Warn("websocket upgrade failed", "err", err)
 		return
