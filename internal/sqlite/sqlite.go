@@ -7,10 +7,12 @@
 // the process (not a power loss before the next checkpoint), without an
 // fsync per commit.
 //
-// Migrations are files named NNN_description.sql in an [fs.FS]. Each runs in
-// its own transaction and is recorded in schema_migrations under a namespace,
-// so several capabilities can keep their schemas in one file without
-// colliding. Applying them twice is a no-op.
+// Migrations are files named NNN_description.sql in an [fs.FS], recorded in
+// schema_migrations under a namespace, so several capabilities can keep
+// their schemas in one file without colliding. Applying them twice is a
+// no-op. A namespace with none recorded yet (a new database) gets all of
+// them in one transaction; one with some recorded gets each missing one in
+// its own transaction, in version order.
 package sqlite
 
 import (
@@ -69,15 +71,103 @@ func isCorrupt(err error) bool {
 	return strings.Contains(s, "not a database") || strings.Contains(s, "malformed") || strings.Contains(s, "corrupt")
 }
 
-// Migrate applies, in version order, every migration in fsys not yet
-// recorded for namespace.
-func Migrate(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+// createMigrationsTable creates the table migrations are recorded in.
+const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 		namespace  TEXT NOT NULL,
 		version    INTEGER NOT NULL,
 		name       TEXT NOT NULL,
 		applied_at TEXT NOT NULL,
-		PRIMARY KEY (namespace, version))`); err != nil {
+		PRIMARY KEY (namespace, version))`
+
+// Migrate applies, in version order, every migration in fsys not yet
+// recorded for namespace.
+//
+// It first looks at what is recorded, in one transaction: when every
+// migration is, there is nothing to do; when none is (a new database),
+// it applies them all in that transaction, one commit instead of one per
+// migration. Otherwise (some recorded), or when that transaction fails,
+// it rolls back and applies each missing migration in its own
+// transaction, so a database migrated in part, or a migration that fails,
+// ends in the same state with the same error as that path alone
+// ([migrateEach]).
+func Migrate(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
+	migs, err := list(fsys)
+	if err == nil && migrateAtOnce(ctx, db, namespace, fsys, migs) {
+		return nil
+	}
+	return migrateEach(ctx, db, namespace, fsys)
+}
+
+// migrateAtOnce reports whether the namespace is fully migrated after one
+// transaction: it already was, or nothing was recorded and every
+// migration was applied and recorded in it. False leaves the database as
+// it was.
+func migrateAtOnce(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, migs []migration) bool {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, createMigrationsTable); err != nil {
+		return false
+	}
+	recorded, err := recordedVersions(ctx, tx, namespace)
+	if err != nil {
+		return false
+	}
+	if len(recorded) > 0 {
+		for _, m := range migs {
+			if !recorded[m.version] {
+				return false // migrated in part: one transaction per missing migration
+			}
+		}
+		return true // up to date; the rollback undoes nothing
+	}
+	for _, m := range migs {
+		if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {
+			return false
+		}
+		if violated, err := foreignKeysViolated(ctx, tx); err != nil || violated {
+			return false // its own commit would fail on a deferred foreign key
+		}
+	}
+	return tx.Commit() == nil
+}
+
+// foreignKeysViolated reports whether a row in tx's view breaks a foreign
+// key: the migration just applied would fail to commit on its own (a
+// deferred constraint), even if a later one mended the row.
+func foreignKeysViolated(ctx context.Context, tx *sql.Tx) (bool, error) {
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	return rows.Next(), rows.Err()
+}
+
+// recordedVersions returns the versions recorded for namespace.
+func recordedVersions(ctx context.Context, tx *sql.Tx, namespace string) (map[int]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations WHERE namespace = ?`, namespace)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// migrateEach applies every migration not yet recorded for namespace, each
+// in its own transaction, in version order.
+func migrateEach(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
+	if _, err := db.ExecContext(ctx, createMigrationsTable); err != nil {
 		return fmt.Errorf("migrate %s: %w", namespace, err)
 	}
 	migs, err := list(fsys)
@@ -123,6 +213,7 @@ func list(fsys fs.FS) ([]migration, error) {
 	return out, nil
 }
 
+// apply applies m in its own transaction unless it is recorded.
 func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migration) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -137,6 +228,14 @@ func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migr
 	if done > 0 {
 		return nil
 	}
+	if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// applyIn runs m's statements in tx and records it.
+func applyIn(ctx context.Context, tx *sql.Tx, namespace string, fsys fs.FS, m migration) error {
 	body, err := fs.ReadFile(fsys, m.name)
 	if err != nil {
 		return err
@@ -144,11 +243,9 @@ func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migr
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
-		namespace, m.version, m.name, Now()); err != nil {
-		return err
-	}
-	return tx.Commit()
+	_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
+		namespace, m.version, m.name, Now())
+	return err
 }
 
 // Now returns the current time as the ISO 8601 UTC text every Paige table
