@@ -79,10 +79,15 @@ func (r *runner) startServe(ctx context.Context, project, dir string) (*server, 
 	}
 }
 
-// idleCPU is how much CPU time a server may spend over a settle window
-// and still count as idle (an idle paige serve spends none; a timer may
-// wake it).
-const idleCPU = time.Millisecond
+// A server is idle (settle) once its CPU time has moved by less than
+// idleCPU for quietFor: an idle paige serve spends none, a timer may wake
+// it. quietFor is longer than the wait before serve gives back its
+// start-up pages (250 ms after its first walk). settleLimit bounds the wait.
+const (
+	idleCPU     = time.Millisecond
+	quietFor    = time.Second
+	settleLimit = 30 * time.Second
+)
 
 // settle waits until the server's CPU time has moved by less than idleCPU
 // for quiet (at most limit), so work started before /health answered (a
