@@ -18,7 +18,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/schema.snapshot
 var migrations embed.FS
 
 // Embedded is the default backend: memories in a SQLite file, searched

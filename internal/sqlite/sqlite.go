@@ -85,7 +85,8 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // It first looks at what is recorded, in one transaction: when every
 // migration is, there is nothing to do; when none is (a new database),
 // it applies them all in that transaction, one commit instead of one per
-// migration. Otherwise (some recorded), or when that transaction fails,
+// migration, or, when fsys holds a snapshot made from them
+// ([SnapshotName]), the schema they leave, and records them. Otherwise (some recorded), or when that transaction fails,
 // it rolls back and applies each missing migration in its own
 // transaction, so a database migrated in part, or a migration that fails,
 // ends in the same state with the same error as that path alone
@@ -122,6 +123,9 @@ func migrateAtOnce(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS
 			}
 		}
 		return true // up to date; the rollback undoes nothing
+	}
+	if snapshot := snapshotFor(fsys, migs); snapshot != "" {
+		return applySnapshot(ctx, tx, namespace, snapshot, migs) == nil && tx.Commit() == nil
 	}
 	for _, m := range migs {
 		if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {
@@ -243,7 +247,12 @@ func applyIn(ctx context.Context, tx *sql.Tx, namespace string, fsys fs.FS, m mi
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
+	return record(ctx, tx, namespace, m)
+}
+
+// record records m as applied now.
+func record(ctx context.Context, tx *sql.Tx, namespace string, m migration) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
 		namespace, m.version, m.name, Now())
 	return err
 }

@@ -40,7 +40,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/schema.snapshot
 var migrationFiles embed.FS
 
 // FileName is the database file inside DATA_DIR (FR-010).

@@ -16,7 +16,7 @@ import (
 // FileName is the database file name inside DATA_DIR.
 const FileName = "learn.db"
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/schema.snapshot
 var migrations embed.FS
 
 // Open opens (creating if needed) the database at path and applies learn's
