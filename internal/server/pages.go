@@ -9,10 +9,8 @@ package server
 // and the kernel maps the binary's pages around each one it touches, so a
 // fresh server holds about 20 MiB of its 31 MB binary resident though it
 // serves requests from a few MiB of it. Called once the server is ready,
-// this unmaps them (Linux: madvise MADV_DONTNEED on the executable's
-// read-only mappings, MADV_PAGEOUT on one holding private copies); the
-// pages requests need come back on first use, from the page cache, where
-// they stay: the next start of the binary does not read them again. The
-// heap, stacks and writable data are untouched. Errors are not fatal: the
-// process only keeps more memory resident.
+// this drops them (Linux: madvise MADV_PAGEOUT on the executable's
+// read-only mappings); the pages requests need come back on first use, as
+// at start. The heap, stacks and writable data are untouched. Errors are
+// not fatal: the process only keeps more memory resident.
 func ReleaseStartupPages() (int64, error) { return releaseStartupPages() }
