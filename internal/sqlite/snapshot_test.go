@@ -115,6 +115,7 @@ func FuzzMigrateSnapshot(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0xff, 0, 7, 3, 0xff, 0, 10, 0})
 	f.Add([]byte{0, 0, 0, 0xff, 0, 18, 1, 19, 0, 0xff, 0, 4, 0})
 	f.Add([]byte{1, 0, 0, 0xff, 0, 17, 2, 0xff, 0, 0, 1})
+	f.Add([]byte("\x00\x00\x00\xff\x00C0000Z")) // sets user_version
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fsys, pre := fuzzMigrations(data)
