@@ -44,13 +44,7 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", dsn(path, "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -64,6 +58,19 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// dsn is the data source name of the database at path with the pragmas
+// given on every connection (the driver runs busy_timeout first, the rest
+// in lexical order) and transactions that take the write lock.
+func dsn(path string, pragmas ...string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Add("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
 }
 
 func isCorrupt(err error) bool {
