@@ -10,11 +10,13 @@
 //   - `paige-hook session-start` and `paige hook session-start` as whole processes, /usr/bin/time-style
 //     (wall, user+system CPU, peak RSS from wait4), against the hello-world;
 //   - a real `paige serve` (offline, temporary project, data dir and HOME):
-//     start → /health, RSS idle, paige_get_buffer with 1 and 16 MCP
+//     RSS once idle (its start-up work behind /health done), paige_get_buffer with 1 and 16 MCP
 //     clients (server CPU per call from /proc), RSS with 16 MCP sessions,
 //     buffer:update on one WebSocket (server CPU per message), RSS with 500
 //     WebSocket clients;
-//   - start → /health on a generated 100,000-file project;
+//   - start → /health on a generated 100,000-file project, against a small
+//     one: the server's CPU when /health first answers and again once it is
+//     idle, in nanoseconds (its CPU-time clock, proc.CPUExact), and RSS;
 //   - the Go benchmarks of the seed validation, learn's heuristic
 //     extraction, the embedded memory query and dashboard:state.
 //

@@ -23,7 +23,8 @@ type server struct {
 	base string // http://127.0.0.1:PORT
 	log  bytes.Buffer
 	// ready is the wall time from exec to the first 200 from /health, and
-	// cpu the server's CPU time at that moment.
+	// cpu the server's CPU time at that moment (in nanoseconds,
+	// proc.CPUExact).
 	ready, cpu time.Duration
 }
 
@@ -66,7 +67,7 @@ func (r *runner) startServe(ctx context.Context, project, dir string) (*server, 
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				s.ready = time.Since(start)
-				s.cpu, _ = proc.CPU(s.cmd.Process.Pid)
+				s.cpu, _ = proc.CPUExact(s.cmd.Process.Pid)
 				return s, nil
 			}
 		}
@@ -78,17 +79,28 @@ func (r *runner) startServe(ctx context.Context, project, dir string) (*server, 
 	}
 }
 
-// settle waits until the server's CPU time has not moved for quiet (at
-// most limit), so work started before /health answered (a background walk
-// of a large project) is done, and returns its CPU time then.
+// A server is idle (settle) once its CPU time has moved by less than
+// idleCPU for quietFor: an idle paige serve spends none, a timer may wake
+// it. quietFor is longer than the wait before serve gives back its
+// start-up pages (250 ms after its first walk). settleLimit bounds the wait.
+const (
+	idleCPU     = time.Millisecond
+	quietFor    = time.Second
+	settleLimit = 30 * time.Second
+)
+
+// settle waits until the server's CPU time has moved by less than idleCPU
+// for quiet (at most limit), so work started before /health answered (a
+// background walk of a large project) is done, and returns its CPU time
+// then.
 func (s *server) settle(quiet, limit time.Duration) time.Duration {
-	last, _ := proc.CPU(s.pid())
-	still := time.Now()
+	last, _ := proc.CPUExact(s.pid())
+	mark, still := last, time.Now()
 	for deadline := time.Now().Add(limit); time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond) // sampling /proc: the quantity observed is the CPU time
-		now, _ := proc.CPU(s.pid())
-		if now != last {
-			last, still = now, time.Now()
+		time.Sleep(50 * time.Millisecond) // sampling the CPU clock: the quantity observed is the CPU time
+		last, _ = proc.CPUExact(s.pid())
+		if last-mark >= idleCPU {
+			mark, still = last, time.Now()
 		} else if time.Since(still) >= quiet {
 			break
 		}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/paige-dev/paige/bench/internal/proc"
 )
@@ -79,6 +78,7 @@ func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string)
 			err = fmt.Errorf("%w\n%s", e, s.log.Bytes())
 		}
 	}()
+	s.settle(quietFor, settleLimit) // idle: the start's work behind /health is done
 	load := loadNow()
 	f.rssIdle.add(s.rss(), load)
 	pid := strconv.Itoa(s.pid())
@@ -177,7 +177,7 @@ func (r *runner) stepLarge(ctx context.Context, f *figures) error {
 		f.readyLarge.add(float64(s.ready.Microseconds())/1e3, load)
 		f.cpuLarge.add(float64(s.cpu.Microseconds())/1e3, load)
 		f.rssLarge.add(s.rss(), load)
-		cpu := s.settle(500*time.Millisecond, 30*time.Second)
+		cpu := s.settle(quietFor, settleLimit)
 		f.cpuLargeSettled.add(float64(cpu.Microseconds())/1e3, load)
 		f.rssLargeSettled.add(s.rss(), load)
 		if err := s.stop(); err != nil {

@@ -133,12 +133,25 @@ func serve(ctx context.Context, e *env) error {
 	return nil
 }
 
+// settleDelay is how long after the start's last work (being ready, the
+// watcher's first walk) serve waits before giving back the start's pages:
+// the first requests, which come at once, do not share the CPU with it.
+const settleDelay = 250 * time.Millisecond
+
 // releaseWhenSettled gives back the pages of code and data only the start
 // used ([server.ReleaseStartupPages]) once the watcher's first walk is over
-// (a large project's walk runs after /health), unless serve stops first.
+// (a large project's walk runs after /health) and settleDelay has passed,
+// unless serve stops first.
 func releaseWhenSettled(ctx context.Context, walked <-chan struct{}, release func() (int64, error), log *slog.Logger) {
 	select {
 	case <-walked:
+	case <-ctx.Done():
+		return
+	}
+	settled := time.NewTimer(settleDelay)
+	defer settled.Stop()
+	select {
+	case <-settled.C:
 	case <-ctx.Done():
 		return
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/schema.snapshot
 var migrations embed.FS
 
 // Embedded is the default backend: memories in a SQLite file, searched
@@ -47,11 +47,12 @@ var _ Store = (*Embedded)(nil)
 // It fails only when the database cannot be opened or migrated; a failing
 // embedder leaves the store degraded until a later call succeeds.
 func OpenEmbedded(ctx context.Context, path string, emb pembed.Embedder, opts *Options) (*Embedded, error) {
+	sub, _ := fs.Sub(migrations, "migrations")
+	_, _ = sqlite.CreateMigrated(ctx, path, "memory", sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("memory: open %s: %w", path, err)
 	}
-	sub, _ := fs.Sub(migrations, "migrations")
 	if err := sqlite.Migrate(ctx, db, "memory", sub); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: migrate %s: %w", path, err)

@@ -7,10 +7,12 @@
 // the process (not a power loss before the next checkpoint), without an
 // fsync per commit.
 //
-// Migrations are files named NNN_description.sql in an [fs.FS]. Each runs in
-// its own transaction and is recorded in schema_migrations under a namespace,
-// so several capabilities can keep their schemas in one file without
-// colliding. Applying them twice is a no-op.
+// Migrations are files named NNN_description.sql in an [fs.FS], recorded in
+// schema_migrations under a namespace, so several capabilities can keep
+// their schemas in one file without colliding. Applying them twice is a
+// no-op. A namespace with none recorded yet (a new database) gets all of
+// them in one transaction; one with some recorded gets each missing one in
+// its own transaction, in version order.
 package sqlite
 
 import (
@@ -42,13 +44,7 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", dsn(path, "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -64,20 +60,125 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// dsn is the data source name of the database at path with the pragmas
+// given on every connection (the driver runs busy_timeout first, the rest
+// in lexical order) and transactions that take the write lock.
+func dsn(path string, pragmas ...string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Add("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
 func isCorrupt(err error) bool {
 	s := strings.ToLower(err.Error())
 	return strings.Contains(s, "not a database") || strings.Contains(s, "malformed") || strings.Contains(s, "corrupt")
 }
 
-// Migrate applies, in version order, every migration in fsys not yet
-// recorded for namespace.
-func Migrate(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+// createMigrationsTable creates the table migrations are recorded in.
+const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 		namespace  TEXT NOT NULL,
 		version    INTEGER NOT NULL,
 		name       TEXT NOT NULL,
 		applied_at TEXT NOT NULL,
-		PRIMARY KEY (namespace, version))`); err != nil {
+		PRIMARY KEY (namespace, version))`
+
+// Migrate applies, in version order, every migration in fsys not yet
+// recorded for namespace.
+//
+// It first looks at what is recorded, in one transaction: when every
+// migration is, there is nothing to do; when none is (a new database),
+// it applies them all in that transaction, one commit instead of one per
+// migration, or, when fsys holds a snapshot made from them
+// ([SnapshotName]), the schema they leave, and records them. Otherwise (some recorded), or when that transaction fails,
+// it rolls back and applies each missing migration in its own
+// transaction, so a database migrated in part, or a migration that fails,
+// ends in the same state with the same error as that path alone
+// ([migrateEach]).
+func Migrate(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
+	migs, err := list(fsys)
+	if err == nil && migrateAtOnce(ctx, db, namespace, fsys, migs) {
+		return nil
+	}
+	return migrateEach(ctx, db, namespace, fsys)
+}
+
+// migrateAtOnce reports whether the namespace is fully migrated after one
+// transaction: it already was, or nothing was recorded and every
+// migration was applied and recorded in it. False leaves the database as
+// it was.
+func migrateAtOnce(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, migs []migration) bool {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, createMigrationsTable); err != nil {
+		return false
+	}
+	recorded, err := recordedVersions(ctx, tx, namespace)
+	if err != nil {
+		return false
+	}
+	if len(recorded) > 0 {
+		for _, m := range migs {
+			if !recorded[m.version] {
+				return false // migrated in part: one transaction per missing migration
+			}
+		}
+		return true // up to date; the rollback undoes nothing
+	}
+	if snapshot := snapshotFor(fsys, migs); snapshot != "" {
+		return applySnapshot(ctx, tx, namespace, snapshot, migs) == nil && tx.Commit() == nil
+	}
+	for _, m := range migs {
+		if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {
+			return false
+		}
+		if violated, err := foreignKeysViolated(ctx, tx); err != nil || violated {
+			return false // its own commit would fail on a deferred foreign key
+		}
+	}
+	return tx.Commit() == nil
+}
+
+// foreignKeysViolated reports whether a row in tx's view breaks a foreign
+// key: the migration just applied would fail to commit on its own (a
+// deferred constraint), even if a later one mended the row.
+func foreignKeysViolated(ctx context.Context, tx *sql.Tx) (bool, error) {
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	return rows.Next(), rows.Err()
+}
+
+// recordedVersions returns the versions recorded for namespace.
+func recordedVersions(ctx context.Context, tx *sql.Tx, namespace string) (map[int]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations WHERE namespace = ?`, namespace)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// migrateEach applies every migration not yet recorded for namespace, each
+// in its own transaction, in version order.
+func migrateEach(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS) error {
+	if _, err := db.ExecContext(ctx, createMigrationsTable); err != nil {
 		return fmt.Errorf("migrate %s: %w", namespace, err)
 	}
 	migs, err := list(fsys)
@@ -123,6 +224,7 @@ func list(fsys fs.FS) ([]migration, error) {
 	return out, nil
 }
 
+// apply applies m in its own transaction unless it is recorded.
 func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migration) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -137,6 +239,14 @@ func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migr
 	if done > 0 {
 		return nil
 	}
+	if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// applyIn runs m's statements in tx and records it.
+func applyIn(ctx context.Context, tx *sql.Tx, namespace string, fsys fs.FS, m migration) error {
 	body, err := fs.ReadFile(fsys, m.name)
 	if err != nil {
 		return err
@@ -144,11 +254,14 @@ func apply(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS, m migr
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
-		namespace, m.version, m.name, Now()); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return record(ctx, tx, namespace, m)
+}
+
+// record records m as applied now.
+func record(ctx context.Context, tx *sql.Tx, namespace string, m migration) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)`,
+		namespace, m.version, m.name, Now())
+	return err
 }
 
 // Now returns the current time as the ISO 8601 UTC text every Paige table

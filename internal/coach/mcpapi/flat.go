@@ -29,6 +29,11 @@ func compileFlat(sch *jsonschema.Schema) *flatSchema {
 	if err != nil {
 		return nil
 	}
+	return compileFlatJSON(raw)
+}
+
+// compileFlatJSON is [compileFlat] of a schema's JSON.
+func compileFlatJSON(raw []byte) *flatSchema {
 	var root map[string]any
 	if json.Unmarshal(raw, &root) != nil || root["type"] != "object" {
 		return nil

@@ -86,6 +86,12 @@ type Server struct {
 	*mcp.Server
 	d     *Deps                      // nil logs no calls (tests of AddTool alone)
 	tools map[string]mcp.ToolHandler // each logs its call (logCall); written only by AddTool
+
+	// inferSchemas makes AddTool infer every schema from the types, even
+	// a generated one's, and schemaAdded, if non-nil, is called with each
+	// tool's schemas as registered (the generator, toolschemas_test.go).
+	inferSchemas bool
+	schemaAdded  func(t *mcp.Tool, inType, outType string, in inputSchema)
 }
 
 // tool returns the handler of a tool added with [AddTool], for the direct path.

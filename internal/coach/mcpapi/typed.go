@@ -24,8 +24,9 @@ import (
 // a precompiled check for flat schemas, see flatSchema, and otherwise by
 // the resolved schema) and once into In; the output is marshalled once and not validated: it is
 // produced by our code from the type the schema is inferred from (tests
-// validate it, see TestToolOutputsMatchSchemas). Schemas are inferred and
-// resolved once, at registration. An In with a CheckLimits method (see
+// validate it, see TestToolOutputsMatchSchemas). Paige's own tools take
+// their schemas from toolschemas_gen.go, generated from the types (see
+// [toolSchemas]); any other tool's are inferred at registration. An In with a CheckLimits method (see
 // limits.go) has it called before the handler; its error is the tool
 // error. It panics on a type without a schema or
 // a schema that does not resolve (a programming error caught at startup).
@@ -34,13 +35,10 @@ import (
 // [Handler] calls directly; a name already added panics.
 func AddTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	tt := *t
-	in := resolveSchema[In](&tt.InputSchema, reflect.TypeFor[In]() == reflect.TypeFor[any]())
+	in := toolSchemas[In, Out](s, &tt)
 	var elemZero any
-	if t.OutputSchema != nil || reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
-		resolveSchema[Out](&tt.OutputSchema, false)
-		if rt := reflect.TypeFor[Out](); rt.Kind() == reflect.Pointer {
-			elemZero = reflect.Zero(rt.Elem()).Interface()
-		}
+	if rt := reflect.TypeFor[Out](); rt.Kind() == reflect.Pointer {
+		elemZero = reflect.Zero(rt.Elem()).Interface()
 	}
 	if _, dup := s.tools[tt.Name]; dup {
 		panic(fmt.Errorf("mcpapi: tool %q added twice", tt.Name))
@@ -78,9 +76,35 @@ func AddTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 
 // inputSchema validates arguments against a resolved schema.
 type inputSchema struct {
-	resolved    *jsonschema.Resolved
+	resolved    *lazyResolved
 	hasDefaults bool        // the schema declares a default somewhere
 	flat        *flatSchema // the precompiled check, nil when the schema is not flat
+}
+
+// toolSchemas sets tt's input and output schemas and returns the check of
+// its arguments: the generated ones when tt is one of Paige's tools
+// (generatedToolSchemas, for these In and Out), resolved on first use;
+// otherwise inferred from In and Out and resolved now, as mcp.AddTool
+// does. Both advertise the same JSON (TestToolSchemasGenerated).
+func toolSchemas[In, Out any](s *Server, tt *mcp.Tool) inputSchema {
+	inType, outType := reflect.TypeFor[In]().String(), reflect.TypeFor[Out]().String()
+	var in inputSchema
+	if g, ok := generatedToolSchemas[tt.Name]; ok && !s.inferSchemas && g.inType == inType && g.outType == outType {
+		tt.InputSchema = json.RawMessage(g.in)
+		if g.out != "" {
+			tt.OutputSchema = json.RawMessage(g.out)
+		}
+		in = generatedInput(g.in)
+	} else {
+		in = resolveSchema[In](&tt.InputSchema, reflect.TypeFor[In]() == reflect.TypeFor[any]())
+		if tt.OutputSchema != nil || reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+			resolveSchema[Out](&tt.OutputSchema, false)
+		}
+	}
+	if s.schemaAdded != nil {
+		s.schemaAdded(tt, inType, outType, in)
+	}
+	return in
 }
 
 // resolveSchema infers *field from T when it is nil (an empty object
@@ -113,8 +137,11 @@ func resolveSchema[T any](field *any, anyObject bool) inputSchema {
 	if err != nil {
 		panic(fmt.Errorf("mcpapi: marshal schema: %w", err))
 	}
-	return inputSchema{resolved: r, hasDefaults: bytes.Contains(raw, []byte(`"default":`)), flat: compileFlat(sch)}
+	return inputSchema{resolved: resolvedNow(r), hasDefaults: hasDefaults(raw), flat: compileFlatJSON(raw)}
 }
+
+// hasDefaults reports whether a schema's JSON declares a default somewhere.
+func hasDefaults(raw []byte) bool { return bytes.Contains(raw, []byte(`"default":`)) }
 
 // decode validates the raw arguments (absent is {}), applies the schema's
 // defaults and returns the JSON to unmarshal into In. Errors read like the

@@ -40,7 +40,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/schema.snapshot
 var migrationFiles embed.FS
 
 // FileName is the database file inside DATA_DIR (FR-010).
@@ -82,13 +82,13 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 
 // OpenFile is [Open] for an explicit database path.
 func OpenFile(ctx context.Context, path string) (*Store, error) {
-	db, err := sqlite.Open(ctx, path)
+	sub, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		return nil, fmt.Errorf("coach store: %w", err)
 	}
-	sub, err := fs.Sub(migrationFiles, "migrations")
+	_, _ = sqlite.CreateMigrated(ctx, path, Namespace, sub) // a new database, made whole at once; else as below
+	db, err := sqlite.Open(ctx, path)
 	if err != nil {
-		db.Close()
 		return nil, fmt.Errorf("coach store: %w", err)
 	}
 	if err := sqlite.Migrate(ctx, db, Namespace, sub); err != nil {

@@ -142,9 +142,10 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 		wt.known.compact()
 	}
 	if err == nil && entries > syncEntries {
-		// A large walk leaves megabytes of garbage (directory listings,
-		// paths) that, at the server's GOGC, would stay resident: return it
-		// to the system once, now that the walk is over.
+		// A large walk grew the heap (the known set, the lister's buffers,
+		// fsnotify's tables) past what stays live; at the server's GOGC the
+		// difference would stay resident: return it once, now that the
+		// walk is over.
 		debug.FreeOSMemory()
 	}
 	return err == nil
@@ -171,7 +172,8 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 // walk is addTree calling after (when not nil) after each entry, once a
 // directory is watched; an error from after stops the walk and is returned.
 // It visits what filepath.WalkDir would, in the same order, but builds no
-// path per file: a file's name is recorded under its directory's.
+// path per file: a file's name is recorded under its directory's, and
+// directories are listed into reused buffers ([dirLister]).
 func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
 	root := wt.ws.guard.root
 	info, err := os.Lstat(dir)
@@ -202,29 +204,34 @@ func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) er
 	if !info.IsDir() {
 		return nil
 	}
-	entries, err := os.ReadDir(dir)
+	lister := &dirLister{}
+	entries, err := lister.list(dir, 0)
 	if err != nil {
 		return err
 	}
-	return wt.walkEntries(dir, rel, entries, emit, after)
+	return wt.walkEntries(lister, dir, rel, entries, 1, emit, after)
 }
 
 // walkEntries is walk below the directory at path (relative: rel) whose
-// entries are given; a subdirectory that cannot be read or watched is
-// skipped (with what could be read of it), as by filepath.WalkDir.
-func (wt *Watcher) walkEntries(path, rel string, entries []fs.DirEntry, emit func(FileEvent), after func() error) error {
-	for _, e := range entries {
-		name := e.Name()
-		if !e.IsDir() {
+// entries are given, at depth (for the lister's buffers); a subdirectory
+// that cannot be read or watched is skipped (with what could be read of
+// it), as by filepath.WalkDir.
+func (wt *Watcher) walkEntries(lister *dirLister, path, rel string, entries *dirListing, depth int,
+	emit func(FileEvent), after func() error) error {
+	wt.known.reserve(rel, len(entries.ents), len(entries.names))
+	for i, e := range entries.ents {
+		if !e.isDir {
 			if err := after(); err != nil {
 				return err
 			}
-			wt.known.setIn(rel, name, false)
+			name := entries.name(i)
+			wt.known.setIn(rel, string(name), false) // a short name is converted on the stack
 			if emit != nil {
-				emit(FileEvent{Action: OpAdd, Path: joinRel(rel, name)})
+				emit(FileEvent{Action: OpAdd, Path: joinRel(rel, string(name))})
 			}
 			continue
 		}
+		name := string(entries.name(i))
 		if Excluded(name) {
 			continue
 		}
@@ -240,8 +247,8 @@ func (wt *Watcher) walkEntries(path, rel string, entries []fs.DirEntry, emit fun
 		if emit != nil {
 			emit(FileEvent{Action: OpAddDir, Path: subRel})
 		}
-		subEntries, _ := os.ReadDir(sub) // vanished or unreadable: what was read
-		if err := wt.walkEntries(sub, subRel, subEntries, emit, after); err != nil {
+		subEntries, _ := lister.list(sub, depth) // vanished or unreadable: what was read
+		if err := wt.walkEntries(lister, sub, subRel, subEntries, depth+1, emit, after); err != nil {
 			return err
 		}
 	}

@@ -65,6 +65,8 @@ func Open(ctx context.Context, dataDir, databaseURL string) (*Store, error) {
 
 // OpenSQLite opens (creating) the SQLite database at path and migrates it.
 func OpenSQLite(ctx context.Context, path string) (*Store, error) {
+	sub, _ := fs.Sub(migrations, "migrations/sqlite")
+	_, _ = sqlite.CreateMigrated(ctx, path, Namespace, sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, err
@@ -73,7 +75,6 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	// the connection over at once, where SQLite's busy handler sleeps and
 	// collapses under many concurrent sessions. Every statement is short.
 	db.SetMaxOpenConns(1)
-	sub, _ := fs.Sub(migrations, "migrations/sqlite")
 	if err := sqlite.Migrate(ctx, db, Namespace, sub); err != nil {
 		db.Close()
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -79,7 +80,7 @@ type Handler func(ctx context.Context, e *Env, input json.RawMessage) Result
 // It is immutable after [NewDispatch] and safe for concurrent use.
 type Dispatch struct {
 	handlers map[string]Handler
-	schemas  map[string]*jsonschema.Resolved
+	schemas  func() map[string]*jsonschema.Resolved // resolved on the first Execute, not at start
 }
 
 // NewDispatch returns the dispatch table of the 17 tools. Adding a tool
@@ -108,7 +109,7 @@ func NewDispatch() *Dispatch {
 		"query_premises":       queryPremises,
 		"get_negative_context": getNegativeContext,
 		"get_context_usage":    getContextUsage,
-	}, schemas: schemas()}
+	}, schemas: sync.OnceValue(schemas)}
 }
 
 // Names lists the tools the table routes.
@@ -129,7 +130,7 @@ func (d *Dispatch) Execute(ctx context.Context, e *Env, name string, input json.
 	if !ok {
 		return fail(core.NewError(core.CodeUnknownTool, "Tool '%s' does not exist.", name))
 	}
-	if rs := d.schemas[name]; rs != nil {
+	if rs := d.schemas()[name]; rs != nil {
 		if err := validateInput(rs, input); err != nil {
 			return fail(err)
 		}

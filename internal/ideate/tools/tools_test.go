@@ -300,3 +300,15 @@ func TestMemoryTools(t *testing.T) {
 		t.Errorf("usage got %v", r.Output)
 	}
 }
+
+// TestSchemasResolve resolves every tool's input schema, as the first
+// Execute does (NewDispatch leaves it to then): one that does not
+// resolve would panic there.
+func TestSchemasResolve(t *testing.T) {
+	rs := schemas()
+	for _, d := range All() {
+		if rs[d.Name] == nil {
+			t.Errorf("%s: no resolved schema", d.Name)
+		}
+	}
+}
