@@ -38,8 +38,9 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startServe starts `paige serve` offline on project with a fresh data
-// dir and HOME under dir, and waits (at most a minute) for /health.
+// startServe starts `paige serve` offline on project with its data dir
+// and HOME under dir (made when missing: a first start; an earlier
+// start's are reused: a restart), and waits (at most a minute) for /health.
 func (r *runner) startServe(ctx context.Context, project, dir string) (*server, error) {
 	port, err := freePort()
 	if err != nil {
