@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 	"github.com/paige-dev/paige/internal/testenv"
@@ -174,4 +175,56 @@ func BenchmarkFloor3MB(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStore3MB is the store's part of a run of
+// BenchmarkHeuristicExtract3MB alone, into a fresh store each iteration:
+// the transcript's key and the processed check, the two appends under the
+// store's lock (the tool trail's, nothing here, and the entries'), their
+// fsync, knowledge.md and the processed record. The entries are those the
+// run stores (found once beforehand, so no sentence work is timed).
+func BenchmarkStore3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	turns, _, err := transcript.ReadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dry, err := RunTurns(context.Background(), turns, Source(path), Options{Store: newStore(b), DryRun: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		s := newStore(b)
+		b.StartTimer()
+		cpu0 := testenv.CPUTime()
+		if err := storePart(s, path, dry.Entries); err != nil {
+			b.Fatal(err)
+		}
+		cpu += testenv.CPUTime() - cpu0
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// storePart does what Run does with the store for a transcript at path
+// whose sentences yield fresh.
+func storePart(s *knowledge.Store, path string, fresh []learn.Entry) error {
+	key, fi, err := knowledge.TranscriptKey(path)
+	if err != nil {
+		return err
+	}
+	if _, err := s.IsProcessed(key); err != nil {
+		return err
+	}
+	var res Result
+	if err := storeTrail(s, &res, func([]learn.Entry) []learn.Entry { return nil }); err != nil {
+		return err
+	}
+	if err := store(s, &res, func([]learn.Entry) []learn.Entry { return fresh }, nil); err != nil {
+		return err
+	}
+	return s.MarkProcessed(knowledge.Processed{Key: key, Path: path, Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
+		ExtractedAt: fixedNow().Format(time.RFC3339), Entries: len(res.Entries)})
 }
