@@ -50,6 +50,12 @@ func (a *Auto) Extract(ctx context.Context, turns []learn.Turn, source string) (
 
 var _ AnalysedExtractor = (*Auto)(nil)
 
+var _ ContextTextReader = (*Auto)(nil)
+
+// ContextTextOnly reports whether a is the heuristics alone (no Model),
+// which read only the text of the turns around the signal turns.
+func (a *Auto) ContextTextOnly() bool { return a.Model == nil }
+
 // ExtractAnalysed implements [AnalysedExtractor].
 func (a *Auto) ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error) {
 	heur, _ := Heuristic{Now: a.Now}.ExtractAnalysed(ctx, turns, analyses, source)

@@ -36,6 +36,17 @@ type AnalysedExtractor interface {
 	ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error)
 }
 
+// ContextTextReader is an [Extractor] that may read nothing of the turns
+// around the signal turns (the assistant turns it is given for context)
+// but their text: when ContextTextOnly reports true, the pipeline hands it
+// those turns without their tool calls and results, so only their text is
+// bounded and redacted. The heuristics read only the assistant text a
+// correction answered.
+type ContextTextReader interface {
+	Extractor
+	ContextTextOnly() bool
+}
+
 // Prompt is the extraction instruction given to models (the plan's).
 const Prompt = `You are a knowledge extraction system. Read this conversation transcript between a user and an AI coding assistant, and extract knowledge that would help a developer agent working on this project.
 

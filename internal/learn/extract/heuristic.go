@@ -55,6 +55,12 @@ func analyze(turns []learn.Turn) []classify.Analysis {
 
 var _ AnalysedExtractor = Heuristic{}
 
+var _ ContextTextReader = Heuristic{}
+
+// ContextTextOnly reports true: of the turns around the signal turns the
+// heuristics read only the assistant text a correction answered.
+func (Heuristic) ContextTextOnly() bool { return true }
+
 // ruleTypes maps classifier rules to knowledge types.
 var ruleTypes = map[string]learn.KnowledgeType{
 	"preference": learn.Preference,

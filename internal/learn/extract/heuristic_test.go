@@ -183,3 +183,32 @@ func TestEvidenceCutsAtRuneBoundary(t *testing.T) {
 		t.Errorf("evidence %q is not valid UTF-8 cut with an ellipsis", ev)
 	}
 }
+
+// TestHeuristicReadsOnlyContextText: the heuristics (and Auto without a
+// model) say they read only the text of the turns around the signal
+// turns, and give the same entries when those turns lose their tool calls
+// and results.
+func TestHeuristicReadsOnlyContextText(t *testing.T) {
+	if !(Heuristic{}).ContextTextOnly() || !(&Auto{}).ContextTextOnly() || (&Auto{Model: Heuristic{}}).ContextTextOnly() {
+		t.Fatal("ContextTextOnly: want true for the heuristics and Auto without a model only")
+	}
+	for _, path := range []string{"../transcript/testdata/sample-session.jsonl", "../transcript/testdata/cc-2.1.38-tool_heavy.jsonl"} {
+		turns, _, err := transcript.ReadFile(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		textOnly := make([]learn.Turn, len(turns))
+		for i, tu := range turns {
+			if tu.Role != learn.User {
+				tu.ToolUse, tu.ToolResults, tu.Refused = nil, nil, nil
+			}
+			textOnly[i] = tu
+		}
+		x := Heuristic{Now: func() time.Time { return fixed }}
+		want, _ := x.Extract(context.Background(), turns, "session:s")
+		got, _ := x.Extract(context.Background(), textOnly, "session:s")
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(learn.Entry{}, "ID")); diff != "" {
+			t.Errorf("%s (-with tools +text only):\n%s", path, diff)
+		}
+	}
+}

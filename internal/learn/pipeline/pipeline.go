@@ -195,9 +195,13 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 
 // extractChunks runs x over the signal turns in chunks of size, each with
 // its neighbouring assistant turns (bounded and redacted here; user turns
-// are already), handing an [extract.AnalysedExtractor] the analyses.
+// are already), handing an [extract.AnalysedExtractor] the analyses. An
+// extractor that reads only the text of those turns
+// ([extract.ContextTextReader]) gets them without tool calls and results.
 func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn, analyses []classify.Analysis, signal []int, size int, source string) ([]learn.Entry, error) {
 	ax, analysed := x.(extract.AnalysedExtractor)
+	tr, ok := x.(extract.ContextTextReader)
+	textOnly := ok && tr.ContextTextOnly()
 	var extracted []learn.Entry
 	for start := 0; start < len(signal); start += size {
 		if err := ctx.Err(); err != nil {
@@ -209,6 +213,9 @@ func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn,
 		for j, i := range idx {
 			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
 			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
+				if textOnly { // nothing but the text is read: nothing else need be redacted
+					chunk[j].ToolUse, chunk[j].ToolResults, chunk[j].Refused = nil, nil, nil
+				}
 				chunk[j].Content = classify.Bound(chunk[j].Content)
 				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
 			}
