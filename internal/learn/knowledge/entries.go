@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,18 +111,16 @@ func Supersedes(candidate, old learn.Entry) bool {
 // Jaccard is the similarity of the sets of words longer than two characters
 // in a and b (lower-cased, split at non-word characters); 0 when both are
 // empty.
-func Jaccard(a, b string) float64 { return jaccardSets(words(a), words(b)) }
+func Jaccard(a, b string) float64 { return jaccard(words(a), words(b)) }
 
-func words(s string) map[string]struct{} {
-	out := map[string]struct{}{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-	}) {
-		if len(w) > 2 {
-			out[w] = struct{}{}
-		}
-	}
-	return out
+// words is the set of words longer than two characters of s, lower-cased
+// and split at non-word characters.
+func words(s string) sortedSet {
+	ws := appendFields(nil, strings.ToLower(s), func(c byte) bool {
+		return !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
+	})
+	ws = slices.DeleteFunc(ws, func(w string) bool { return len(w) <= 2 })
+	return newSortedSet(ws)
 }
 
 // SectionTitles maps each knowledge type to its knowledge.md section.
@@ -188,7 +187,7 @@ type Index struct {
 type indexed struct {
 	typ       learn.KnowledgeType
 	forgotten bool
-	words     map[string]struct{}
+	words     sortedSet
 	meaning   meaning
 }
 
@@ -202,22 +201,48 @@ func NewIndex(entries []learn.Entry) *Index {
 }
 
 // Add puts e into the index.
-func (x *Index) Add(e learn.Entry) {
-	x.items = append(x.items, indexed{typ: e.Type, forgotten: e.Forgotten, words: words(e.Content), meaning: meaningOf(e)})
+func (x *Index) Add(e learn.Entry) { x.items = append(x.items, indexOf(e)) }
+
+func indexOf(e learn.Entry) indexed {
+	return indexed{typ: e.Type, forgotten: e.Forgotten, words: words(e.Content), meaning: meaningOf(e)}
 }
 
 // IsDuplicate reports whether e duplicates an indexed entry, by the rule
 // of the function [IsDuplicate].
 func (x *Index) IsDuplicate(e learn.Entry) bool {
-	var cw map[string]struct{}
-	var cm meaning
+	dup, _ := x.isDuplicate(e)
+	return dup
+}
+
+// AddNew puts e into the index unless it duplicates an indexed entry
+// ([Index.IsDuplicate]), and reports whether it did: what [Index.Add]
+// after IsDuplicate does, reading e once.
+func (x *Index) AddNew(e learn.Entry) bool {
+	dup, it := x.isDuplicate(e)
+	if dup {
+		return false
+	}
+	if it == nil {
+		x.Add(e)
+	} else {
+		x.items = append(x.items, *it)
+	}
+	return true
+}
+
+// isDuplicate is [Index.IsDuplicate], also returning e indexed when it
+// had to read it (when some entry has its type).
+func (x *Index) isDuplicate(e learn.Entry) (bool, *indexed) {
+	var c *indexed
 	for _, it := range x.items {
 		if it.typ != e.Type {
 			continue
 		}
-		if cw == nil {
-			cw, cm = words(e.Content), meaningOf(e)
+		if c == nil {
+			ce := indexOf(e)
+			c = &ce
 		}
+		cm := c.meaning
 		if !it.forgotten {
 			if none := len(cm.entities) == 0 && len(it.meaning.entities) == 0; none && wordsConflict(cm, it.meaning) {
 				continue // naming no entity, each says a word the other does not ("run semgrep" / "run trivy")
@@ -225,24 +250,9 @@ func (x *Index) IsDuplicate(e learn.Entry) bool {
 				continue // about different things
 			}
 		}
-		if sameThing(cm, it.meaning, jaccardSets(it.words, cw)) {
-			return true
+		if sameThing(cm, it.meaning, jaccard(it.words, c.words)) {
+			return true, c
 		}
 	}
-	return false
-}
-
-func jaccardSets(wa, wb map[string]struct{}) float64 {
-	union, inter := len(wa), 0
-	for w := range wb {
-		if _, ok := wa[w]; ok {
-			inter++
-		} else {
-			union++
-		}
-	}
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
+	return false, c
 }

@@ -2,7 +2,10 @@ package knowledge
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/learn"
 )
 
 // shapeCases are words on the edges of the shapes' regexps.
@@ -70,4 +73,58 @@ func BenchmarkEntitiesOracle(b *testing.B) {
 	for b.Loop() {
 		oracleEntities(s)
 	}
+}
+
+// FuzzDedupOracle checks IsDuplicate, Index.AddNew, Supersedes, Jaccard
+// and tokens against the code they replaced (oracle_dedup_test.go): word
+// sets as maps, and every entity given with an entry compared even when
+// its content names it already. Entities are given '|'-separated.
+func FuzzDedupOracle(f *testing.F) {
+	seeds := [][4]string{
+		{"Run go vet before committing", "go vet|committing", "Run eslint before committing", "eslint|committing"},
+		{"Never force-push to main", "force-push|main", "Never force-push to release branches", "force-push|release branches"},
+		{"Always run go vet before committing", "go|vet|committing", "Make sure go vet passes before you commit", "go|vet|passes|commit"},
+		{"Never push to main without a review", "main", "Never push to main", "main"},
+		{"User prefers table-driven tests for handler 7", "", "User prefers table-driven tests for handler 0", ""},
+		{"Decided to go with sqlite for cache layer 3", "sqlite", "Decided to go with sqlite for cache layer 10", "sqlite|sqlite|SQLite"},
+		{"Correction: use the v2 client in module 1", "", "Correction: use the V2 client in module 8!", "v2"},
+		{"Never commit .env files...", ".env|...", "Don't commit the .env files to git", ".env|git"},
+		{"The staging DB listens on port 5433", "staging", "the staging db listens on 5433", "postgres|5433"},
+		{"ſtop K8s", "K8s|ſ", "stop k8s", "k8s"},
+	}
+	for _, s := range seeds {
+		f.Add(s[0], s[1], s[2], s[3], false, 0.8)
+		f.Add(s[0], s[1], s[2], s[3], true, 0.75)
+	}
+	f.Fuzz(func(t *testing.T, c, cEnts, o, oEnts string, forgotten bool, conf float64) {
+		split := func(s string) []string {
+			if s == "" {
+				return nil
+			}
+			return strings.Split(s, "|")
+		}
+		cand := learn.Entry{Type: learn.Rule, Content: c, Entities: split(cEnts), Confidence: conf}
+		old := learn.Entry{Type: learn.Rule, Content: o, Entities: split(oEnts), Forgotten: forgotten, Confidence: 0.8}
+		for _, existing := range [][]learn.Entry{{old}, {{Type: learn.Fact, Content: o}, old}} {
+			if got, want := IsDuplicate(cand, existing), oracleIsDuplicate(cand, existing); got != want {
+				t.Fatalf("IsDuplicate(%+v, %+v) = %v, oracle %v", cand, existing, got, want)
+			}
+			if got, want := NewIndex(existing).AddNew(cand), !oracleIsDuplicate(cand, existing); got != want {
+				t.Fatalf("AddNew(%+v) into %+v = %v, oracle %v", cand, existing, got, want)
+			}
+		}
+		x := NewIndex(nil)
+		if x.AddNew(old) != true || x.AddNew(cand) != !oracleIsDuplicate(cand, []learn.Entry{old}) {
+			t.Fatalf("AddNew after AddNew disagrees with the oracle on %+v, %+v", old, cand)
+		}
+		if got, want := Supersedes(cand, old), oracleSupersedes(cand, old); got != want {
+			t.Fatalf("Supersedes(%+v, %+v) = %v, oracle %v", cand, old, got, want)
+		}
+		if got, want := Jaccard(c, o), oracleJaccard(c, o); got != want {
+			t.Fatalf("Jaccard(%q, %q) = %v, oracle %v", c, o, got, want)
+		}
+		if got, want := tokens(c), oracleTokens(c); !slices.Equal(got, want) {
+			t.Fatalf("tokens(%q) = %q, oracle %q", c, got, want)
+		}
+	})
 }

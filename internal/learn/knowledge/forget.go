@@ -67,12 +67,16 @@ func Named(entries []learn.Entry, query string) []learn.Entry {
 // tokens splits s into lower-cased words at characters other than letters,
 // digits, '_', '-', '.' and '/' (so "go.mod", "pre-commit" and
 // "cmd/paige" stay whole); trailing dots are dropped.
-func tokens(s string) []string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || r == '/' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+func tokens(s string) []string { return appendTokens(nil, s) }
+
+// appendTokens appends the [tokens] of s to dst.
+func appendTokens(dst []string, s string) []string {
+	n := len(dst)
+	dst = appendFields(dst, strings.ToLower(s), func(c byte) bool {
+		return !(c == '_' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
 	})
-	for i, w := range f {
-		f[i] = strings.Trim(w, ".-/")
+	for i := n; i < len(dst); i++ {
+		dst[i] = strings.Trim(dst[i], ".-/")
 	}
-	return f
+	return dst
 }

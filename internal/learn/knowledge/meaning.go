@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,9 +13,9 @@ import (
 // mentions, its entities' tokens, its content words without filler, and
 // its polarity ("never …" is not "always …").
 type meaning struct {
-	mentions map[string]bool   // stemmed tokens of content and entities
-	entities []map[string]bool // stemmed tokens of each entity
-	words    map[string]struct{}
+	mentions sortedSet   // stemmed tokens of content and entities
+	entities []sortedSet // stemmed tokens of each entity (none empty)
+	words    sortedSet
 	negated  bool
 }
 
@@ -40,52 +41,62 @@ func wordList(s string) map[string]bool {
 }
 
 func meaningOf(e learn.Entry) meaning {
-	m := meaning{mentions: map[string]bool{}, words: map[string]struct{}{}, negated: negated(e.Content)}
-	for _, raw := range tokens(e.Content) {
+	var buf [32]string
+	toks := appendTokens(buf[:0], e.Content)
+	m := meaning{negated: negated(e.Content)}
+	mentions := make([]string, 0, len(toks)+4)
+	var words []string
+	for _, raw := range toks {
 		w := raw
 		if negWords[w] {
 			w = "not" // "never", "don't", "no": one negation
 		}
 		w = stem(w)
-		m.mentions[w] = true
+		mentions = append(mentions, w)
 		if len(w) > 1 && !filler[raw] && !filler[w] {
-			m.words[w] = struct{}{}
+			words = append(words, w)
 		}
 	}
-	for _, ent := range meaningEntities(e) {
-		set := map[string]bool{}
-		for _, w := range tokens(ent) {
-			set[stem(w)] = true
-			m.mentions[stem(w)] = true
+	for _, ent := range meaningEntities(e, toks) {
+		set := appendTokens(nil, ent)
+		for i, w := range set {
+			set[i] = stem(w)
 		}
+		mentions = append(mentions, set...)
 		if len(set) > 0 {
-			m.entities = append(m.entities, set)
+			m.entities = append(m.entities, newSortedSet(set))
 		}
 	}
+	m.mentions, m.words = newSortedSet(mentions), newSortedSet(words)
 	return m
 }
 
-// meaningEntities are the entities dedup compares for e: the real
-// entities its content names ([Entities]) and those given with it that are
-// real ([IsEntity]: a model's "go vet" or "Clerk", not the words
-// "committing" or "best practices" older heuristics stored) and that the
-// content mentions (what an entry says is what it names).
-func meaningEntities(e learn.Entry) []string {
+// meaningEntities are the entities dedup compares for e, whose content's
+// tokens are toks: the real entities its content names ([Entities]) and
+// those given with it that are real ([IsEntity]: a model's "go vet" or
+// "Clerk", not the words "committing" or "best practices" older
+// heuristics stored) and that the content mentions (what an entry says is
+// what it names). A given entity already in the list is left out: it
+// would add the same token set again, and every comparison of entities
+// asks whether some entity does something, so a repeat changes no answer
+// (the heuristics' entries carry exactly the entities of their content).
+func meaningEntities(e learn.Entry, toks []string) []string {
 	out := Entities(e.Content)
-	var said map[string]bool
+	var said sortedSet
 	for _, g := range e.Entities {
-		if !IsEntity(g) {
+		if slices.Contains(out, g) || !IsEntity(g) {
 			continue
 		}
 		if said == nil {
-			said = map[string]bool{}
-			for _, w := range tokens(e.Content) {
-				said[stem(w)] = true
+			said = make(sortedSet, len(toks))
+			for i, w := range toks {
+				said[i] = stem(w)
 			}
+			said = newSortedSet(said)
 		}
 		mentioned := true
 		for _, w := range tokens(g) {
-			mentioned = mentioned && said[stem(w)]
+			mentioned = mentioned && said.has(stem(w))
 		}
 		if mentioned {
 			out = append(out, g)
@@ -125,10 +136,8 @@ func conflict(a, b meaning) bool { return namesOther(a, b) && namesOther(b, a) }
 // namesOther reports whether one of a's entities is not mentioned in b.
 func namesOther(a, b meaning) bool {
 	for _, ent := range a.entities {
-		for w := range ent {
-			if !b.mentions[w] {
-				return true
-			}
+		if !ent.within(b.mentions) {
+			return true
 		}
 	}
 	return false
@@ -143,31 +152,22 @@ func sameThing(c, o meaning, rawJaccard float64) bool {
 	if c.negated != o.negated || conflict(c, o) {
 		return false
 	}
-	return rawJaccard > 0.6 || jaccardSets(c.words, o.words) > 0.6
+	return rawJaccard > 0.6 || jaccard(c.words, o.words) > 0.6
 }
 
 // wordsConflict reports whether a and b each have a content word (stemmed,
 // without filler) the other lacks.
 func wordsConflict(a, b meaning) bool { return extraWord(a, b) && extraWord(b, a) }
 
-func extraWord(a, b meaning) bool {
-	for w := range a.words {
-		if _, ok := b.words[w]; !ok {
-			return true
-		}
-	}
-	return false
-}
+func extraWord(a, b meaning) bool { return !a.words.within(b.words) }
 
 // sharesEntity reports whether a and b have an entity token in common
 // ("go vet" and "vet", "commits" and "commit").
 func (a meaning) sharesEntity(b meaning) bool {
 	for _, x := range a.entities {
 		for _, y := range b.entities {
-			for w := range x {
-				if y[w] {
-					return true
-				}
+			if x.intersects(y) {
+				return true
 			}
 		}
 	}

@@ -161,11 +161,10 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		res.Stats.DuplicatesSkipped = 0
 		for _, e := range extracted {
 			e = knowledge.RedactEntry(e)
-			if idx.IsDuplicate(e) {
+			if !idx.AddNew(e) {
 				res.Stats.DuplicatesSkipped++
 				continue
 			}
-			idx.Add(e)
 			fresh = append(fresh, e)
 		}
 		return fresh
