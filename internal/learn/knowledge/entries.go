@@ -100,11 +100,11 @@ func Supersedes(candidate, old learn.Entry) bool {
 	if candidate.Type != old.Type || candidate.Confidence < old.Confidence {
 		return false
 	}
-	c, o := meaningOf(candidate), meaningOf(old)
-	if !c.sharesEntity(o) || conflict(c, o) {
+	c, o := indexOf(candidate), indexOf(old)
+	if !c.meaning.sharesEntity(o.meaning) || conflict(c.meaning, o.meaning) {
 		return false
 	}
-	j := Jaccard(candidate.Content, old.Content)
+	j := jaccard(c.words, o.words)
 	return j >= 0.4 && j <= 0.6
 }
 
@@ -115,12 +115,16 @@ func Jaccard(a, b string) float64 { return jaccard(words(a), words(b)) }
 
 // words is the set of words longer than two characters of s, lower-cased
 // and split at non-word characters.
-func words(s string) sortedSet {
-	ws := appendFields(nil, strings.ToLower(s), func(c byte) bool {
+func words(s string) sortedSet { return newSortedSet(appendWords(nil, strings.ToLower(s))) }
+
+// appendWords appends to dst the words of lc, lower-cased already, longer
+// than two characters.
+func appendWords(dst []string, lc string) []string {
+	n := len(dst)
+	dst = appendFields(dst, lc, func(c byte) bool {
 		return !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
 	})
-	ws = slices.DeleteFunc(ws, func(w string) bool { return len(w) <= 2 })
-	return newSortedSet(ws)
+	return dst[:n+len(slices.DeleteFunc(dst[n:], func(w string) bool { return len(w) <= 2 }))]
 }
 
 // SectionTitles maps each knowledge type to its knowledge.md section.
@@ -203,14 +207,10 @@ func NewIndex(entries []learn.Entry) *Index {
 // Add puts e into the index.
 func (x *Index) Add(e learn.Entry) { x.items = append(x.items, indexOf(e)) }
 
-func indexOf(e learn.Entry) indexed {
-	return indexed{typ: e.Type, forgotten: e.Forgotten, words: words(e.Content), meaning: meaningOf(e)}
-}
-
 // IsDuplicate reports whether e duplicates an indexed entry, by the rule
 // of the function [IsDuplicate].
 func (x *Index) IsDuplicate(e learn.Entry) bool {
-	dup, _ := x.isDuplicate(e)
+	dup, _, _ := x.isDuplicate(e)
 	return dup
 }
 
@@ -218,29 +218,28 @@ func (x *Index) IsDuplicate(e learn.Entry) bool {
 // ([Index.IsDuplicate]), and reports whether it did: what [Index.Add]
 // after IsDuplicate does, reading e once.
 func (x *Index) AddNew(e learn.Entry) bool {
-	dup, it := x.isDuplicate(e)
+	dup, it, read := x.isDuplicate(e)
 	if dup {
 		return false
 	}
-	if it == nil {
-		x.Add(e)
-	} else {
-		x.items = append(x.items, *it)
+	if !read {
+		it = indexOf(e)
 	}
+	x.items = append(x.items, it)
 	return true
 }
 
-// isDuplicate is [Index.IsDuplicate], also returning e indexed when it
-// had to read it (when some entry has its type).
-func (x *Index) isDuplicate(e learn.Entry) (bool, *indexed) {
-	var c *indexed
+// isDuplicate is [Index.IsDuplicate], also returning e indexed and true
+// when it had to read it (when some entry has its type).
+func (x *Index) isDuplicate(e learn.Entry) (bool, indexed, bool) {
+	var c indexed
+	read := false
 	for _, it := range x.items {
 		if it.typ != e.Type {
 			continue
 		}
-		if c == nil {
-			ce := indexOf(e)
-			c = &ce
+		if !read {
+			c, read = indexOf(e), true
 		}
 		cm := c.meaning
 		if !it.forgotten {
@@ -251,8 +250,8 @@ func (x *Index) isDuplicate(e learn.Entry) (bool, *indexed) {
 			}
 		}
 		if sameThing(cm, it.meaning, jaccard(it.words, c.words)) {
-			return true, c
+			return true, c, read
 		}
 	}
-	return false, c
+	return false, c, read
 }

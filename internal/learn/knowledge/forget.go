@@ -70,9 +70,13 @@ func Named(entries []learn.Entry, query string) []learn.Entry {
 func tokens(s string) []string { return appendTokens(nil, s) }
 
 // appendTokens appends the [tokens] of s to dst.
-func appendTokens(dst []string, s string) []string {
+func appendTokens(dst []string, s string) []string { return appendLowerTokens(dst, strings.ToLower(s)) }
+
+// appendLowerTokens appends the [tokens] of lc, lower-cased already, to
+// dst.
+func appendLowerTokens(dst []string, lc string) []string {
 	n := len(dst)
-	dst = appendFields(dst, strings.ToLower(s), func(c byte) bool {
+	dst = appendFields(dst, lc, func(c byte) bool {
 		return !(c == '_' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
 	})
 	for i := n; i < len(dst); i++ {

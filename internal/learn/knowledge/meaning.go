@@ -32,6 +32,25 @@ var negWords = wordList(`never not no don dont doesn doesnt avoid cannot can't w
 var filler = wordList(`the a an to of in on at for with and or is are be been you your we our it its this that these
 	always every each all any make sure please user users should must do does just only also so then`)
 
+// Kinds of a token in tokenKinds.
+const (
+	negationToken = 1 << iota // in negWords
+	fillerToken               // in filler
+)
+
+// tokenKinds are negWords and filler in one map, so a token costs one
+// lookup.
+var tokenKinds = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for w := range negWords {
+		m[w] |= negationToken
+	}
+	for w := range filler {
+		m[w] |= fillerToken
+	}
+	return m
+}()
+
 func wordList(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {
@@ -40,35 +59,55 @@ func wordList(s string) map[string]bool {
 	return m
 }
 
-func meaningOf(e learn.Entry) meaning {
-	var buf [32]string
-	toks := appendTokens(buf[:0], e.Content)
-	m := meaning{negated: negated(e.Content)}
-	mentions := make([]string, 0, len(toks)+4)
-	var words []string
+// indexOf reads e for dedup: the words of its content (for [Jaccard]) and
+// its meaning. Its word sets are built and sorted in one scratch array on
+// the stack (moving words there costs no write barrier) and then share one
+// allocation.
+func indexOf(e learn.Entry) indexed {
+	var scratch [96]string
+	var endScratch [16]int
+	lc := strings.ToLower(e.Content)
+	words := appendWords(scratch[:0], lc)
+	words, ends := finishSet(words, endScratch[:0]) // 0: the words
+	var tokBuf [32]string
+	toks := appendLowerTokens(tokBuf[:0], lc)
 	for _, raw := range toks {
-		w := raw
-		if negWords[w] {
-			w = "not" // "never", "don't", "no": one negation
-		}
-		w = stem(w)
-		mentions = append(mentions, w)
-		if len(w) > 1 && !filler[raw] && !filler[w] {
+		kind := tokenKinds[raw]
+		if w := stem(negationOf(raw, kind)); len(w) > 1 && kind&fillerToken == 0 && (w == raw || tokenKinds[w]&fillerToken == 0) {
 			words = append(words, w)
 		}
 	}
+	words, ends = finishSet(words, ends) // 1: the content words without filler
+	entities := len(words)
 	for _, ent := range meaningEntities(e, toks) {
-		set := appendTokens(nil, ent)
-		for i, w := range set {
-			set[i] = stem(w)
+		start := len(words)
+		words = appendTokens(words, ent)
+		for i := start; i < len(words); i++ {
+			words[i] = stem(words[i])
 		}
-		mentions = append(mentions, set...)
-		if len(set) > 0 {
-			m.entities = append(m.entities, newSortedSet(set))
+		if len(words) > start {
+			words, ends = finishSet(words, ends) // 2, 3, …: each entity
 		}
 	}
-	m.mentions, m.words = newSortedSet(mentions), newSortedSet(words)
-	return m
+	mentions := len(words)
+	for _, raw := range toks {
+		words = append(words, stem(negationOf(raw, tokenKinds[raw])))
+	}
+	words = append(words, words[entities:mentions]...)
+	words, ends = finishSet(words, ends) // last: what the content and the entities mention
+	sets := setsOf(words, ends)
+	last := len(sets) - 1
+	return indexed{typ: e.Type, forgotten: e.Forgotten, words: sets[0], meaning: meaning{
+		words: sets[1], entities: sets[2:last:last], mentions: sets[last], negated: negated(e.Content)}}
+}
+
+// negationOf is "not" for a negation token ("never", "don't", "no": one
+// negation), else the token; kind is its tokenKinds.
+func negationOf(raw string, kind uint8) string {
+	if kind&negationToken != 0 {
+		return "not"
+	}
+	return raw
 }
 
 // meaningEntities are the entities dedup compares for e, whose content's
