@@ -118,6 +118,7 @@ func FormatTranscript(turns []learn.Turn) string {
 // id, source and time are filled.
 func Entries(items []Item, source string, now time.Time) []learn.Entry {
 	var out []learn.Entry
+	stamp := now.UTC().Format(time.RFC3339)
 	for _, it := range items {
 		t := learn.KnowledgeType(strings.ToLower(strings.TrimSpace(it.Type)))
 		content := strings.TrimSpace(it.Content)
@@ -131,7 +132,7 @@ func Entries(items []Item, source string, now time.Time) []learn.Entry {
 		out = append(out, learn.Entry{
 			ID: newID(), Type: t, Content: content, Confidence: it.Confidence,
 			Entities: ents, Evidence: strings.TrimSpace(it.Evidence), Source: source,
-			ExtractedAt: now.UTC().Format(time.RFC3339),
+			ExtractedAt: stamp,
 		})
 	}
 	return out
