@@ -139,17 +139,13 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	if size <= 0 {
 		size = DefaultChunkSize
 	}
-	turns = prepareUserTurns(turns)
-	analyses := make([]classify.Analysis, len(turns))
-	for i, t := range turns {
-		analyses[i] = classify.Analyze(t) // an assistant turn is noise at once
-	}
-	signal, forgets := signals(analyses)
+	p := prepare(turns)
+	signal, forgets := p.signals()
 	res.Stats.TurnsProcessed = len(turns)
 	res.Stats.SignalTurns = len(signal)
 	res.Stats.NoiseTurns = len(turns) - len(signal)
 
-	extracted, err := extractChunks(ctx, x, turns, analyses, signal, size, source)
+	extracted, err := extractChunks(ctx, x, p, signal, size, source)
 	if err != nil {
 		return res, err
 	}
@@ -171,7 +167,7 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	}
 	var mined []trail.Candidate
 	if !opts.NoTrail {
-		mined = trail.Mine(turns)
+		mined = trail.Mine(turns) // reads only the assistant turns, which are as read
 	}
 	merge := trailMerger(mined, source, opts)
 	if opts.DryRun {
@@ -197,20 +193,20 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 // are already), handing an [extract.AnalysedExtractor] the analyses. An
 // extractor that reads only the text of those turns
 // ([extract.ContextTextReader]) gets them without tool calls and results.
-func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn, analyses []classify.Analysis, signal []int, size int, source string) ([]learn.Entry, error) {
+func extractChunks(ctx context.Context, x extract.Extractor, p *prepared, signal []int, size int, source string) ([]learn.Entry, error) {
 	ax, analysed := x.(extract.AnalysedExtractor)
 	tr, ok := x.(extract.ContextTextReader)
 	textOnly := ok && tr.ContextTextOnly()
-	var extracted []learn.Entry
+	extracted := make([]learn.Entry, 0, len(signal)) // about one entry a signal turn
 	for start := 0; start < len(signal); start += size {
 		if err := ctx.Err(); err != nil {
 			return extracted, err
 		}
-		idx := WithContextIndexes(turns, signal[start:min(start+size, len(signal))])
+		idx := WithContextIndexes(p.turns, signal[start:min(start+size, len(signal))])
 		chunk := make([]learn.Turn, len(idx))
 		chunkAnalyses := make([]classify.Analysis, len(idx))
 		for j, i := range idx {
-			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
+			chunk[j], chunkAnalyses[j] = p.turn(i), p.analysis(i)
 			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
 				if textOnly { // nothing but the text is read: nothing else need be redacted
 					chunk[j].ToolUse, chunk[j].ToolResults, chunk[j].Refused = nil, nil, nil
@@ -300,21 +296,6 @@ func signals(analyses []classify.Analysis) (signal []int, forgets []string) {
 		}
 	}
 	return signal, forgets
-}
-
-// prepareUserTurns returns a copy of turns whose user turns are cut to
-// their bounded prefix ([classify.Bound]) and redacted: what is classified,
-// extracted, stored or sent to a model holds no secret.
-func prepareUserTurns(turns []learn.Turn) []learn.Turn {
-	out := make([]learn.Turn, len(turns))
-	for i, t := range turns {
-		if t.Role == learn.User {
-			t.Content = classify.Bound(t.Content)
-			t = knowledge.RedactTurn(t)
-		}
-		out[i] = t
-	}
-	return out
 }
 
 // WithContext returns the turns at the signal indexes together with the
