@@ -111,7 +111,7 @@ func Analyze(turn learn.Turn) Analysis {
 		a.Classification = learn.Classification{Type: s.Rule.Type, Pattern: s.Rule.Name, Confidence: s.Rule.Confidence, Match: s.Sentence}
 	case len(text) > 50 && !sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
-		a.FactCue = hasFactCue(sc.lowered)
+		a.FactCue = hasFactCue(rest, lrest)
 	case sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalNoise, Pattern: "question", Confidence: 0.6}
 	default:
@@ -123,9 +123,8 @@ func Analyze(turn learn.Turn) Analysis {
 // sentenceScan is what one pass over a text's sentences found.
 type sentenceScan struct {
 	signals              []Signal
-	best                 int      // index in signals of the one whose rule comes first; -1 for none
-	questions, sentences int      // counts
-	lowered              []string // the sentences, lower-cased
+	best                 int // index in signals of the one whose rule comes first; -1 for none
+	questions, sentences int // counts
 }
 
 func (s sentenceScan) onlyQuestions() bool { return s.sentences > 0 && s.questions == s.sentences }
@@ -139,7 +138,6 @@ func scanSentences(text, lt string, rules ruleList) sentenceScan {
 	for start, end := range sentenceSpans(text) {
 		s, ls := text[start:end], lt[start:end]
 		sc.sentences++
-		sc.lowered = append(sc.lowered, ls)
 		if isQuestion(ls) {
 			sc.questions++
 			continue

@@ -50,7 +50,7 @@ func oracleAnalyze(turn learn.Turn) Analysis {
 	if turn.Interrupted {
 		rules = append(ruleList(p.refusal[:len(p.refusal):len(p.refusal)]), p.rules...)
 	}
-	sc := oracleScanSentences(rest, rules)
+	sc, lowered := oracleScanSentences(rest, rules)
 	a.Signals = sc.signals
 	switch {
 	case len(a.Procedures) > 0:
@@ -60,7 +60,7 @@ func oracleAnalyze(turn learn.Turn) Analysis {
 		a.Classification = learn.Classification{Type: s.Rule.Type, Pattern: s.Rule.Name, Confidence: s.Rule.Confidence, Match: s.Sentence}
 	case len(text) > 50 && !sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
-		for _, ls := range sc.lowered {
+		for _, ls := range lowered {
 			if !oracleIsQuestion(ls) && factCue().MatchString(ls) {
 				a.FactCue = true
 				break
@@ -74,12 +74,13 @@ func oracleAnalyze(turn learn.Turn) Analysis {
 	return a
 }
 
-func oracleScanSentences(text string, rules ruleList) sentenceScan {
+func oracleScanSentences(text string, rules ruleList) (sentenceScan, []string) {
 	sc := sentenceScan{best: -1}
+	var lowered []string
 	for _, s := range oracleSentences(text) {
 		sc.sentences++
 		ls := lower(s)
-		sc.lowered = append(sc.lowered, ls)
+		lowered = append(lowered, ls)
 		if oracleIsQuestion(ls) {
 			sc.questions++
 			continue
@@ -94,7 +95,7 @@ func oracleScanSentences(text string, rules ruleList) sentenceScan {
 			}
 		}
 	}
-	return sc
+	return sc, lowered
 }
 
 func oracleIsQuestion(ls string) bool {
