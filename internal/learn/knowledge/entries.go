@@ -11,6 +11,9 @@
 //   - Every append writes whole lines and syncs. A crash mid-write leaves at
 //     most one torn last line: readers ignore it and the next [Open] or
 //     append truncates it away, so later records are never glued onto it.
+//     The changes of one pipeline run are one [Store.Batch]: one append,
+//     one sync of each file, the processed record synced only after the
+//     entries it counts.
 //   - Nothing is stored before [RedactEntry] (internal/redact) has replaced
 //     the secrets and <private> blocks in its text with markers.
 package knowledge

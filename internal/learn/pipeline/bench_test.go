@@ -178,11 +178,14 @@ func BenchmarkFloor3MB(b *testing.B) {
 }
 
 // BenchmarkStore3MB is the store's part of a run of
-// BenchmarkHeuristicExtract3MB alone, into a fresh store each iteration:
-// the transcript's key and the processed check, the two appends under the
-// store's lock (the tool trail's, nothing here, and the entries'), their
-// fsync, knowledge.md and the processed record. The entries are those the
-// run stores (found once beforehand, so no sentence work is timed).
+// BenchmarkHeuristicExtract3MB alone: the transcript's key and the
+// processed check, the tool trail's entries (none here) and the run's
+// entries stored under the store's lock, their fsync, knowledge.md and the
+// processed record. The entries are those the run stores (found once
+// beforehand, so no sentence work is timed). "fresh" stores into an empty
+// store each time, as BenchmarkHeuristicExtract3MB does (so each run
+// creates the store's files); "existing" into a store that holds one run
+// already (the same entries under other ids), as a store in use does.
 func BenchmarkStore3MB(b *testing.B) {
 	path := writeBenchTranscript(b, 3<<20)
 	turns, _, err := transcript.ReadFile(path, nil)
@@ -193,38 +196,32 @@ func BenchmarkStore3MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		s := newStore(b)
-		b.StartTimer()
-		cpu0 := testenv.CPUTime()
-		if err := storePart(s, path, dry.Entries); err != nil {
-			b.Fatal(err)
-		}
-		cpu += testenv.CPUTime() - cpu0
+	again := make([]learn.Entry, len(dry.Entries))
+	for i, e := range dry.Entries {
+		e.ID = knowledge.NewID()
+		again[i] = e
 	}
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-}
-
-// storePart does what Run does with the store for a transcript at path
-// whose sentences yield fresh.
-func storePart(s *knowledge.Store, path string, fresh []learn.Entry) error {
-	key, fi, err := knowledge.TranscriptKey(path)
-	if err != nil {
-		return err
+	for _, existing := range []bool{false, true} {
+		name := map[bool]string{false: "fresh", true: "existing"}[existing]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				s := newStore(b)
+				if existing {
+					if err := storePart(s, path, again); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				cpu0 := testenv.CPUTime()
+				if err := storePart(s, path, dry.Entries); err != nil {
+					b.Fatal(err)
+				}
+				cpu += testenv.CPUTime() - cpu0
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
 	}
-	if _, err := s.IsProcessed(key); err != nil {
-		return err
-	}
-	var res Result
-	if err := storeTrail(s, &res, func([]learn.Entry) []learn.Entry { return nil }); err != nil {
-		return err
-	}
-	if err := store(s, &res, func([]learn.Entry) []learn.Entry { return fresh }, nil); err != nil {
-		return err
-	}
-	return s.MarkProcessed(knowledge.Processed{Key: key, Path: path, Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
-		ExtractedAt: fixedNow().Format(time.RFC3339), Entries: len(res.Entries)})
 }

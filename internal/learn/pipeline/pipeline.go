@@ -85,16 +85,14 @@ func Run(ctx context.Context, path string, opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res, err = RunTurns(ctx, turns, Source(path), opts)
+	res, err = runTurns(ctx, turns, Source(path), opts, func(res Result) knowledge.Processed {
+		return knowledge.Processed{
+			Key: key, Path: key[:strings.IndexByte(key, 0)], Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
+			ExtractedAt: now(opts).UTC().Format(time.RFC3339), Entries: len(res.Entries),
+		}
+	})
 	res.Transcript = path
 	res.Stats.MalformedLines = rst.Malformed
-	if err != nil || opts.DryRun {
-		return res, err
-	}
-	err = opts.Store.MarkProcessed(knowledge.Processed{
-		Key: key, Path: key[:strings.IndexByte(key, 0)], Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
-		ExtractedAt: now(opts).UTC().Format(time.RFC3339), Entries: len(res.Entries),
-	})
 	return res, err
 }
 
@@ -130,6 +128,12 @@ func now(o Options) time.Time {
 // ([extract.AnalysedExtractor]: the heuristics, auto) reuses them instead
 // of reading the text again.
 func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Options) (Result, error) {
+	return runTurns(ctx, turns, source, opts, nil)
+}
+
+// runTurns is [RunTurns]; mark, when set, gives the processed record that
+// is stored with the entries (Run's).
+func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Options, mark func(Result) knowledge.Processed) (Result, error) {
 	res := Result{Entries: []learn.Entry{}}
 	x := opts.Extractor
 	if x == nil {
@@ -181,10 +185,18 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
 	}
-	if err := storeTrail(opts.Store, &res, merge); err != nil {
-		return res, err
-	}
-	err = store(opts.Store, &res, dedup, forgets)
+	err = opts.Store.Batch(func(b *knowledge.Batch) error {
+		if err := storeTrail(b, &res, merge); err != nil {
+			return err
+		}
+		if err := store(b, &res, dedup, forgets); err != nil {
+			return err
+		}
+		if mark != nil {
+			b.MarkProcessed(mark(res))
+		}
+		return nil
+	})
 	return res, err
 }
 
@@ -230,9 +242,10 @@ func extractChunks(ctx context.Context, x extract.Extractor, p *prepared, signal
 	return extracted, nil
 }
 
-// store dedups and appends under the store's lock (see
-// [knowledge.Store.AppendNew]), then applies forgets and supersedes.
-func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
+// store dedups and appends within the batch b (under the store's lock,
+// see [knowledge.Store.Batch]), then applies forgets and supersedes and
+// asks for knowledge.md.
+func store(s *knowledge.Batch, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
 	stored, existing, err := s.AppendNew(dedup)
 	if err != nil {
 		return err
@@ -252,8 +265,7 @@ func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.En
 		}
 		res.Stats.EntriesSuperseded++
 	}
-	_, err = s.WriteMarkdown()
-	return err
+	return s.WriteMarkdown()
 }
 
 // Superseded returns the {old id, new id} pairs where a new entry
