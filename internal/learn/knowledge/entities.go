@@ -150,13 +150,24 @@ func entityWords(buf []entityWord, s string) []entityWord {
 			w = strings.TrimSuffix(strings.TrimPrefix(w, "'"), "'s")
 		}
 		if w != "" {
-			lw := strings.ToLower(w)
+			lw := lowerWord(w)
 			buf = append(buf, entityWord{text: w, lower: lw, flags: flags[lw], initial: initial})
 		}
 		last := f[len(f)-1] // a rune ending in one of these bytes is that character
 		initial = last == '.' || last == '!' || last == '?' || last == ':'
 	}
 	return buf
+}
+
+// lowerWord is strings.ToLower(w), w itself when it is ASCII without
+// upper-case letters (checked in one pass).
+func lowerWord(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
 }
 
 // trimEntityPunct trims the characters ()[]{}<>,;:!?"'* from both ends
@@ -191,10 +202,19 @@ func isEntityWord(w entityWord, initial bool) bool {
 	if w.flags&knownName != 0 {
 		return true
 	}
-	if strings.ContainsAny(w.text, "/.-@_") && hasEntityShape(w.text) { // each shape needs one of them
+	shaped, digit := false, false
+	for i := 0; i < len(w.text); i++ {
+		switch c := w.text[i]; {
+		case c == '/' || c == '.' || c == '-' || c == '@' || c == '_':
+			shaped = true
+		case '0' <= c && c <= '9':
+			digit = true
+		}
+	}
+	if shaped && hasEntityShape(w.text) { // each shape needs one of /.-@_
 		return true
 	}
-	if strings.ContainsAny(w.text, "0123456789") { // python3, tool07; not 2MB, v1.2, 60s
+	if digit { // python3, tool07; not 2MB, v1.2, 60s
 		return hasLetter(w.text) && !isNumberShape(w.lower)
 	}
 	upper, lowerAfter := 0, false

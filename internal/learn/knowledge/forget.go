@@ -80,7 +80,20 @@ func appendLowerTokens(dst []string, lc string) []string {
 		return !(c == '_' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
 	})
 	for i := n; i < len(dst); i++ {
-		dst[i] = strings.Trim(dst[i], ".-/")
+		dst[i] = trimTokenEnds(dst[i])
 	}
 	return dst
+}
+
+// trimTokenEnds is strings.Trim(w, ".-/"): the characters are ASCII, so
+// trimming bytes trims the same runes.
+func trimTokenEnds(w string) string {
+	i, j := 0, len(w)
+	for i < j && (w[i] == '.' || w[i] == '-' || w[i] == '/') {
+		i++
+	}
+	for j > i && (w[j-1] == '.' || w[j-1] == '-' || w[j-1] == '/') {
+		j--
+	}
+	return w[i:j]
 }
