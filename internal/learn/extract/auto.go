@@ -53,7 +53,8 @@ var _ AnalysedExtractor = (*Auto)(nil)
 var _ ContextTextReader = (*Auto)(nil)
 
 // ContextTextOnly reports whether a is the heuristics alone (no Model),
-// which read only the text of the turns around the signal turns.
+// which read only the text of the turns around the signal turns and keep
+// none of the turns they are given.
 func (a *Auto) ContextTextOnly() bool { return a.Model == nil }
 
 // ExtractAnalysed implements [AnalysedExtractor].

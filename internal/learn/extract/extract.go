@@ -38,10 +38,12 @@ type AnalysedExtractor interface {
 
 // ContextTextReader is an [Extractor] that may read nothing of the turns
 // around the signal turns (the assistant turns it is given for context)
-// but their text: when ContextTextOnly reports true, the pipeline hands it
+// but their text, and keep none of the turns and analyses it is given once
+// it returns: when ContextTextOnly reports true, the pipeline hands it
 // those turns without their tool calls and results, so only their text is
-// bounded and redacted. The heuristics read only the assistant text a
-// correction answered.
+// bounded and redacted, and reuses one buffer for the turns of every
+// chunk. The heuristics read only the assistant text a correction
+// answered, and keep nothing.
 type ContextTextReader interface {
 	Extractor
 	ContextTextOnly() bool

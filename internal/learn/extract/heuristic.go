@@ -58,7 +58,8 @@ var _ AnalysedExtractor = Heuristic{}
 var _ ContextTextReader = Heuristic{}
 
 // ContextTextOnly reports true: of the turns around the signal turns the
-// heuristics read only the assistant text a correction answered.
+// heuristics read only the assistant text a correction answered, and they
+// keep none of the turns they are given.
 func (Heuristic) ContextTextOnly() bool { return true }
 
 // ruleTypes maps classifier rules to knowledge types.

@@ -204,19 +204,24 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 // its neighbouring assistant turns (bounded and redacted here; user turns
 // are already), handing an [extract.AnalysedExtractor] the analyses. An
 // extractor that reads only the text of those turns
-// ([extract.ContextTextReader]) gets them without tool calls and results.
+// ([extract.ContextTextReader]) gets them without tool calls and results,
+// every chunk in the same buffers.
 func extractChunks(ctx context.Context, x extract.Extractor, p *prepared, signal []int, size int, source string) ([]learn.Entry, error) {
 	ax, analysed := x.(extract.AnalysedExtractor)
 	tr, ok := x.(extract.ContextTextReader)
 	textOnly := ok && tr.ContextTextOnly()
 	extracted := make([]learn.Entry, 0, len(signal)) // about one entry a signal turn
+	var chunk []learn.Turn
+	var chunkAnalyses []classify.Analysis
 	for start := 0; start < len(signal); start += size {
 		if err := ctx.Err(); err != nil {
 			return extracted, err
 		}
 		idx := WithContextIndexes(p.turns, signal[start:min(start+size, len(signal))])
-		chunk := make([]learn.Turn, len(idx))
-		chunkAnalyses := make([]classify.Analysis, len(idx))
+		if !textOnly || cap(chunk) < len(idx) { // an extractor that may keep its turns gets its own
+			chunk, chunkAnalyses = make([]learn.Turn, len(idx)), make([]classify.Analysis, len(idx))
+		}
+		chunk, chunkAnalyses = chunk[:len(idx)], chunkAnalyses[:len(idx)]
 		for j, i := range idx {
 			chunk[j], chunkAnalyses[j] = p.turn(i), p.analysis(i)
 			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
