@@ -52,6 +52,12 @@ var _ AnalysedExtractor = (*Auto)(nil)
 
 var _ ContextTextReader = (*Auto)(nil)
 
+var _ ContentEntities = (*Auto)(nil)
+
+// EntitiesOfContent reports whether a is the heuristics alone (no Model),
+// whose entries carry the entities of their content.
+func (a *Auto) EntitiesOfContent() bool { return a.Model == nil }
+
 // ContextTextOnly reports whether a is the heuristics alone (no Model),
 // which read only the text of the turns around the signal turns and keep
 // none of the turns they are given.

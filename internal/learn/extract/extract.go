@@ -49,6 +49,15 @@ type ContextTextReader interface {
 	ContextTextOnly() bool
 }
 
+// ContentEntities is an [Extractor] whose entries, when
+// EntitiesOfContent reports true, carry as Entities exactly [Entities] of
+// their Content: dedup need not work them out again
+// ([knowledge.Index.AddNewNamed]). The heuristics' entries do.
+type ContentEntities interface {
+	Extractor
+	EntitiesOfContent() bool
+}
+
 // Prompt is the extraction instruction given to models (the plan's).
 const Prompt = `You are a knowledge extraction system. Read this conversation transcript between a user and an AI coding assistant, and extract knowledge that would help a developer agent working on this project.
 

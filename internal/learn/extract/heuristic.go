@@ -57,6 +57,12 @@ var _ AnalysedExtractor = Heuristic{}
 
 var _ ContextTextReader = Heuristic{}
 
+var _ ContentEntities = Heuristic{}
+
+// EntitiesOfContent reports true: every entry's entities are [Entities]
+// of its content.
+func (Heuristic) EntitiesOfContent() bool { return true }
+
 // ContextTextOnly reports true: of the turns around the signal turns the
 // heuristics read only the assistant text a correction answered, and they
 // keep none of the turns they are given.

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -211,4 +212,26 @@ func TestHeuristicReadsOnlyContextText(t *testing.T) {
 			t.Errorf("%s (-with tools +text only):\n%s", path, diff)
 		}
 	}
+}
+
+// FuzzHeuristicEntities checks the heuristics' promise
+// (EntitiesOfContent): every entry carries as Entities exactly Entities of
+// its Content, on plain and interrupted turns.
+func FuzzHeuristicEntities(f *testing.F) {
+	for _, s := range []string{"I prefer `go test ./...` over make", "No, that's wrong — use the v2 client", "@remember we use pnpm ",
+		"To release:\n1. Always run make test\n2. Tag the commit", "Let's go with Clerk. Never push to main!", "use uv, not pip",
+		"i'd rather have  TypeScript\u00a0", "No."} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, interrupted bool) {
+		turns := []learn.Turn{{Role: learn.Assistant, Content: "the previous answer"},
+			{Role: learn.User, Content: s, Interrupted: interrupted, Refused: &learn.ToolUse{Name: "Bash", Input: `{"command":"npm i"}`}}}
+		es, _ := Heuristic{Now: func() time.Time { return fixed }}.Extract(context.Background(), turns, "session:f")
+		for _, e := range es {
+			if want := Entities(e.Content); !slices.Equal(e.Entities, want) {
+				t.Fatalf("entry %q has entities %q, its content names %q", e.Content, e.Entities, want)
+			}
+		}
+	})
 }

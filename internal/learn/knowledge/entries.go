@@ -213,28 +213,36 @@ func (x *Index) Add(e learn.Entry) { x.items = append(x.items, indexOf(e)) }
 // IsDuplicate reports whether e duplicates an indexed entry, by the rule
 // of the function [IsDuplicate].
 func (x *Index) IsDuplicate(e learn.Entry) bool {
-	dup, _, _ := x.isDuplicate(e)
+	dup, _, _ := x.isDuplicate(e, false)
 	return dup
 }
 
 // AddNew puts e into the index unless it duplicates an indexed entry
 // ([Index.IsDuplicate]), and reports whether it did: what [Index.Add]
 // after IsDuplicate does, reading e once.
-func (x *Index) AddNew(e learn.Entry) bool {
-	dup, it, read := x.isDuplicate(e)
+func (x *Index) AddNew(e learn.Entry) bool { return x.addNew(e, false) }
+
+// AddNewNamed is [Index.AddNew] for an entry whose Entities are exactly
+// [Entities] of its Content (as the heuristics give them, before and after
+// redaction): they are not worked out again.
+func (x *Index) AddNewNamed(e learn.Entry) bool { return x.addNew(e, true) }
+
+func (x *Index) addNew(e learn.Entry, named bool) bool {
+	dup, it, read := x.isDuplicate(e, named)
 	if dup {
 		return false
 	}
 	if !read {
-		it = indexOf(e)
+		it = indexOfNamed(e, named)
 	}
 	x.items = append(x.items, it)
 	return true
 }
 
 // isDuplicate is [Index.IsDuplicate], also returning e indexed and true
-// when it had to read it (when some entry has its type).
-func (x *Index) isDuplicate(e learn.Entry) (bool, indexed, bool) {
+// when it had to read it (when some entry has its type); named is
+// AddNewNamed's promise.
+func (x *Index) isDuplicate(e learn.Entry, named bool) (bool, indexed, bool) {
 	var c indexed
 	read := false
 	for _, it := range x.items {
@@ -242,7 +250,7 @@ func (x *Index) isDuplicate(e learn.Entry) (bool, indexed, bool) {
 			continue
 		}
 		if !read {
-			c, read = indexOf(e), true
+			c, read = indexOfNamed(e, named), true
 		}
 		cm := c.meaning
 		if !it.forgotten {

@@ -117,6 +117,15 @@ func FuzzDedupOracle(f *testing.F) {
 		if x.AddNew(old) != true || x.AddNew(cand) != !oracleIsDuplicate(cand, []learn.Entry{old}) {
 			t.Fatalf("AddNew after AddNew disagrees with the oracle on %+v, %+v", old, cand)
 		}
+		named := cand // as the heuristics give it: the entities of its content
+		named.Entities = Entities(c)
+		if got, want := NewIndex([]learn.Entry{old}).AddNewNamed(named), !oracleIsDuplicate(named, []learn.Entry{old}); got != want {
+			t.Fatalf("AddNewNamed(%+v) into %+v = %v, oracle %v", named, old, got, want)
+		}
+		y := NewIndex(nil)
+		if y.AddNewNamed(named) != true || y.AddNew(old) != !oracleIsDuplicate(old, []learn.Entry{named}) {
+			t.Fatalf("AddNew after AddNewNamed disagrees with the oracle on %+v, %+v", named, old)
+		}
 		if got, want := Supersedes(cand, old), oracleSupersedes(cand, old); got != want {
 			t.Fatalf("Supersedes(%+v, %+v) = %v, oracle %v", cand, old, got, want)
 		}

@@ -63,7 +63,11 @@ func wordList(s string) map[string]bool {
 // its meaning. Its word sets are built and sorted in one scratch array on
 // the stack (moving words there costs no write barrier) and then share one
 // allocation.
-func indexOf(e learn.Entry) indexed {
+func indexOf(e learn.Entry) indexed { return indexOfNamed(e, false) }
+
+// indexOfNamed is indexOf; named says e's Entities are exactly [Entities]
+// of its content, which meaningEntities then need not work out.
+func indexOfNamed(e learn.Entry, named bool) indexed {
 	var scratch [96]string
 	var endScratch [16]int
 	lc := strings.ToLower(e.Content)
@@ -79,7 +83,11 @@ func indexOf(e learn.Entry) indexed {
 	}
 	words, ends = finishSet(words, ends) // 1: the content words without filler
 	entities := len(words)
-	for _, ent := range meaningEntities(e, toks) {
+	ents := e.Entities // named: what meaningEntities would give, as each is already in the list
+	if !named {
+		ents = meaningEntities(e, toks)
+	}
+	for _, ent := range ents {
 		start := len(words)
 		words = appendTokens(words, ent)
 		for i := start; i < len(words); i++ {

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,20 +156,8 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
-	dedup := func(existing []learn.Entry) []learn.Entry {
-		idx := knowledge.NewIndex(existing)
-		var fresh []learn.Entry
-		res.Stats.DuplicatesSkipped = 0
-		for _, e := range extracted {
-			e = knowledge.RedactEntry(e)
-			if !idx.AddNew(e) {
-				res.Stats.DuplicatesSkipped++
-				continue
-			}
-			fresh = append(fresh, e)
-		}
-		return fresh
-	}
+	ce, ok := x.(extract.ContentEntities)
+	dedup := deduper(extracted, ok && ce.EntitiesOfContent(), &res)
 	var mined []trail.Candidate
 	if !opts.NoTrail {
 		mined = trail.Mine(turns) // reads only the assistant turns, which are as read
@@ -198,6 +187,34 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		return nil
 	})
 	return res, err
+}
+
+// deduper returns the function that keeps the entries of extracted
+// (redacted) that repeat none of existing nor each other, counting the
+// others in res. named says the extractor gives each entry the entities of
+// its content ([extract.ContentEntities]): dedup need not work out again
+// those of an entry redaction left alone.
+func deduper(extracted []learn.Entry, named bool, res *Result) func(existing []learn.Entry) []learn.Entry {
+	return func(existing []learn.Entry) []learn.Entry {
+		idx := knowledge.NewIndex(existing)
+		var fresh []learn.Entry
+		res.Stats.DuplicatesSkipped = 0
+		for _, e := range extracted {
+			r := knowledge.RedactEntry(e)
+			added := false
+			if named && r.Content == e.Content && slices.Equal(r.Entities, e.Entities) { // still Entities of its content
+				added = idx.AddNewNamed(r)
+			} else {
+				added = idx.AddNew(r)
+			}
+			if !added {
+				res.Stats.DuplicatesSkipped++
+				continue
+			}
+			fresh = append(fresh, r)
+		}
+		return fresh
+	}
 }
 
 // extractChunks runs x over the signal turns in chunks of size, each with
