@@ -128,7 +128,10 @@ func FormatTranscript(turns []learn.Turn) string {
 // unknown type, no content, a confidence outside [0, 1]) are dropped, and
 // id, source and time are filled.
 func Entries(items []Item, source string, now time.Time) []learn.Entry {
-	var out []learn.Entry
+	var out []learn.Entry // nil when no item is kept
+	if len(items) > 0 {
+		out = make([]learn.Entry, 0, len(items))
+	}
 	stamp := now.UTC().Format(time.RFC3339)
 	for _, it := range items {
 		t := learn.KnowledgeType(strings.ToLower(strings.TrimSpace(it.Type)))
@@ -145,6 +148,9 @@ func Entries(items []Item, source string, now time.Time) []learn.Entry {
 			Entities: ents, Evidence: strings.TrimSpace(it.Evidence), Source: source,
 			ExtractedAt: stamp,
 		})
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

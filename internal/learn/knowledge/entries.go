@@ -189,6 +189,10 @@ func oneLine(s string) string {
 // ready; an Index is not safe for concurrent use.
 type Index struct {
 	items []indexed
+	// words and sets are reused for each candidate's word sets, copied
+	// out only for a candidate that is added.
+	words []string
+	sets  []sortedSet
 }
 
 type indexed struct {
@@ -234,13 +238,16 @@ func (x *Index) addNew(e learn.Entry, named bool) bool {
 	}
 	if !read {
 		it = indexOfNamed(e, named)
+	} else {
+		it = it.own()
 	}
 	x.items = append(x.items, it)
 	return true
 }
 
 // isDuplicate is [Index.IsDuplicate], also returning e indexed and true
-// when it had to read it (when some entry has its type); named is
+// when it had to read it (when some entry has its type): read into the
+// index's scratch arrays, valid until the next call; named is
 // AddNewNamed's promise.
 func (x *Index) isDuplicate(e learn.Entry, named bool) (bool, indexed, bool) {
 	var c indexed
@@ -250,7 +257,11 @@ func (x *Index) isDuplicate(e learn.Entry, named bool) (bool, indexed, bool) {
 			continue
 		}
 		if !read {
-			c, read = indexOfNamed(e, named), true
+			var endScratch [16]int
+			var ends []int
+			x.words, ends = readInto(e, named, x.words[:0], endScratch[:0])
+			c, x.sets = indexedOf(e, x.words, ends, x.sets[:0])
+			read = true
 		}
 		cm := c.meaning
 		if !it.forgotten {

@@ -60,19 +60,28 @@ func wordList(s string) map[string]bool {
 }
 
 // indexOf reads e for dedup: the words of its content (for [Jaccard]) and
-// its meaning. Its word sets are built and sorted in one scratch array on
-// the stack (moving words there costs no write barrier) and then share one
-// allocation.
+// its meaning.
 func indexOf(e learn.Entry) indexed { return indexOfNamed(e, false) }
 
 // indexOfNamed is indexOf; named says e's Entities are exactly [Entities]
-// of its content, which meaningEntities then need not work out.
+// of its content, which meaningEntities then need not work out. The words
+// are read into a scratch array on the stack, then copied out at once.
 func indexOfNamed(e learn.Entry, named bool) indexed {
 	var scratch [96]string
 	var endScratch [16]int
+	words, ends := readInto(e, named, scratch[:0], endScratch[:0])
+	it, _ := indexedOf(e, slices.Clone(words), ends, make([]sortedSet, 0, len(ends)))
+	return it
+}
+
+// readInto reads the word sets of e, one after the other, into words:
+// each set ends at the matching end appended to ends. They are the words
+// of its content (for Jaccard), its content words without filler, the
+// tokens of each entity, and what it mentions (indexedOf).
+func readInto(e learn.Entry, named bool, words []string, ends []int) ([]string, []int) {
 	lc := strings.ToLower(e.Content)
-	words := appendWords(scratch[:0], lc)
-	words, ends := finishSet(words, endScratch[:0]) // 0: the words
+	words = appendWords(words, lc)
+	words, ends = finishSet(words, ends)
 	var tokBuf [32]string
 	toks := appendLowerTokens(tokBuf[:0], lc)
 	for _, raw := range toks {
@@ -81,7 +90,7 @@ func indexOfNamed(e learn.Entry, named bool) indexed {
 			words = append(words, w)
 		}
 	}
-	words, ends = finishSet(words, ends) // 1: the content words without filler
+	words, ends = finishSet(words, ends)
 	entities := len(words)
 	ents := e.Entities // named: what meaningEntities would give, as each is already in the list
 	if !named {
@@ -94,7 +103,7 @@ func indexOfNamed(e learn.Entry, named bool) indexed {
 			words[i] = stem(words[i])
 		}
 		if len(words) > start {
-			words, ends = finishSet(words, ends) // 2, 3, …: each entity
+			words, ends = finishSet(words, ends)
 		}
 	}
 	mentions := len(words)
@@ -102,11 +111,45 @@ func indexOfNamed(e learn.Entry, named bool) indexed {
 		words = append(words, stem(negationOf(raw, tokenKinds[raw])))
 	}
 	words = append(words, words[entities:mentions]...)
-	words, ends = finishSet(words, ends) // last: what the content and the entities mention
-	sets := setsOf(words, ends)
+	return finishSet(words, ends)
+}
+
+// indexedOf is e indexed, its sets the words readInto read, as slices of
+// words appended to sets.
+func indexedOf(e learn.Entry, words []string, ends []int, sets []sortedSet) (indexed, []sortedSet) {
+	first, start := len(sets), 0
+	for _, end := range ends {
+		sets = append(sets, sortedSet(words[start:end:end]))
+		start = end
+	}
 	last := len(sets) - 1
-	return indexed{typ: e.Type, forgotten: e.Forgotten, words: sets[0], meaning: meaning{
-		words: sets[1], entities: sets[2:last:last], mentions: sets[last], negated: negated(e.Content)}}
+	return indexed{typ: e.Type, forgotten: e.Forgotten, words: sets[first], meaning: meaning{
+		words: sets[first+1], entities: sets[first+2 : last : last], mentions: sets[last], negated: negated(e.Content)}}, sets
+}
+
+// own returns it with its sets copied out of the index's scratch arrays,
+// in one allocation (and one for its entities).
+func (it indexed) own() indexed {
+	n := len(it.words) + len(it.meaning.words) + len(it.meaning.mentions)
+	for _, ent := range it.meaning.entities {
+		n += len(ent)
+	}
+	all := make([]string, 0, n)
+	all, it.words = appendSet(all, it.words)
+	all, it.meaning.words = appendSet(all, it.meaning.words)
+	all, it.meaning.mentions = appendSet(all, it.meaning.mentions)
+	ents := make([]sortedSet, len(it.meaning.entities))
+	for i, ent := range it.meaning.entities {
+		all, ents[i] = appendSet(all, ent)
+	}
+	it.meaning.entities = ents
+	return it
+}
+
+// appendSet appends the words of s to all and returns all and them there.
+func appendSet(all []string, s sortedSet) ([]string, sortedSet) {
+	all = append(all, s...)
+	return all, sortedSet(all[len(all)-len(s) : len(all) : len(all)])
 }
 
 // negationOf is "not" for a negation token ("never", "don't", "no": one

@@ -93,8 +93,8 @@ func appendFields(dst []string, s string, sep func(byte) bool) []string {
 
 // finishSet makes the words of words added since the last set ended (at
 // the last of ends) a set, sorted and without repeats, and records its end.
-// Sets built so in a scratch array on the caller's stack are sorted where
-// moving words costs no write barrier; setsOf then copies them out.
+// The sets are built so in scratch arrays (readInto) and copied out only
+// for the entries an index keeps (indexed.own).
 func finishSet(words []string, ends []int) ([]string, []int) {
 	start := 0
 	if n := len(ends); n > 0 {
@@ -102,17 +102,4 @@ func finishSet(words []string, ends []int) ([]string, []int) {
 	}
 	words = words[:start+len(newSortedSet(words[start:]))]
 	return words, append(ends, len(words))
-}
-
-// setsOf returns the sets finishSet made in words, copied into one
-// allocation.
-func setsOf(words []string, ends []int) []sortedSet {
-	all := slices.Clone(words)
-	out := make([]sortedSet, len(ends))
-	start := 0
-	for i, end := range ends {
-		out[i] = all[start:end:end]
-		start = end
-	}
-	return out
 }
