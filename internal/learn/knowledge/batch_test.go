@@ -12,6 +12,15 @@ import (
 	"github.com/paige-dev/paige/internal/learn"
 )
 
+// batchAPI are the store calls batchOps makes.
+type batchAPI struct {
+	appendNew func(func([]learn.Entry) []learn.Entry) error
+	forget    func(string) error
+	supersede func(string, string) error
+	markdown  func() error
+	processed func(Processed) error
+}
+
 // batchOps runs ops on s, each op a byte (kind, then an argument): append
 // a new entry, append a new version of one, forget, supersede, ask for
 // knowledge.md, mark a transcript processed. inBatch runs them in one
@@ -20,14 +29,7 @@ import (
 // asked for at all (a batch renders it at its end). Both stop at the first
 // error, and return it.
 func batchOps(s *Store, ops []byte, contents []string, inBatch bool) error {
-	type api struct {
-		appendNew func(func([]learn.Entry) []learn.Entry) error
-		forget    func(string) error
-		supersede func(string, string) error
-		markdown  func() error
-		processed func(Processed) error
-	}
-	run := func(a api) error {
+	run := func(a batchAPI) error {
 		n := 0
 		for _, op := range ops {
 			arg := int(op / 6)
@@ -60,32 +62,10 @@ func batchOps(s *Store, ops []byte, contents []string, inBatch bool) error {
 		return nil
 	}
 	if !inBatch {
-		markdown := false
-		var processed []Processed
-		err := run(api{
-			appendNew: func(pick func([]learn.Entry) []learn.Entry) error { _, _, err := oracleAppendNew(s, pick); return err },
-			forget:    func(id string) error { _, err := oracleForget(s, id); return err },
-			supersede: func(o, n string) error { return oracleSupersede(s, o, n) },
-			markdown:  func() error { markdown = true; return nil },
-			processed: func(p Processed) error { processed = append(processed, p); return nil },
-		})
-		if err != nil {
-			return err
-		}
-		if markdown {
-			if _, err := oracleWriteMarkdown(s); err != nil {
-				return err
-			}
-		}
-		for _, p := range processed {
-			if err := oracleMarkProcessed(s, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return oracleOps(s, run)
 	}
 	return s.Batch(func(b *Batch) error {
-		return run(api{
+		return run(batchAPI{
 			appendNew: func(pick func([]learn.Entry) []learn.Entry) error { _, _, err := b.AppendNew(pick); return err },
 			forget:    func(id string) error { _, err := b.Forget(id); return err },
 			supersede: b.Supersede,
@@ -93,6 +73,35 @@ func batchOps(s *Store, ops []byte, contents []string, inBatch bool) error {
 			processed: func(p Processed) error { b.MarkProcessed(p); return nil },
 		})
 	})
+}
+
+// oracleOps runs run through the store's code as it was before batches,
+// knowledge.md and the processed records written after the last call (see
+// batchOps).
+func oracleOps(s *Store, run func(batchAPI) error) error {
+	markdown := false
+	var processed []Processed
+	err := run(batchAPI{
+		appendNew: func(pick func([]learn.Entry) []learn.Entry) error { _, _, err := oracleAppendNew(s, pick); return err },
+		forget:    func(id string) error { _, err := oracleForget(s, id); return err },
+		supersede: func(o, n string) error { return oracleSupersede(s, o, n) },
+		markdown:  func() error { markdown = true; return nil },
+		processed: func(p Processed) error { processed = append(processed, p); return nil },
+	})
+	if err != nil {
+		return err
+	}
+	if markdown {
+		if _, err := oracleWriteMarkdown(s); err != nil {
+			return err
+		}
+	}
+	for _, p := range processed {
+		if err := oracleMarkProcessed(s, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FuzzBatch checks that a batch writes the files the same calls to the
