@@ -58,10 +58,8 @@ func (s *Store) IsProcessed(key string) (bool, error) {
 
 // MarkProcessed appends p to the processed list.
 func (s *Store) MarkProcessed(p Processed) error {
-	unlock, err := s.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return appendLocked(filepath.Join(s.dir, ProcessedFile), []Processed{p})
+	return s.Batch(func(b *Batch) error {
+		b.MarkProcessed(p)
+		return nil
+	})
 }

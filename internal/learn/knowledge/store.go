@@ -35,8 +35,8 @@ var (
 )
 
 // Store is a knowledge store in one directory. It is safe for concurrent
-// use, also across processes on Unix (an advisory lock on the directory's
-// .lock file serialises writers).
+// use, also across processes on Unix (an advisory lock on the directory
+// serialises writers; see lockDir).
 type Store struct {
 	dir string
 	mu  sync.Mutex // with the directory's file lock, held for every append and read-modify-append
@@ -154,71 +154,47 @@ func (s *Store) Append(entries ...learn.Entry) ([]learn.Entry, error) {
 // version of it (the latest version of an id is the entry), which is how
 // evidence is updated: a repeated procedure is one entry, not two.
 func (s *Store) AppendNew(pick func(existing []learn.Entry) []learn.Entry) (stored, existing []learn.Entry, err error) {
-	unlock, err := s.lock()
+	err = s.Batch(func(b *Batch) error {
+		stored, existing, err = b.AppendNew(pick)
+		return err
+	})
 	if err != nil {
-		return nil, nil, err
+		stored = nil
 	}
-	defer unlock()
-	existing, err = s.Entries()
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, e := range pick(existing) {
-		p, err := s.Prepare(e)
-		if err != nil {
-			return nil, existing, err
-		}
-		stored = append(stored, p)
-	}
-	if len(stored) == 0 {
-		return nil, existing, nil
-	}
-	if err := appendLocked(s.EntriesPath(), stored); err != nil {
-		return nil, existing, err
-	}
-	return stored, existing, nil
+	return stored, existing, err
 }
 
 // Forget marks the entry whose id is (or uniquely starts with) id as
 // forgotten and returns it. It returns ErrNotFound or ErrAmbiguous.
-func (s *Store) Forget(id string) (learn.Entry, error) {
-	unlock, err := s.lock()
-	if err != nil {
-		return learn.Entry{}, err
-	}
-	defer unlock()
-	e, err := s.find(id)
-	if err != nil {
-		return e, err
-	}
-	e.Forgotten = true
-	return e, appendLocked(s.EntriesPath(), []learn.Entry{e})
+func (s *Store) Forget(id string) (e learn.Entry, err error) {
+	err = s.Batch(func(b *Batch) error {
+		e, err = b.Forget(id)
+		return err
+	})
+	return e, err
 }
 
 // Supersede records that newID replaces oldID: oldID is hidden from then
 // on. Both must exist.
 func (s *Store) Supersede(oldID, newID string) error {
-	unlock, err := s.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if _, err := s.find(newID); err != nil {
-		return fmt.Errorf("supersede with %s: %w", newID, err)
-	}
-	old, err := s.find(oldID)
-	if err != nil {
-		return fmt.Errorf("supersede %s: %w", oldID, err)
-	}
-	old.SupersededBy = newID
-	return appendLocked(s.EntriesPath(), []learn.Entry{old})
+	return s.Batch(func(b *Batch) error { return b.Supersede(oldID, newID) })
 }
 
 func (s *Store) find(id string) (learn.Entry, error) {
-	id = strings.TrimSpace(id)
 	entries, err := s.Entries()
-	if err != nil || id == "" {
+	if err != nil {
 		return learn.Entry{}, errors.Join(err, ErrNotFound)
+	}
+	return findIn(entries, id)
+}
+
+// findIn returns the entry of entries whose id is (or uniquely starts
+// with, when at least four characters long) id, or ErrNotFound or
+// ErrAmbiguous.
+func findIn(entries []learn.Entry, id string) (learn.Entry, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return learn.Entry{}, ErrNotFound
 	}
 	var hits []learn.Entry
 	for _, e := range entries {
@@ -273,19 +249,27 @@ func (s *Store) lock() (unlock func(), err error) {
 	return func() { un(); s.mu.Unlock() }, nil
 }
 
-// appendLocked writes one JSON line per value to path after repairing a
-// torn tail, in a single write, and syncs. The store's lock must be held.
+// appendLocked writes one JSON line per value to path (see
+// [appendLines]). The store's lock must be held.
 func appendLocked[T any](path string, values []T) error {
 	lines, err := jsonLines(values)
 	if err != nil {
 		return err
 	}
-	if err := repairTail(path); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	return appendLines(path, lines)
+}
+
+// appendLines appends lines (whole JSON lines) to path, creating it, in a
+// single write after truncating a torn last line, and syncs: one open for
+// both. The store's lock must be held.
+func appendLines(path string, lines []byte) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := repairOpen(f, path); err != nil {
+		f.Close()
+		return err
 	}
 	if _, err := f.Write(lines); err != nil {
 		f.Close()
@@ -309,6 +293,11 @@ func repairTail(path string) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
+	return repairOpen(f, path)
+}
+
+// repairOpen truncates f, opened read-write, after its last newline.
+func repairOpen(f *os.File, path string) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -341,13 +330,17 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 	"github.com/paige-dev/paige/internal/testenv"
@@ -172,6 +173,55 @@ func BenchmarkFloor3MB(b *testing.B) {
 			if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
 				b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
 			}
+		})
+	}
+}
+
+// BenchmarkStore3MB is the store's part of a run of
+// BenchmarkHeuristicExtract3MB alone: the transcript's key and the
+// processed check, the tool trail's entries (none here) and the run's
+// entries stored under the store's lock, their fsync, knowledge.md and the
+// processed record. The entries are those the run stores (found once
+// beforehand, so no sentence work is timed). "fresh" stores into an empty
+// store each time, as BenchmarkHeuristicExtract3MB does (so each run
+// creates the store's files); "existing" into a store that holds one run
+// already (the same entries under other ids), as a store in use does.
+func BenchmarkStore3MB(b *testing.B) {
+	path := writeBenchTranscript(b, 3<<20)
+	turns, _, err := transcript.ReadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dry, err := RunTurns(context.Background(), turns, Source(path), Options{Store: newStore(b), DryRun: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	again := make([]learn.Entry, len(dry.Entries))
+	for i, e := range dry.Entries {
+		e.ID = knowledge.NewID()
+		again[i] = e
+	}
+	for _, existing := range []bool{false, true} {
+		name := map[bool]string{false: "fresh", true: "existing"}[existing]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				s := newStore(b)
+				if existing {
+					if err := storePart(s, path, again); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				cpu0 := testenv.CPUTime()
+				if err := storePart(s, path, dry.Entries); err != nil {
+					b.Fatal(err)
+				}
+				cpu += testenv.CPUTime() - cpu0
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,16 +86,14 @@ func Run(ctx context.Context, path string, opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res, err = RunTurns(ctx, turns, Source(path), opts)
+	res, err = runTurns(ctx, turns, Source(path), opts, func(res Result) knowledge.Processed {
+		return knowledge.Processed{
+			Key: key, Path: key[:strings.IndexByte(key, 0)], Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
+			ExtractedAt: now(opts).UTC().Format(time.RFC3339), Entries: len(res.Entries),
+		}
+	})
 	res.Transcript = path
 	res.Stats.MalformedLines = rst.Malformed
-	if err != nil || opts.DryRun {
-		return res, err
-	}
-	err = opts.Store.MarkProcessed(knowledge.Processed{
-		Key: key, Path: key[:strings.IndexByte(key, 0)], Size: fi.Size(), ModTime: fi.ModTime().UTC().Format(time.RFC3339Nano),
-		ExtractedAt: now(opts).UTC().Format(time.RFC3339), Entries: len(res.Entries),
-	})
 	return res, err
 }
 
@@ -130,6 +129,12 @@ func now(o Options) time.Time {
 // ([extract.AnalysedExtractor]: the heuristics, auto) reuses them instead
 // of reading the text again.
 func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Options) (Result, error) {
+	return runTurns(ctx, turns, source, opts, nil)
+}
+
+// runTurns is [RunTurns]; mark, when set, gives the processed record that
+// is stored with the entries (Run's).
+func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Options, mark func(Result) knowledge.Processed) (Result, error) {
 	res := Result{Entries: []learn.Entry{}}
 	x := opts.Extractor
 	if x == nil {
@@ -139,40 +144,23 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	if size <= 0 {
 		size = DefaultChunkSize
 	}
-	turns = prepareUserTurns(turns)
-	analyses := make([]classify.Analysis, len(turns))
-	for i, t := range turns {
-		analyses[i] = classify.Analyze(t) // an assistant turn is noise at once
-	}
-	signal, forgets := signals(analyses)
+	p := prepare(turns)
+	signal, forgets := p.signals()
 	res.Stats.TurnsProcessed = len(turns)
 	res.Stats.SignalTurns = len(signal)
 	res.Stats.NoiseTurns = len(turns) - len(signal)
 
-	extracted, err := extractChunks(ctx, x, turns, analyses, signal, size, source)
+	extracted, err := extractChunks(ctx, x, p, signal, size, source)
 	if err != nil {
 		return res, err
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
-	dedup := func(existing []learn.Entry) []learn.Entry {
-		idx := knowledge.NewIndex(existing)
-		var fresh []learn.Entry
-		res.Stats.DuplicatesSkipped = 0
-		for _, e := range extracted {
-			e = knowledge.RedactEntry(e)
-			if idx.IsDuplicate(e) {
-				res.Stats.DuplicatesSkipped++
-				continue
-			}
-			idx.Add(e)
-			fresh = append(fresh, e)
-		}
-		return fresh
-	}
+	ce, ok := x.(extract.ContentEntities)
+	dedup := deduper(extracted, ok && ce.EntitiesOfContent(), &res)
 	var mined []trail.Candidate
 	if !opts.NoTrail {
-		mined = trail.Mine(turns)
+		mined = trail.Mine(turns) // reads only the assistant turns, which are as read
 	}
 	merge := trailMerger(mined, source, opts)
 	if opts.DryRun {
@@ -186,29 +174,77 @@ func RunTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 		res.Entries = append(res.Entries, dedup(existing)...)
 		return res, nil
 	}
-	if err := storeTrail(opts.Store, &res, merge); err != nil {
-		return res, err
-	}
-	err = store(opts.Store, &res, dedup, forgets)
+	err = opts.Store.Batch(func(b *knowledge.Batch) error {
+		if err := storeTrail(b, &res, merge); err != nil {
+			return err
+		}
+		if err := store(b, &res, dedup, forgets); err != nil {
+			return err
+		}
+		if mark != nil {
+			b.MarkProcessed(mark(res))
+		}
+		return nil
+	})
 	return res, err
+}
+
+// deduper returns the function that keeps the entries of extracted
+// (redacted) that repeat none of existing nor each other, counting the
+// others in res. named says the extractor gives each entry the entities of
+// its content ([extract.ContentEntities]): dedup need not work out again
+// those of an entry redaction left alone.
+func deduper(extracted []learn.Entry, named bool, res *Result) func(existing []learn.Entry) []learn.Entry {
+	return func(existing []learn.Entry) []learn.Entry {
+		idx := knowledge.NewIndex(existing)
+		var fresh []learn.Entry
+		res.Stats.DuplicatesSkipped = 0
+		for _, e := range extracted {
+			r := knowledge.RedactEntry(e)
+			added := false
+			if named && r.Content == e.Content && slices.Equal(r.Entities, e.Entities) { // still Entities of its content
+				added = idx.AddNewNamed(r)
+			} else {
+				added = idx.AddNew(r)
+			}
+			if !added {
+				res.Stats.DuplicatesSkipped++
+				continue
+			}
+			fresh = append(fresh, r)
+		}
+		return fresh
+	}
 }
 
 // extractChunks runs x over the signal turns in chunks of size, each with
 // its neighbouring assistant turns (bounded and redacted here; user turns
-// are already), handing an [extract.AnalysedExtractor] the analyses.
-func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn, analyses []classify.Analysis, signal []int, size int, source string) ([]learn.Entry, error) {
+// are already), handing an [extract.AnalysedExtractor] the analyses. An
+// extractor that reads only the text of those turns
+// ([extract.ContextTextReader]) gets them without tool calls and results,
+// every chunk in the same buffers.
+func extractChunks(ctx context.Context, x extract.Extractor, p *prepared, signal []int, size int, source string) ([]learn.Entry, error) {
 	ax, analysed := x.(extract.AnalysedExtractor)
-	var extracted []learn.Entry
+	tr, ok := x.(extract.ContextTextReader)
+	textOnly := ok && tr.ContextTextOnly()
+	extracted := make([]learn.Entry, 0, len(signal)) // about one entry a signal turn
+	var chunk []learn.Turn
+	var chunkAnalyses []classify.Analysis
 	for start := 0; start < len(signal); start += size {
 		if err := ctx.Err(); err != nil {
 			return extracted, err
 		}
-		idx := WithContextIndexes(turns, signal[start:min(start+size, len(signal))])
-		chunk := make([]learn.Turn, len(idx))
-		chunkAnalyses := make([]classify.Analysis, len(idx))
+		idx := WithContextIndexes(p.turns, signal[start:min(start+size, len(signal))])
+		if !textOnly || cap(chunk) < len(idx) { // an extractor that may keep its turns gets its own
+			chunk, chunkAnalyses = make([]learn.Turn, len(idx)), make([]classify.Analysis, len(idx))
+		}
+		chunk, chunkAnalyses = chunk[:len(idx)], chunkAnalyses[:len(idx)]
 		for j, i := range idx {
-			chunk[j], chunkAnalyses[j] = turns[i], analyses[i]
+			chunk[j], chunkAnalyses[j] = p.turn(i), p.analysis(i)
 			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
+				if textOnly { // nothing but the text is read: nothing else need be redacted
+					chunk[j].ToolUse, chunk[j].ToolResults, chunk[j].Refused = nil, nil, nil
+				}
 				chunk[j].Content = classify.Bound(chunk[j].Content)
 				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
 			}
@@ -228,9 +264,10 @@ func extractChunks(ctx context.Context, x extract.Extractor, turns []learn.Turn,
 	return extracted, nil
 }
 
-// store dedups and appends under the store's lock (see
-// [knowledge.Store.AppendNew]), then applies forgets and supersedes.
-func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
+// store dedups and appends within the batch b (under the store's lock,
+// see [knowledge.Store.Batch]), then applies forgets and supersedes and
+// asks for knowledge.md.
+func store(s *knowledge.Batch, res *Result, dedup func([]learn.Entry) []learn.Entry, forgets []string) error {
 	stored, existing, err := s.AppendNew(dedup)
 	if err != nil {
 		return err
@@ -250,8 +287,7 @@ func store(s *knowledge.Store, res *Result, dedup func([]learn.Entry) []learn.En
 		}
 		res.Stats.EntriesSuperseded++
 	}
-	_, err = s.WriteMarkdown()
-	return err
+	return s.WriteMarkdown()
 }
 
 // Superseded returns the {old id, new id} pairs where a new entry
@@ -294,21 +330,6 @@ func signals(analyses []classify.Analysis) (signal []int, forgets []string) {
 		}
 	}
 	return signal, forgets
-}
-
-// prepareUserTurns returns a copy of turns whose user turns are cut to
-// their bounded prefix ([classify.Bound]) and redacted: what is classified,
-// extracted, stored or sent to a model holds no secret.
-func prepareUserTurns(turns []learn.Turn) []learn.Turn {
-	out := make([]learn.Turn, len(turns))
-	for i, t := range turns {
-		if t.Role == learn.User {
-			t.Content = classify.Bound(t.Content)
-			t = knowledge.RedactTurn(t)
-		}
-		out[i] = t
-	}
-	return out
 }
 
 // WithContext returns the turns at the signal indexes together with the

@@ -34,10 +34,10 @@ func trailMerger(mined []trail.Candidate, source string, opts Options) func([]le
 	}
 }
 
-// storeTrail stores the trail's new entries and new versions under the
-// store's lock, so concurrent runs never count one session twice or add
-// one behaviour twice.
-func storeTrail(s *knowledge.Store, res *Result, merge func([]learn.Entry) []learn.Entry) error {
+// storeTrail stores the trail's new entries and new versions within the
+// batch b, under the store's lock, so concurrent runs never count one
+// session twice or add one behaviour twice.
+func storeTrail(s *knowledge.Batch, res *Result, merge func([]learn.Entry) []learn.Entry) error {
 	updates := map[string]bool{}
 	stored, _, err := s.AppendNew(func(existing []learn.Entry) []learn.Entry {
 		out := merge(existing)
