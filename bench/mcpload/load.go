@@ -62,9 +62,11 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[int(float64(len(sorted)-1)*p)]
 }
 
-// worker is one client: its session and what it measured.
+// worker is one client: its session, the raw caller making its measured
+// calls, and what it measured.
 type worker struct {
 	s      *session
+	c      *rawCaller
 	lat    []time.Duration
 	errs   int
 	missed int
@@ -96,17 +98,28 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		defer c.CloseNow()
 	}
 	if cfg.Buffer != "" {
+		for _, w := range ws {
+			w.s.wantStructured, w.s.wantContent = true, cfg.Buffer
+		}
 		c, err := seedBuffer(ctx, cfg.URL, cfg.Path, cfg.Buffer, ws[0].s)
 		if err != nil {
 			return nil, err
 		}
 		defer c.CloseNow()
-		for _, w := range ws {
-			w.s.wantStructured = true
-		}
 	}
-	if err := ws[0].s.callTool(ctx); err != nil { // warm-up and fail fast
-		return nil, fmt.Errorf("first call: %w", err)
+	hc.CloseIdleConnections() // the measured calls use their own connections
+	for i, w := range ws {
+		c, err := newRawCaller(w.s, cfg.URL)
+		if err != nil {
+			return nil, err
+		}
+		defer c.close()
+		w.c = c
+		// Warm-up, outside the measurement: the connection, the first
+		// answer checked in full. Fail fast.
+		if err := c.callTool(ctx); err != nil {
+			return nil, fmt.Errorf("first call of session %d: %w", i, err)
+		}
 	}
 	cpu0, srv0 := testenv.CPUTime(), srvCPU(cfg.SrvPID)
 	start := time.Now()
@@ -163,7 +176,7 @@ func (w *worker) record(err error, lat time.Duration) {
 func (w *worker) closedLoop(ctx context.Context, stop time.Time) {
 	for ctx.Err() == nil && time.Now().Before(stop) {
 		t0 := time.Now()
-		err := w.s.callTool(ctx)
+		err := w.c.callTool(ctx)
 		w.record(err, time.Since(t0))
 	}
 }
@@ -187,7 +200,7 @@ func (w *worker) openLoop(ctx context.Context, start time.Time, i, workers, rate
 		} else if -wait > due(workers, rate) {
 			w.late++
 		}
-		err := w.s.callTool(ctx)
+		err := w.c.callTool(ctx)
 		if err != nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
 			w.missed++ // cut off by the run's bound, not failed by the server
 			continue
