@@ -121,7 +121,8 @@ func run(ctx context.Context, cfg config) (*result, error) {
 			return nil, fmt.Errorf("first call of session %d: %w", i, err)
 		}
 	}
-	cpu0, srv0 := testenv.CPUTime(), srvCPU(cfg.SrvPID)
+	cpu0 := testenv.CPUTime()
+	srv0, srvKnown := srvCPU(cfg.SrvPID)
 	start := time.Now()
 	var wg sync.WaitGroup
 	if cfg.Mode == "closed" {
@@ -143,7 +144,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 	}
 	wg.Wait()
 	res := &result{Elapsed: time.Since(start), CPU: testenv.CPUTime() - cpu0}
-	if srv := srvCPU(cfg.SrvPID); srv > 0 && srv0 > 0 {
+	if srv, ok := srvCPU(cfg.SrvPID); ok && srvKnown {
 		res.SrvCPU = srv - srv0
 	}
 	for _, w := range ws {
@@ -209,11 +210,11 @@ func (w *worker) openLoop(ctx context.Context, start time.Time, i, workers, rate
 	}
 }
 
-// srvCPU is the server's CPU time so far, 0 when pid is not set or unknown.
-func srvCPU(pid int) time.Duration {
+// srvCPU is the server's CPU time so far, and false when pid is not set
+// or its CPU time is unknown. A fresh server's CPU time may still be 0.
+func srvCPU(pid int) (time.Duration, bool) {
 	if pid <= 0 {
-		return 0
+		return 0, false
 	}
-	d, _ := proc.CPU(pid)
-	return d
+	return proc.CPU(pid)
 }
