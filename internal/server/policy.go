@@ -106,7 +106,12 @@ func RequestFacts(r *http.Request) Request {
 			q.Origin = v[0]
 		}
 	}
-	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && a != nil {
+	switch a := r.Context().Value(http.LocalAddrContextKey).(type) {
+	case *net.TCPAddr: // what a TCP listener gives, without formatting and parsing it
+		if a != nil && (len(a.IP) == net.IPv4len || len(a.IP) == net.IPv6len) && a.Port >= 0 && a.Port <= 0xffff {
+			q.LocalPort = a.Port
+		}
+	case net.Addr:
 		if ap, err := netip.ParseAddrPort(a.String()); err == nil {
 			q.LocalPort = int(ap.Port())
 		}
@@ -139,11 +144,11 @@ func (p *Policy) Check(q Request) *Refusal {
 		}
 	}
 	if stateChanging(q.Method) {
-		if q.ContentType != "" {
+		if q.ContentType != "" && q.ContentType != "application/json" { // the common value needs no parsing
 			if mt, _, err := mime.ParseMediaType(q.ContentType); err != nil || mt != "application/json" {
 				return &Refusal{RuleContentType, fmt.Sprintf("%s needs Content-Type application/json, got %q", q.Method, q.ContentType)}
 			}
-		} else if q.HasBody {
+		} else if q.ContentType == "" && q.HasBody {
 			return &Refusal{RuleContentType, fmt.Sprintf("%s with a body needs Content-Type application/json", q.Method)}
 		}
 	}
