@@ -207,12 +207,15 @@ func readAnswer(br *bufio.Reader, a *answer) error {
 	if a.status = int(decimal(line[9:12])); a.status < 100 {
 		return fmt.Errorf("bad status line %q", line)
 	}
-	a.close, a.ctype, a.body = line[7] == '0', a.ctype[:0], a.body[:0]
+	http10 := line[7] == '0' // line is the reader's buffer: read it before the headers
+	a.close, a.ctype, a.body = http10, a.ctype[:0], a.body[:0]
 	length, chunked, err := readHeaders(br, a)
 	if err != nil {
 		return err
 	}
 	switch {
+	case chunked && http10: // net/http ignores it and reads to the end of the connection
+		return errors.New("Transfer-Encoding in an HTTP/1.0 answer")
 	case a.status < 200 || a.status == 204 || a.status == 304:
 		return nil
 	case chunked:
