@@ -106,12 +106,13 @@ func RequestFacts(r *http.Request) Request {
 			q.Origin = v[0]
 		}
 	}
-	switch a := r.Context().Value(http.LocalAddrContextKey).(type) {
-	case *net.TCPAddr: // what a TCP listener gives, without formatting and parsing it
-		if a != nil && (len(a.IP) == net.IPv4len || len(a.IP) == net.IPv6len) && a.Port >= 0 && a.Port <= 0xffff {
-			q.LocalPort = a.Port
+	a, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if ta, ok := a.(*net.TCPAddr); ok && ta != nil && ta.Zone == "" && (len(ta.IP) == net.IPv4len || len(ta.IP) == net.IPv6len) {
+		// What a TCP listener gives, read without formatting and parsing it.
+		if ta.Port >= 0 && ta.Port <= 0xffff {
+			q.LocalPort = ta.Port
 		}
-	case net.Addr:
+	} else if a != nil {
 		if ap, err := netip.ParseAddrPort(a.String()); err == nil {
 			q.LocalPort = int(ap.Port())
 		}

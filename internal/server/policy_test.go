@@ -166,3 +166,25 @@ func TestRequestFactsLocalPort(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRequestFactsLocalPort: for any TCP address, the port RequestFacts
+// reads is the one formatting and parsing the address gives.
+func FuzzRequestFactsLocalPort(f *testing.F) {
+	f.Add([]byte{127, 0, 0, 1}, 3000, "")
+	f.Add([]byte(net.IPv6loopback), 65535, "")
+	f.Add([]byte(net.ParseIP("fe80::1")), 8080, "eth0")
+	f.Add([]byte{}, 3000, "")
+	f.Add([]byte{1, 2, 3}, -1, "%")
+	f.Fuzz(func(t *testing.T, ip []byte, port int, zone string) {
+		a := &net.TCPAddr{IP: ip, Port: port, Zone: zone}
+		want := 0
+		if ap, err := netip.ParseAddrPort(a.String()); err == nil {
+			want = int(ap.Port())
+		}
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, a))
+		if got := RequestFacts(r).LocalPort; got != want {
+			t.Errorf("%#v (%s): LocalPort %d, want %d", a, a, got, want)
+		}
+	})
+}
