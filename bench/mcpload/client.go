@@ -30,6 +30,9 @@ type session struct {
 	// wantStructured makes an answer without structuredContent an error
 	// (a seeded buffer must come back, not null).
 	wantStructured bool
+	// wantContent, when not empty, is the seeded buffer's text: an answer
+	// whose structuredContent.content differs is an error.
+	wantContent string
 }
 
 // rpcResponse is a JSON-RPC 2.0 response.
@@ -76,27 +79,24 @@ func connect(ctx context.Context, hc *http.Client, url, tool string, args any) (
 	return s, nil
 }
 
+// callPrefix starts every tools/call body; the id follows, then s.call.
+const callPrefix = `{"jsonrpc":"2.0","id":`
+
 // callBody is the next tools/call request: only the id changes per call.
 func (s *session) callBody(id int64) []byte {
-	b := strconv.AppendInt([]byte(`{"jsonrpc":"2.0","id":`), id, 10)
+	b := strconv.AppendInt([]byte(callPrefix), id, 10)
 	return append(b, s.call...)
 }
 
-// callTool makes one tools/call. An HTTP, JSON-RPC or tool error (a
-// result with isError) is an error.
+// callTool makes one tools/call through net/http. An HTTP, JSON-RPC or
+// tool error (a result with isError), or a result [session.checkResult]
+// refuses, is an error. The measured calls go through [rawCaller].
 func (s *session) callTool(ctx context.Context) error {
 	raw, err := s.callResult(ctx)
 	if err != nil {
 		return err
 	}
-	structured, err := readToolResult(raw)
-	if err != nil {
-		return err
-	}
-	if s.wantStructured && !structured {
-		return errNoBuffer
-	}
-	return nil
+	return s.checkResult(raw)
 }
 
 // callResult makes one tools/call and returns its result.
@@ -115,7 +115,7 @@ func checkToolResult(raw json.RawMessage) error {
 
 // readToolResult checks a CallToolResult as [checkToolResult] does and
 // reports, from the same decoding, whether it carries structuredContent
-// that is not null (see [hasStructured]): one pass over each answer, so
+// that is not null: one pass over each answer, so
 // the load tool's own CPU per call stays small beside the server's.
 func readToolResult(raw json.RawMessage) (structured bool, err error) {
 	var res struct {

@@ -178,7 +178,7 @@ func FuzzReadResponse(f *testing.F) {
 	})
 }
 
-func TestHasStructured(t *testing.T) {
+func TestReadToolResultStructured(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
 		want bool
@@ -188,14 +188,30 @@ func TestHasStructured(t *testing.T) {
 		{okResult, false},
 		{`{"content":[],"structuredContent":null}`, false},
 		{`{"content":[{"type":"text","text":"null"}],"structuredContent":null}`, false},
-		{`nope`, false},
 	} {
-		if got := hasStructured(json.RawMessage(tc.raw)); got != tc.want {
-			t.Errorf("hasStructured(%s): got %v, want %v", tc.raw, got, tc.want)
-		}
-		// The call path decodes once: it must say the same of a valid result.
 		if got, err := readToolResult(json.RawMessage(tc.raw)); err == nil && got != tc.want {
 			t.Errorf("readToolResult(%s): structured %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+}
+
+// Once a buffer is seeded, only an answer carrying it is right: Paige
+// answers a missing buffer with the text null and structuredContent {},
+// which a check for structuredContent alone would accept.
+func TestCheckResultSeeded(t *testing.T) {
+	s := &session{wantStructured: true, wantContent: "x = 1\n"}
+	for _, tc := range []struct {
+		raw     string
+		wantErr string
+	}{
+		{`{"content":[{"type":"text","text":"{}"}],"structuredContent":{"path":"a","content":"x = 1\n"}}`, ""},
+		{`{"content":[{"type":"text","text":"null"}],"structuredContent":{}}`, "without content"},
+		{`{"content":[{"type":"text","text":"{}"}],"structuredContent":{"content":"x = 2\n"}}`, "buffer content"},
+		{`{"content":[{"type":"text","text":"null"}],"structuredContent":null}`, errNoBuffer.Error()},
+	} {
+		err := s.checkResult(json.RawMessage(tc.raw))
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("checkResult(%s): got %v, want %q", tc.raw, err, tc.wantErr)
 		}
 	}
 }

@@ -62,9 +62,11 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[int(float64(len(sorted)-1)*p)]
 }
 
-// worker is one client: its session and what it measured.
+// worker is one client: its session, the raw caller making its measured
+// calls, and what it measured.
 type worker struct {
 	s      *session
+	c      *rawCaller
 	lat    []time.Duration
 	errs   int
 	missed int
@@ -96,19 +98,31 @@ func run(ctx context.Context, cfg config) (*result, error) {
 		defer c.CloseNow()
 	}
 	if cfg.Buffer != "" {
+		for _, w := range ws {
+			w.s.wantStructured, w.s.wantContent = true, cfg.Buffer
+		}
 		c, err := seedBuffer(ctx, cfg.URL, cfg.Path, cfg.Buffer, ws[0].s)
 		if err != nil {
 			return nil, err
 		}
 		defer c.CloseNow()
-		for _, w := range ws {
-			w.s.wantStructured = true
+	}
+	hc.CloseIdleConnections() // the measured calls use their own connections
+	for i, w := range ws {
+		c, err := newRawCaller(w.s, cfg.URL)
+		if err != nil {
+			return nil, err
+		}
+		defer c.close()
+		w.c = c
+		// Warm-up, outside the measurement: the connection, the first
+		// answer checked in full. Fail fast.
+		if err := c.callTool(ctx); err != nil {
+			return nil, fmt.Errorf("first call of session %d: %w", i, err)
 		}
 	}
-	if err := ws[0].s.callTool(ctx); err != nil { // warm-up and fail fast
-		return nil, fmt.Errorf("first call: %w", err)
-	}
-	cpu0, srv0 := testenv.CPUTime(), srvCPU(cfg.SrvPID)
+	cpu0 := testenv.CPUTime()
+	srv0, srvKnown := srvCPU(cfg.SrvPID)
 	start := time.Now()
 	var wg sync.WaitGroup
 	if cfg.Mode == "closed" {
@@ -130,7 +144,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 	}
 	wg.Wait()
 	res := &result{Elapsed: time.Since(start), CPU: testenv.CPUTime() - cpu0}
-	if srv := srvCPU(cfg.SrvPID); srv > 0 && srv0 > 0 {
+	if srv, ok := srvCPU(cfg.SrvPID); ok && srvKnown {
 		res.SrvCPU = srv - srv0
 	}
 	for _, w := range ws {
@@ -163,7 +177,7 @@ func (w *worker) record(err error, lat time.Duration) {
 func (w *worker) closedLoop(ctx context.Context, stop time.Time) {
 	for ctx.Err() == nil && time.Now().Before(stop) {
 		t0 := time.Now()
-		err := w.s.callTool(ctx)
+		err := w.c.callTool(ctx)
 		w.record(err, time.Since(t0))
 	}
 }
@@ -187,7 +201,7 @@ func (w *worker) openLoop(ctx context.Context, start time.Time, i, workers, rate
 		} else if -wait > due(workers, rate) {
 			w.late++
 		}
-		err := w.s.callTool(ctx)
+		err := w.c.callTool(ctx)
 		if err != nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
 			w.missed++ // cut off by the run's bound, not failed by the server
 			continue
@@ -196,11 +210,11 @@ func (w *worker) openLoop(ctx context.Context, start time.Time, i, workers, rate
 	}
 }
 
-// srvCPU is the server's CPU time so far, 0 when pid is not set or unknown.
-func srvCPU(pid int) time.Duration {
+// srvCPU is the server's CPU time so far, and false when pid is not set
+// or its CPU time is unknown. A fresh server's CPU time may still be 0.
+func srvCPU(pid int) (time.Duration, bool) {
 	if pid <= 0 {
-		return 0
+		return 0, false
 	}
-	d, _ := proc.CPU(pid)
-	return d
+	return proc.CPU(pid)
 }

@@ -4,10 +4,16 @@
 // official MCP SDK client, whose own ~200 µs of CPU per call would take
 // half of a small machine from the server it measures.
 //
-// It speaks MCP Streamable HTTP with net/http and encoding/json: each of
-// -workers sessions POSTs initialize (keeping its Mcp-Session-Id),
-// notifications/initialized, then tools/call requests, and reads answers
-// sent as application/json or as text/event-stream.
+// It speaks MCP Streamable HTTP: each of -workers sessions POSTs
+// initialize (keeping its Mcp-Session-Id) and notifications/initialized
+// with net/http, then makes its tools/call requests over its own
+// kept-alive HTTP/1.1 connection without net/http (a pre-encoded request,
+// only the id and Content-Length written per call; of the answer only the
+// status line and the headers that frame it are parsed), and reads
+// answers sent as application/json or as text/event-stream. Every answer
+// is checked: one equal to the session's last fully checked answer but
+// for the id (the call's own) is right; any other is decoded and checked
+// in full. The net/http client cost more CPU per call than the server.
 //
 // In the open loop (-mode open, the default) the workers together issue
 // -rate calls/s on a fixed schedule whatever the answers do, and a call
@@ -16,7 +22,8 @@
 // (-mode closed) each worker calls again as soon as it has its answer,
 // which measures capacity. It prints calls/s achieved, p50, p90, p99 and
 // max latency and the error count, and exits 1 on any error (HTTP,
-// JSON-RPC or a tool result with isError), 2 on bad flags.
+// JSON-RPC, a wrong id, a tool result with isError or, with -buffer, an
+// answer without the seeded text), 2 on bad flags.
 //
 // Only loopback URLs are accepted: this is a benchmark for a local server.
 //

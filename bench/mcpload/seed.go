@@ -77,8 +77,10 @@ func startSession(ctx context.Context, mcpURL string) (*websocket.Conn, error) {
 // seedBuffer makes the server hold an unsaved editor buffer for path with
 // content, so that paige_get_buffer answers a BufferEntry instead of
 // null: it sends buffer:update over the editor WebSocket (/ws on the MCP
-// URL's host) and calls the tool through s until the answer carries the
-// buffer (at most 5 s). The returned connection stays open for the run;
+// URL's host) and calls the tool through s until [session.checkResult]
+// accepts the answer (at most 5 s), which it does once the answer carries
+// the buffer when s wants its content (Paige answers a missing buffer with
+// the text null and structuredContent {}, not null). The returned connection stays open for the run;
 // the caller closes it.
 func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (*websocket.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -91,7 +93,7 @@ func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (
 		map[string]any{"path": path, "content": content, "cursorPosition": map[string]int{"line": 1, "column": 1}})
 	for err == nil {
 		var raw json.RawMessage
-		if raw, err = s.callResult(ctx); err == nil && hasStructured(raw) {
+		if raw, err = s.callResult(ctx); err == nil && s.checkResult(raw) == nil {
 			return c, nil
 		}
 		if err == nil {
@@ -101,15 +103,6 @@ func seedBuffer(ctx context.Context, mcpURL, path, content string, s *session) (
 	}
 	c.CloseNow()
 	return nil, fmt.Errorf("seed buffer %s: %w", path, err)
-}
-
-// hasStructured reports whether a CallToolResult carries structuredContent
-// (a BufferEntry rather than the text "null").
-func hasStructured(raw json.RawMessage) bool {
-	var res struct {
-		StructuredContent presentJSON `json:"structuredContent"`
-	}
-	return json.Unmarshal(raw, &res) == nil && bool(res.StructuredContent)
 }
 
 // errNoBuffer is a seeded run's answer that lost the buffer.

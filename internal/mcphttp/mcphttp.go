@@ -59,6 +59,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paige-dev/paige/internal/server/coalesce"
 )
 
 // ToolLookup returns the handler of a tool for the direct path, or false
@@ -234,6 +236,7 @@ func (h *Handler) serveCall(w http.ResponseWriter, r *http.Request, sess *sessio
 	hd["Cache-Control"] = []string{"no-cache, no-transform"}
 	hd["Content-Type"] = []string{"application/json"}
 	hd["Content-Length"] = []string{strconv.Itoa(len(out))}
+	coalesce.Response(r.Context(), len(out)) // status line, headers and answer in one write
 	_, _ = w.Write(out)
 }
 

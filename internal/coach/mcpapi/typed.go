@@ -145,8 +145,19 @@ func hasDefaults(raw []byte) bool { return bytes.Contains(raw, []byte(`"default"
 
 // decode validates the raw arguments (absent is {}), applies the schema's
 // defaults and returns the JSON to unmarshal into In. Errors read like the
-// SDK's.
+// SDK's. Arguments that a flat schema without defaults surely accepts as
+// sent ([flatSchema.validRaw]) are returned as they are, undecoded, as
+// the decoding path would return them.
 func (s inputSchema) decode(raw json.RawMessage) (json.RawMessage, error) {
+	if !s.hasDefaults && s.flat != nil && len(raw) > 0 && s.flat.validRaw(raw) {
+		return raw, nil
+	}
+	return s.decodeMap(raw)
+}
+
+// decodeMap is decode by way of the arguments decoded into a map, which
+// the flat check or the resolved schema validates.
+func (s inputSchema) decodeMap(raw json.RawMessage) (json.RawMessage, error) {
 	m := map[string]any{}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &m); err != nil {
