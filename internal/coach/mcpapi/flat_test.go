@@ -95,7 +95,7 @@ func FuzzFlatRaw(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		all = append(all, inputSchema{resolved: r, flat: compileFlat(s)})
+		all = append(all, inputSchema{resolved: resolvedNow(r), flat: compileFlat(s)})
 	}
 	f.Fuzz(func(t *testing.T, args string) {
 		raw := json.RawMessage(args)
