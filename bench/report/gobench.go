@@ -49,11 +49,15 @@ func parseBenchLine(line string) (r benchResult, ok bool) {
 }
 
 // goBench runs `go test -bench pattern` in pkg count times (each a
-// separate -count run) and returns each benchmark's metric series keyed
-// by "name unit". Loads are read as each result line arrives.
-func (r *runner) goBench(ctx context.Context, pkg, pattern string) (map[string]*series, error) {
+// separate -count run), with GOMAXPROCS cpu unless cpu is "", and returns
+// each benchmark's metric series keyed by "name unit". Loads are read as
+// each result line arrives.
+func (r *runner) goBench(ctx context.Context, pkg, pattern, cpu string) (map[string]*series, error) {
 	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchmem",
 		"-count", strconv.Itoa(r.runs), "-benchtime", r.benchtime, "-timeout", "30m"}
+	if cpu != "" {
+		args = append(args, "-cpu", cpu)
+	}
 	if r.short {
 		args = append(args, "-short")
 	}

@@ -212,15 +212,18 @@ func (r *runner) restart(ctx context.Context, ready *series, project, dir string
 
 // goBenches are the Go benchmarks of the table, by package. heavy marks
 // one whose set-up alone costs tens of CPU-seconds, left out of the short
-// mode (it is still compiled by every go vet and go test).
+// mode (it is still compiled by every go vet and go test). cpu, when set,
+// is go test's -cpu: the learn row's target is per core, and with a second
+// P the garbage collector's idle mark workers spend the other core's idle
+// time, which counts as CPU but is no work one core does.
 var goBenches = []struct {
-	pkg, pattern string
-	heavy        bool
+	pkg, pattern, cpu string
+	heavy             bool
 }{
-	{"./internal/seed", "^Benchmark(ValidateJSONLarge|ValidateLarge)$", false},
-	{"./internal/learn/pipeline", "^BenchmarkHeuristicExtract3MB$", false},
-	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", false}, // 10,000 memories (1,000 rows for the scan) with -short
-	{"./internal/coach/dashboard", "^BenchmarkDashboardState$", true},
+	{"./internal/seed", "^Benchmark(ValidateJSONLarge|ValidateLarge)$", "", false},
+	{"./internal/learn/pipeline", "^BenchmarkHeuristicExtract3MB$", "1", false},
+	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", "", false}, // 10,000 memories (1,000 rows for the scan) with -short
+	{"./internal/coach/dashboard", "^BenchmarkDashboardState$", "", true},
 }
 
 func (r *runner) stepBench(ctx context.Context, f *figures) error {
@@ -229,7 +232,7 @@ func (r *runner) stepBench(ctx context.Context, f *figures) error {
 		if r.short && b.heavy {
 			continue
 		}
-		res, err := r.goBench(ctx, b.pkg, b.pattern)
+		res, err := r.goBench(ctx, b.pkg, b.pattern, b.cpu)
 		if err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ func (f *figures) rows() []row {
 				ms("BenchmarkValidateLarge cpu-ns/op").format(" ms"),
 				ms("BenchmarkValidateJSONLarge ns/op").format(" ms"), orNA(b("BenchmarkValidateJSONLarge allocs/op"))),
 			loadOf(b("BenchmarkValidateJSONLarge ns/op")), "≤ 1 ms"},
-		{"learn, heuristic extraction of a 3 MB transcript (whole pipeline)",
+		{"learn, heuristic extraction of a 3 MB transcript (whole pipeline, one core: GOMAXPROCS=1)",
 			fmt.Sprintf("%s MB per CPU-second (%s MB/s wall, %s ms/op)", orNA(b("BenchmarkHeuristicExtract3MB MB/cpu-s")),
 				orNA(b("BenchmarkHeuristicExtract3MB MB/s")), ms("BenchmarkHeuristicExtract3MB ns/op").String()),
 			loadOf(b("BenchmarkHeuristicExtract3MB MB/s")), "≥ 400 MB/s per CPU-second"},
