@@ -63,6 +63,7 @@ type runner struct {
 	only      map[string]bool // steps to run; empty means all
 
 	paige, hello, mcpload, wsload string
+	mcpfloor                      string // bench/mcpfloor, built from the tools' tree
 	paigeHook                     string // "" when the measured tree has no cmd/paige-hook
 }
 
@@ -154,7 +155,7 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 }
 
 // build compiles paige as `make build` does, a hello-world Go binary the
-// same way, and the two load tools.
+// same way, the two load tools and bench/mcpfloor.
 func (r *runner) build(ctx context.Context) error {
 	fmt.Fprintln(r.log, "== build")
 	helloDir := filepath.Join(r.tmp, "hello")
@@ -170,6 +171,7 @@ func (r *runner) build(ctx context.Context) error {
 	}
 	r.paige, r.hello = filepath.Join(r.tmp, "paige"), filepath.Join(r.tmp, "hello-world")
 	r.mcpload, r.wsload = filepath.Join(r.tmp, "mcpload"), filepath.Join(r.tmp, "wsload")
+	r.mcpfloor = filepath.Join(r.tmp, "mcpfloor")
 	if _, err := os.Stat(filepath.Join(r.root, "cmd", "paige-hook")); err == nil { // older trees have none
 		r.paigeHook = filepath.Join(r.tmp, "paige-hook")
 	}
@@ -178,6 +180,7 @@ func (r *runner) build(ctx context.Context) error {
 		{helloDir, r.hello, "."},
 		{r.toolsRoot, r.mcpload, "./bench/mcpload"},
 		{r.toolsRoot, r.wsload, "./bench/wsload"},
+		{r.toolsRoot, r.mcpfloor, "./bench/mcpfloor"},
 		{r.root, r.paigeHook, "./cmd/paige-hook"},
 	} {
 		if b.out == "" {

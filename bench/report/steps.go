@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paige-dev/paige/bench/internal/proc"
 )
@@ -34,8 +38,12 @@ type figures struct {
 	rssIdle, rss16, rss500 series // MiB
 
 	mcpSeqCPU, mcp16CPU series // server µs per paige_get_buffer call
-	mcp16Rate, mcp16P99 series // calls/s, ms
-	wsCPU, wsRate       series // server µs per buffer:update, msg/s
+	// The same calls answered by bench/mcpfloor (net/http served as paige
+	// serve serves it, a constant answer of the same size, no MCP work):
+	// the floor under the two figures above.
+	floorSeqCPU, floor16CPU series
+	mcp16Rate, mcp16P99     series // calls/s, ms
+	wsCPU, wsRate           series // server µs per buffer:update, msg/s
 
 	bench map[string]*series // "BenchmarkName unit"
 }
@@ -62,6 +70,47 @@ func (r *runner) stepServe(ctx context.Context, f *figures) error {
 	}
 	for i := range r.runs {
 		if err := r.serveOnce(ctx, f, project, filepath.Join(r.tmp, fmt.Sprintf("serve-%d", i))); err != nil {
+			return err
+		}
+		if err := r.floorOnce(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// floorOnce runs serveOnce's two mcpload measurements (without a seeded
+// buffer: the floor has no /ws, and its answer carries one of the same
+// size anyway) against a fresh bench/mcpfloor.
+func (r *runner) floorOnce(ctx context.Context, f *figures) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	cmd := exec.CommandContext(ctx, r.mcpfloor, "-addr", addr, "-buffer-bytes", strconv.Itoa(len(bufferText)))
+	var log bytes.Buffer // read once the process has ended
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start mcpfloor: %w", err)
+	}
+	stop := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }
+	defer stop()
+	if err := waitListening(ctx, addr); err != nil {
+		stop()
+		return fmt.Errorf("mcpfloor: %w\n%s", err, log.Bytes())
+	}
+	args := []string{"-url", "http://" + addr + "/mcp", "-server-pid", strconv.Itoa(cmd.Process.Pid),
+		"-mode", "closed", "-duration", r.loadFor}
+	for _, run := range []struct {
+		workers string
+		cpu     *series
+	}{{"16", &f.floor16CPU}, {"1", &f.floorSeqCPU}} {
+		out, err := r.tool(ctx, r.mcpload, append(args, "-workers", run.workers)...)
+		if err != nil {
+			return err
+		}
+		if err := addFields(out, loadNow(), map[string]*series{"server cpu": run.cpu}); err != nil {
 			return err
 		}
 	}
@@ -241,4 +290,20 @@ func (r *runner) stepBench(ctx context.Context, f *figures) error {
 		}
 	}
 	return nil
+}
+
+// waitListening waits (at most ten seconds) until addr accepts a TCP
+// connection.
+func waitListening(ctx context.Context, addr string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			return c.Close()
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("not listening on %s after 10 s: %w", addr, err)
+		}
+		time.Sleep(5 * time.Millisecond) // polling: nothing to wait on but the port
+	}
 }
