@@ -313,21 +313,22 @@ func Classify(turns []learn.Turn) (signal []int, forgets []string) {
 	for i, t := range turns {
 		analyses[i] = classify.Analyze(t)
 	}
-	return signals(analyses)
+	for i, a := range analyses {
+		signal, forgets = addSignal(signal, forgets, i, a.Classification)
+	}
+	return signal, forgets
 }
 
-// signals is [Classify] on analyses already made.
-func signals(analyses []classify.Analysis) (signal []int, forgets []string) {
-	for i, a := range analyses {
-		c := a.Classification
-		switch {
-		case c.Type == learn.SignalForget:
-			if c.Match != "" {
-				forgets = append(forgets, c.Match)
-			}
-		case classify.IsSignal(c):
-			signal = append(signal, i)
+// addSignal adds turn i, classified c, to what [Classify] returns: its
+// index when it is a signal, its text when it is an "@forget" command.
+func addSignal(signal []int, forgets []string, i int, c learn.Classification) ([]int, []string) {
+	switch {
+	case c.Type == learn.SignalForget:
+		if c.Match != "" {
+			forgets = append(forgets, c.Match)
 		}
+	case classify.IsSignal(c):
+		signal = append(signal, i)
 	}
 	return signal, forgets
 }

@@ -64,15 +64,7 @@ func (p *prepared) signals() (signal []int, forgets []string) {
 		if u < 0 {
 			continue
 		}
-		c := p.analyses[u].Classification
-		switch {
-		case c.Type == learn.SignalForget:
-			if c.Match != "" {
-				forgets = append(forgets, c.Match)
-			}
-		case classify.IsSignal(c):
-			signal = append(signal, i)
-		}
+		signal, forgets = addSignal(signal, forgets, i, p.analyses[u].Classification)
 	}
 	return signal, forgets
 }
