@@ -49,10 +49,10 @@ func parseBenchLine(line string) (r benchResult, ok bool) {
 }
 
 // goBench runs `go test -bench pattern` in pkg count times (each a
-// separate -count run), with GOMAXPROCS cpu unless cpu is "", and returns
-// each benchmark's metric series keyed by "name unit". Loads are read as
-// each result line arrives.
-func (r *runner) goBench(ctx context.Context, pkg, pattern, cpu string) (map[string]*series, error) {
+// separate -count run), with GOMAXPROCS cpu unless cpu is "" and TMPDIR
+// tmpDir unless it is "", and returns each benchmark's metric series keyed
+// by "name unit". Loads are read as each result line arrives.
+func (r *runner) goBench(ctx context.Context, pkg, pattern, cpu, tmpDir string) (map[string]*series, error) {
 	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchmem",
 		"-count", strconv.Itoa(r.runs), "-benchtime", r.benchtime, "-timeout", "30m"}
 	if cpu != "" {
@@ -63,6 +63,9 @@ func (r *runner) goBench(ctx context.Context, pkg, pattern, cpu string) (map[str
 	}
 	cmd := exec.CommandContext(ctx, r.goCmd, append(args, pkg)...)
 	cmd.Dir = r.root
+	if tmpDir != "" {
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmpDir)
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
