@@ -43,7 +43,11 @@ type figures struct {
 	// the floor under the two figures above.
 	floorSeqCPU, floor16CPU series
 	mcp16Rate, mcp16P99     series // calls/s, ms
-	wsCPU, wsRate           series // server µs per buffer:update, msg/s
+	// 16 clients sending targetRate calls/s together (open loop): the
+	// rate achieved and the p99 at the rate the target names, where the
+	// closed loop above measures the tail at saturation.
+	openRate, openP99 series
+	wsCPU, wsRate     series // server µs per buffer:update, msg/s
 
 	bench map[string]*series // "BenchmarkName unit"
 }
@@ -117,9 +121,13 @@ func (r *runner) floorOnce(ctx context.Context, f *figures) error {
 	return nil
 }
 
+// targetRate is the MCP throughput the target names, in calls/s.
+const targetRate = 10_000
+
 // serveOnce is one server's scenarios, in order: ready, idle RSS, 16 MCP
-// clients, RSS with their sessions, one sequential MCP client, one
-// WebSocket client's buffer:updates, r.conns idle WebSocket clients.
+// clients back to back, RSS with their sessions, one sequential MCP
+// client, 16 MCP clients at targetRate, one WebSocket client's
+// buffer:updates, r.conns idle WebSocket clients.
 func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string) (err error) {
 	s, err := r.startServe(ctx, project, dir)
 	if err != nil {
@@ -134,8 +142,11 @@ func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string)
 	load := loadNow()
 	f.rssIdle.add(s.rss(), load)
 	pid := strconv.Itoa(s.pid())
-	mcp := []string{"-url", s.base + "/mcp", "-server-pid", pid, "-mode", "closed", "-duration", r.loadFor, "-buffer", bufferText}
-	out, err := r.tool(ctx, r.mcpload, append(mcp, "-workers", "16")...)
+	mcpArgs := func(mode string, more ...string) []string {
+		return append([]string{"-url", s.base + "/mcp", "-server-pid", pid, "-mode", mode,
+			"-duration", r.loadFor, "-buffer", bufferText}, more...)
+	}
+	out, err := r.tool(ctx, r.mcpload, mcpArgs("closed", "-workers", "16")...)
 	if err != nil {
 		return err
 	}
@@ -149,12 +160,22 @@ func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string)
 	}
 	f.mcp16Rate.add(rate, load)
 	f.rss16.add(s.rss(), load)
-	if out, err = r.tool(ctx, r.mcpload, append(mcp, "-workers", "1")...); err != nil {
+	if out, err = r.tool(ctx, r.mcpload, mcpArgs("closed", "-workers", "1")...); err != nil {
 		return err
 	}
 	if err := addFields(out, loadNow(), map[string]*series{"server cpu": &f.mcpSeqCPU}); err != nil {
 		return err
 	}
+	if out, err = r.tool(ctx, r.mcpload, mcpArgs("open", "-workers", "16", "-rate", strconv.Itoa(targetRate))...); err != nil {
+		return err
+	}
+	if err := addFields(out, loadNow(), map[string]*series{"p99": &f.openP99}); err != nil {
+		return err
+	}
+	if rate, err = callsPerSecond(out); err != nil {
+		return err
+	}
+	f.openRate.add(rate, loadNow())
 	ws := "ws" + strings.TrimPrefix(s.base, "http") + "/ws"
 	if out, err = r.tool(ctx, r.wsload, "-url", ws, "-server-pid", pid, "-session", "-duration", r.loadFor); err != nil {
 		return err
