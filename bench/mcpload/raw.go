@@ -301,31 +301,94 @@ func decimal(b []byte) int64 {
 	return n
 }
 
-// readChunked appends a chunked body to a.body, then skips its trailers.
+// readChunked appends a chunked body to a.body. It is at least as strict
+// as net/http's chunked reader: each chunk-size line ends in CRLF with no
+// other CR, holds one to 16 hex digits before any extension, and is
+// shorter than 4 KiB; each chunk's data is followed by exactly CRLF. The
+// trailers, if any, are read as net/http reads them (see readTrailers).
 func readChunked(br *bufio.Reader, a *answer) error {
 	for {
-		line, err := br.ReadSlice('\n')
+		n, err := readChunkSize(br)
 		if err != nil {
-			return fmt.Errorf("chunk size: %w", err)
+			return err
 		}
-		size, _, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(";"))
-		n, err := strconv.ParseUint(string(bytes.TrimSpace(size)), 16, 32)
-		if err != nil || int(n) > maxAnswer-len(a.body) {
-			return fmt.Errorf("bad chunk size %q", line)
+		if n > uint64(maxAnswer-len(a.body)) {
+			return fmt.Errorf("chunk of %d bytes: answer over %d bytes", n, maxAnswer)
 		}
 		if n == 0 {
-			_, _, err := readHeaders(br, &answer{}) // trailers
-			return err
+			return readTrailers(br)
 		}
 		start := len(a.body)
 		a.body = grow(a.body, start+int(n))
 		if _, err := io.ReadFull(br, a.body[start:]); err != nil {
 			return err
 		}
-		if crlf, err := br.ReadSlice('\n'); err != nil || string(bytes.TrimRight(crlf, "\r\n")) != "" {
+		var crlf [2]byte
+		if _, err := io.ReadFull(br, crlf[:]); err != nil || string(crlf[:]) != "\r\n" {
 			return fmt.Errorf("chunk without its CRLF: %q %v", crlf, err)
 		}
 	}
+}
+
+// readTrailers reads what follows a chunked body's last chunk: a CRLF, or
+// trailer lines up to a blank line, which net/http reads only when a
+// CRLFCRLF is already in its buffer (a bound on their size).
+func readTrailers(br *bufio.Reader) error {
+	if end, err := br.Peek(2); err == nil && string(end) == "\r\n" {
+		_, err = br.Discard(2)
+		return err
+	}
+	for size := 4; ; size++ {
+		ahead, err := br.Peek(size)
+		if bytes.HasSuffix(ahead, []byte("\r\n\r\n")) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("chunked body without its final CRLF: %w", err)
+		}
+	}
+	_, _, err := readHeaders(br, &answer{})
+	return err
+}
+
+// maxChunkLine bounds a chunk-size line without its CRLF, as net/http does.
+const maxChunkLine = 4096
+
+// readChunkSize reads one chunk-size line and returns the size it gives.
+func readChunkSize(br *bufio.Reader) (uint64, error) {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return 0, fmt.Errorf("chunk size: %w", err)
+	}
+	if bytes.IndexByte(line, '\r') != len(line)-2 || len(line)-2 >= maxChunkLine {
+		return 0, fmt.Errorf("bad chunk-size line %q", line)
+	}
+	size, _, _ := bytes.Cut(bytes.TrimRight(line, " \t\r\n"), []byte(";"))
+	if len(size) == 0 || len(size) > 16 {
+		return 0, fmt.Errorf("bad chunk size %q", line)
+	}
+	var n uint64
+	for _, c := range size {
+		d, ok := hexDigit(c)
+		if !ok {
+			return 0, fmt.Errorf("bad chunk size %q", line)
+		}
+		n = n<<4 | uint64(d)
+	}
+	return n, nil
+}
+
+// hexDigit is the value of the hexadecimal digit c.
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // grow returns b resized to n bytes, reusing its array when it is large enough.

@@ -45,6 +45,13 @@ func TestReadAnswer(t *testing.T) {
 		{name: "header without colon", raw: "HTTP/1.1 200 OK\r\nnope\r\n\r\n", wantErr: "bad header line"},
 		{name: "bad chunk size", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", wantErr: "bad chunk size"},
 		{name: "chunk without CRLF", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX\r\n0\r\n\r\n", wantErr: "without its CRLF"},
+		// Chunked framing net/http refuses is refused (FuzzReadAnswer).
+		{name: "chunk-size line with bare LF", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\n\r\n", wantErr: "bad chunk-size line"},
+		{name: "CR inside a chunk-size line", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r;x\r\nab\r\n0\r\n\r\n", wantErr: "bad chunk-size line"},
+		{name: "chunk size of 17 digits", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000002\r\nab\r\n0\r\n\r\n", wantErr: "bad chunk size"},
+		{name: "space before a chunk size", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n 2\r\nab\r\n0\r\n\r\n", wantErr: "bad chunk size"},
+		{name: "bare LF after chunk data", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\n0\r\n\r\n", wantErr: "without its CRLF"},
+		{name: "trailers without CRLFCRLF", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: 1\n\n", wantErr: "final CRLF"},
 		{name: "short body", raw: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", wantErr: "EOF"},
 		{name: "cut in headers", raw: "HTTP/1.1 200 OK\r\nContent-Le", wantErr: "EOF"},
 		{name: "too many headers", raw: "HTTP/1.1 200 OK\r\n" + strings.Repeat("X: y\r\n", maxHeaderLines+1) + "\r\n", wantErr: "header lines"},

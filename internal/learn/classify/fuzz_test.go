@@ -38,8 +38,10 @@ func FuzzProcedures(f *testing.F) {
 			}
 		}
 		_ = Classify(learn.Turn{Role: learn.User, Content: text, Interrupted: true}) // the refusal rules never panic either
+		// Classify looks for lists in the text it analyses: bounded, its
+		// quotes normalised and trimmed (a leading \f is no line start).
 		c := Classify(learn.Turn{Role: learn.User, Content: text})
-		if c.Type == learn.SignalProcedure && len(procs) == 0 {
+		if analysed, _ := Procedures(normalize(Bound(text))); c.Type == learn.SignalProcedure && len(analysed) == 0 {
 			t.Errorf("Classify found a procedure in %q, Procedures none", text)
 		}
 	})
