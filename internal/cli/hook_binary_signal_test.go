@@ -95,7 +95,7 @@ func TestPaigeHookBinaryGitSignalDispositions(t *testing.T) {
 	}
 	realGit, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("no git")
+		t.Fatalf("git, which --record-session runs: %v", err)
 	}
 	bin := t.TempDir()
 	log := filepath.Join(t.TempDir(), "sigign")
