@@ -312,12 +312,8 @@ func (r *runner) stepBench(ctx context.Context, f *figures) error {
 		if r.short && b.heavy {
 			continue
 		}
-		res, err := r.goBench(ctx, b.pkg, b.pattern, b.cpu, "")
-		if err != nil {
+		if err := r.addBench(ctx, f, b.pkg, b.pattern, b.cpu, ""); err != nil {
 			return err
-		}
-		for k, v := range res {
-			f.bench[k] = v
 		}
 		if !b.tmpfs || !proc.IsTmpfs(shmDir) {
 			continue
@@ -326,14 +322,28 @@ func (r *runner) stepBench(ctx context.Context, f *figures) error {
 		if err != nil {
 			return err
 		}
-		res, err = r.goBench(ctx, b.pkg, b.pattern, b.cpu, dir)
+		err = r.addBench(ctx, f, b.pkg, b.pattern, b.cpu, dir)
 		os.RemoveAll(dir)
 		if err != nil {
 			return err
 		}
-		for k, v := range res {
-			f.bench["tmpfs "+k] = v
-		}
+	}
+	return nil
+}
+
+// addBench runs one goBench and adds its series to f.bench, each key
+// prefixed "tmpfs " when its temporary directories were in tmpDir.
+func (r *runner) addBench(ctx context.Context, f *figures, pkg, pattern, cpu, tmpDir string) error {
+	res, err := r.goBench(ctx, pkg, pattern, cpu, tmpDir)
+	if err != nil {
+		return err
+	}
+	prefix := ""
+	if tmpDir != "" {
+		prefix = "tmpfs "
+	}
+	for k, v := range res {
+		f.bench[prefix+k] = v
 	}
 	return nil
 }
