@@ -212,7 +212,15 @@ func (d *Deps) logged(h mcp.ToolHandler) mcp.ToolHandler {
 // lose. If the row cannot be stored, finish returns the tool error saying
 // so, which the client gets instead of the tool's answer (tool errors,
 // never protocol errors); otherwise nil.
+//
+// The row's submit and commit are detached from ctx's cancellation: a
+// call that reached its tool is logged whatever the client does with its
+// connection meanwhile (issue 29: a client that half-closed its
+// connection cancelled the wait, and got "could not be recorded" for a
+// row that was then lost or written anyway). The wait is bounded by the
+// writer's commit, which never waits for a client.
 func (d *Deps) logCall(ctx context.Context, call *mcp.CallToolRequest) (finish func() *mcp.CallToolResult) {
+	ctx = context.WithoutCancel(ctx)
 	data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
 	if call.Session != nil {
 		data["mcpSessionId"] = call.Session.ID()
@@ -235,8 +243,10 @@ func (d *Deps) Session() *session.Service { return d.sess }
 // Broadcast sends a message to the editor, for extra tools.
 func (d *Deps) Broadcast(typ string, payload any) { d.hub.Broadcast(typ, payload) }
 
+// logAction logs a tool's own action (coaching_message, …) before its
+// answer, detached from ctx's cancellation like the call's row (logCall).
 func (d *Deps) logAction(ctx context.Context, t coach.ActionType, data any) {
-	if err := d.sess.Log(ctx, t, data); err != nil {
+	if err := d.sess.Log(context.WithoutCancel(ctx), t, data); err != nil {
 		d.log.Error("cannot log action", "action", string(t), "err", err)
 	}
 }
