@@ -92,6 +92,7 @@ func TestHalfClosedConnectionKeepsCallLogged(t *testing.T) {
 					t.Fatalf("after %d answers: %d mcp_tool_call rows (%v)", acked, rows, err)
 				}
 			}
+			t.Logf("%d of %d calls answered", acked, n)
 			if !first && acked != n {
 				t.Errorf("%d of %d calls answered to a client that reads before closing", acked, n)
 			}

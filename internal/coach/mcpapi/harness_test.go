@@ -80,8 +80,7 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		f(&o)
 	}
 	srv := New(o)
-	// Over HTTP, as Claude Code connects: the tools' calls take Handler's
-	// direct path (mcphttp), the rest the SDK's.
+	// Over HTTP, as Claude Code connects, through the SDK's handler.
 	handler := Handler(srv, nil, 0)
 	hs := httptest.NewServer(handler)
 	t.Cleanup(hs.Close)
