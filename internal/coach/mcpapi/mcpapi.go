@@ -15,13 +15,13 @@
 //     naming the field, the limit and the value.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
 //   - Every call is logged as mcp_tool_call {toolName, sessionId}, committed
-//     before its answer and whatever the client does with its connection,
-//     plus the
-//     tool's own action (phase_started / phase_completed, coaching_message,
-//     file_hints_applied, decorations_applied). With no active session the
-//     actions are discarded with a warning (EC-17) and the tool still works,
-//     except paige_get_session_state and paige_update_phase, which need the
-//     session and answer the tool error "No active session" (scenario 6.17).
+//     before its answer whatever the client does with its connection, plus
+//     the tool's own action (phase_started / phase_completed,
+//     coaching_message, file_hints_applied, decorations_applied). With no
+//     active session the actions are discarded with a warning (EC-17) and
+//     the tool still works, except paige_get_session_state and
+//     paige_update_phase, which need the session and answer the tool error
+//     "No active session" (scenario 6.17).
 //   - Tool failures are tool errors (IsError results the model sees), never
 //     protocol errors; a failed tool broadcasts nothing (scenario 6.18).
 //
