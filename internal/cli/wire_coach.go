@@ -125,13 +125,10 @@ const serveGCPercent = 200
 
 // tuneGC sets GOGC to [serveGCPercent] unless the user set GOGC (userGOGC
 // non-empty), whose choice the runtime already applied. The server's live
-// heap is a few MB while every request allocates: at Go's default 100 the
-// collector takes about a sixth of the server's CPU per paige_get_buffer
-// call (96 vs 80 µs at 16 clients, bench/mcpload); at 400 the heap grows
-// to 5× the live data (41.6 MiB with 16 MCP sessions). 200 keeps 16 MCP
-// sessions at 34 MiB for about 85 µs per call. (400 was chosen when the
-// MCP SDK's decoder allocated 32 KiB per message on every call; tools/call
-// no longer goes through it, see internal/mcphttp.)
+// heap is a few MB while every request allocates (an MCP tools/call about
+// 340 KB, most of it the SDK's 32 KiB decoder buffers, see
+// docs/performance.md): at Go's default 100 the collector runs twice as
+// often for a heap that stays small either way.
 func tuneGC(log interface{ Debug(string, ...any) }, userGOGC string) {
 	if userGOGC != "" {
 		return

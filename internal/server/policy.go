@@ -106,13 +106,7 @@ func RequestFacts(r *http.Request) Request {
 			q.Origin = v[0]
 		}
 	}
-	a, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if ta, ok := a.(*net.TCPAddr); ok && ta != nil && ta.Zone == "" && (len(ta.IP) == net.IPv4len || len(ta.IP) == net.IPv6len) {
-		// What a TCP listener gives, read without formatting and parsing it.
-		if ta.Port >= 0 && ta.Port <= 0xffff {
-			q.LocalPort = ta.Port
-		}
-	} else if a != nil {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && a != nil {
 		if ap, err := netip.ParseAddrPort(a.String()); err == nil {
 			q.LocalPort = int(ap.Port())
 		}
@@ -145,11 +139,11 @@ func (p *Policy) Check(q Request) *Refusal {
 		}
 	}
 	if stateChanging(q.Method) {
-		if q.ContentType != "" && q.ContentType != "application/json" { // the common value needs no parsing
+		if q.ContentType != "" {
 			if mt, _, err := mime.ParseMediaType(q.ContentType); err != nil || mt != "application/json" {
 				return &Refusal{RuleContentType, fmt.Sprintf("%s needs Content-Type application/json, got %q", q.Method, q.ContentType)}
 			}
-		} else if q.ContentType == "" && q.HasBody {
+		} else if q.HasBody {
 			return &Refusal{RuleContentType, fmt.Sprintf("%s with a body needs Content-Type application/json", q.Method)}
 		}
 	}

@@ -18,8 +18,6 @@ import (
 	"net/http"
 	"syscall"
 	"time"
-
-	"github.com/paige-dev/paige/internal/server/coalesce"
 )
 
 // DefaultShutdownTimeout bounds how long in-flight requests may drain.
@@ -92,14 +90,13 @@ func Serve(ctx context.Context, addr string, h http.Handler, opts *Options) erro
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return base },
-		ConnContext:       coalesce.ConnContext, // handlers may send a response in one write
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	for _, f := range o.OnShutdown {
 		srv.RegisterOnShutdown(f)
 	}
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(coalesce.Listener(ln)) }()
+	go func() { serveErr <- srv.Serve(ln) }()
 	if o.Ready != nil {
 		o.Ready(ln.Addr())
 	}

@@ -23,8 +23,8 @@ func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 
 // BenchmarkGetBufferHandler is one paige_get_buffer call of a 2.5 KB
 // buffer through Handler, in-process without a network or net/http's
-// connection handling: the cost that is Paige's own (direct path, tool,
-// answer). cpu-ns/op is the process's CPU per call.
+// connection handling: the SDK's Streamable HTTP handler, the tool and its
+// committed action-log row. cpu-ns/op is the process's CPU per call.
 func BenchmarkGetBufferHandler(b *testing.B) {
 	h := newHarness(b)
 	content := strings.Repeat("const value = computeSomething(input);\n", 62)

@@ -48,6 +48,7 @@ func (r *recorder) take() []sent {
 type harness struct {
 	srv     *Server
 	handler http.Handler // what cs is connected through
+	url     string       // where handler serves, over loopback
 	cs      *mcp.ClientSession
 	st      *store.Store
 	ws      *workspace.Workspace
@@ -79,8 +80,7 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		f(&o)
 	}
 	srv := New(o)
-	// Over HTTP, as Claude Code connects: the tools' calls take Handler's
-	// direct path (mcphttp), the rest the SDK's.
+	// Over HTTP, as Claude Code connects, through the SDK's handler.
 	handler := Handler(srv, nil, 0)
 	hs := httptest.NewServer(handler)
 	t.Cleanup(hs.Close)
@@ -90,7 +90,7 @@ func newHarness(t testing.TB, opts ...func(*Options)) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &harness{srv: srv, handler: handler, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
+	return &harness{srv: srv, handler: handler, url: hs.URL, cs: cs, st: st, ws: ws, sess: sess, hub: hub, project: project}
 }
 
 // call calls a tool and decodes its structured result into out (if non-nil).

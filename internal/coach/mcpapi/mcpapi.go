@@ -5,18 +5,23 @@
 // # Invariants
 //
 //   - Every tool is registered in one place, [addTools], with typed In/Out
-//     through [AddTool]: schemas inferred from the types, arguments
-//     validated against them, like mcp.AddTool but cheaper per call.
+//     through [AddTool], which is mcp.AddTool plus the input caps: schemas
+//     inferred from the types, arguments validated against them.
+//   - The official SDK answers every MCP request ([Handler] is its
+//     Streamable HTTP handler); sessions idle for the configured time are
+//     closed by the SDK's own session timeout.
 //   - Every input is checked against package limits (see limits.go)
 //     before its handler runs; an input over a limit is a tool error
 //     naming the field, the limit and the value.
 //   - No tool writes a file (FR-081): the Files interface has no write method.
-//   - Every call is logged as mcp_tool_call {toolName, sessionId}, plus the
-//     tool's own action (phase_started / phase_completed, coaching_message,
-//     file_hints_applied, decorations_applied). With no active session the
-//     actions are discarded with a warning (EC-17) and the tool still works,
-//     except paige_get_session_state and paige_update_phase, which need the
-//     session and answer the tool error "No active session" (scenario 6.17).
+//   - Every call is logged as mcp_tool_call {toolName, sessionId}, committed
+//     before its answer whatever the client does with its connection, plus
+//     the tool's own action (phase_started / phase_completed,
+//     coaching_message, file_hints_applied, decorations_applied). With no
+//     active session the actions are discarded with a warning (EC-17) and
+//     the tool still works, except paige_get_session_state and
+//     paige_update_phase, which need the session and answer the tool error
+//     "No active session" (scenario 6.17).
 //   - Tool failures are tool errors (IsError results the model sees), never
 //     protocol errors; a failed tool broadcasts nothing (scenario 6.18).
 //
@@ -38,7 +43,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach/limits"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/workspace"
-	"github.com/paige-dev/paige/internal/mcphttp"
 )
 
 // Files is the read side of the workspace; *workspace.Workspace satisfies it.
@@ -79,35 +83,19 @@ type Options struct {
 	Extra func(s *Server, d *Deps)
 }
 
-// Server is Paige's MCP server: the SDK's server with every tool, and the
-// table of the same tools that [Handler] calls directly. Tools are added
-// while wiring, before the handler serves.
+// Server is Paige's MCP server: the SDK's server with every tool. Tools
+// are added while wiring, before the handler serves.
 type Server struct {
 	*mcp.Server
-	d     *Deps                      // nil logs no calls (tests of AddTool alone)
-	tools map[string]mcp.ToolHandler // each logs its call (logCall); written only by AddTool
-
-	// inferSchemas makes AddTool infer every schema from the types, even
-	// a generated one's, and schemaAdded, if non-nil, is called with each
-	// tool's schemas as registered (the generator, toolschemas_test.go).
-	inferSchemas bool
-	schemaAdded  func(t *mcp.Tool, inType, outType string, in inputSchema)
-}
-
-// tool returns the handler of a tool added with [AddTool], for the direct path.
-func (s *Server) tool(name string) (mcp.ToolHandler, bool) {
-	h, ok := s.tools[name]
-	return h, ok
 }
 
 // Deps is what the tool handlers share.
 type Deps struct {
-	answers bufferAnswers
-	files   Files
-	store   Store
-	sess    *session.Service
-	hub     Broadcaster
-	log     *slog.Logger
+	files Files
+	store Store
+	sess  *session.Service
+	hub   Broadcaster
+	log   *slog.Logger
 }
 
 // Instructions tell the client what the server is for.
@@ -132,7 +120,7 @@ func New(opts Options) *Server {
 		Instructions: Instructions,
 		Logger:       opts.Log,
 		GetSessionID: uuid.NewString, // FR-009: UUID session ids
-	}), d: d, tools: map[string]mcp.ToolHandler{}}
+	})}
 	s.AddReceivingMiddleware(logToolCalls(d))
 	addTools(s, d)
 	if opts.Starter != nil {
@@ -144,23 +132,22 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Handler serves s over Streamable HTTP (POST, GET, DELETE on one path),
-// stateful: each client gets its own session and Mcp-Session-Id. Calls of
-// the tools added with [AddTool] are answered directly, other requests by
-// the SDK (see package mcphttp); the answers are the same. A session whose
-// client sends no request for idle is closed and forgotten (its client
-// gets 404 and starts a new one, as the MCP spec says); an open GET stream
-// does not count as activity, a request in progress does. idle <= 0 means
-// sessions never expire. A request body over [limits.MessageBytes] is
-// refused with 413.
+// Handler serves s over Streamable HTTP (POST, GET, DELETE on one path)
+// with the SDK's handler, stateful (each client gets its own session and
+// Mcp-Session-Id) and answering application/json where the client accepts
+// it. A session whose client sends no request for idle is closed and
+// forgotten by the SDK's session timeout (its client gets 404 and starts a
+// new one, as the MCP spec says); an open GET stream does not count as
+// activity, a request in progress does. idle <= 0 means sessions never
+// expire. A request body over [limits.MessageBytes] is refused with 413.
 //
 // Browsers and Hosts are checked by the origin policy in front of every
 // route (server.Policy); the SDK's own DNS-rebinding protection stays on as
-// a second lock: over a loopback connection it refuses a non-loopback Host
-// (and the direct path serves only loopback Hosts).
+// a second lock: over a loopback connection it refuses a non-loopback Host.
 func Handler(s *Server, log *slog.Logger, idle time.Duration) http.Handler {
-	return mcphttp.New(s.Server, s.tool, &mcphttp.Options{Logger: log, SessionTimeout: max(idle, 0),
-		MaxBodyBytes: limits.MessageBytes})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server },
+		&mcp.StreamableHTTPOptions{Logger: log, JSONResponse: true, SessionTimeout: max(idle, 0),
+			MaxRequestBodyBytes: limits.MessageBytes})
 }
 
 // CloseSessions closes every open MCP session and returns how many there were.
@@ -173,10 +160,10 @@ func CloseSessions(s *Server) int {
 	return n
 }
 
-// logToolCalls logs every tools/call that the SDK answers as
-// mcp_tool_call {toolName, sessionId, mcpSessionId} before it is handled,
-// including calls the SDK then rejects (unknown tool, arguments that fail
-// the schema); the direct path logs its calls the same way (logged).
+// logToolCalls logs every tools/call as mcp_tool_call {toolName,
+// sessionId, mcpSessionId} before it is handled, including calls the SDK
+// then rejects (unknown tool, arguments that fail the schema); the answer
+// waits for the row's commit (logCall).
 func logToolCalls(d *Deps) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -194,25 +181,21 @@ func logToolCalls(d *Deps) mcp.Middleware {
 	}
 }
 
-// logged wraps a tool's handler to log its call as logToolCalls does.
-func (d *Deps) logged(h mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		finish := d.logCall(ctx, call)
-		res, err := h(ctx, call)
-		if failed := finish(); failed != nil {
-			return failed, nil
-		}
-		return res, err
-	}
-}
-
 // logCall submits the mcp_tool_call row of call. The row is committed
 // while the tool runs and the answer waits for the commit (finish): a
 // client never holds an answer for a call the action log could still
 // lose. If the row cannot be stored, finish returns the tool error saying
 // so, which the client gets instead of the tool's answer (tool errors,
 // never protocol errors); otherwise nil.
+//
+// The row's submit and commit are detached from ctx's cancellation: a
+// call that reached its tool is logged whatever the client does with its
+// connection meanwhile (issue 29: a client that half-closed its
+// connection cancelled the wait, and got "could not be recorded" for a
+// row that was then lost or written anyway). The wait is bounded by the
+// writer's commit, which never waits for a client.
 func (d *Deps) logCall(ctx context.Context, call *mcp.CallToolRequest) (finish func() *mcp.CallToolResult) {
+	ctx = context.WithoutCancel(ctx)
 	data := map[string]any{"toolName": call.Params.Name, "sessionId": d.sess.ActiveID()}
 	if call.Session != nil {
 		data["mcpSessionId"] = call.Session.ID()
@@ -235,8 +218,10 @@ func (d *Deps) Session() *session.Service { return d.sess }
 // Broadcast sends a message to the editor, for extra tools.
 func (d *Deps) Broadcast(typ string, payload any) { d.hub.Broadcast(typ, payload) }
 
+// logAction logs a tool's own action (coaching_message, …) before its
+// answer, detached from ctx's cancellation like the call's row (logCall).
 func (d *Deps) logAction(ctx context.Context, t coach.ActionType, data any) {
-	if err := d.sess.Log(ctx, t, data); err != nil {
+	if err := d.sess.Log(context.WithoutCancel(ctx), t, data); err != nil {
 		d.log.Error("cannot log action", "action", string(t), "err", err)
 	}
 }

@@ -43,7 +43,6 @@ func bufferEntry(b workspace.Buffer) *BufferEntry {
 // and MCP then requires structured content on every successful result, the
 // empty object (the schema's fields are all optional: see bufferSchema).
 // Out is any because the SDK turns a nil typed pointer into a zero struct.
-// The entry's answer is encoded once per change of the buffer (bufferAnswers).
 func (d *Deps) getBuffer(_ context.Context, _ *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, any, error) {
 	if in.Path == "" {
 		return nil, nil, errors.New("path is required")
@@ -56,8 +55,7 @@ func (d *Deps) getBuffer(_ context.Context, _ *mcp.CallToolRequest, in PathIn) (
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "null"}},
 			StructuredContent: map[string]any{}}, nil, nil
 	}
-	res, err := d.answers.result(bufferEntry(b)) // what returning the entry as Out would give, encoded once per change
-	return res, nil, err
+	return nil, bufferEntry(b), nil
 }
 
 // bufferSchema is paige_get_buffer's output schema: a [BufferEntry] whose

@@ -10,8 +10,9 @@ import (
 )
 
 // addTools registers the 12 tools of story 6. It is the only place tools
-// are listed. They go through [AddTool], not mcp.AddTool: same protocol,
-// less CPU per call.
+// are listed (paige_start_session and the coaching tools are added by
+// [New] from its options); each goes through [AddTool], which applies the
+// input caps. A new tool is one more AddTool line here.
 func addTools(s *Server, d *Deps) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	AddTool(s, &mcp.Tool{Name: "paige_get_buffer", Annotations: readOnly, OutputSchema: bufferSchema(),
