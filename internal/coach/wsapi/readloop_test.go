@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // A later, shorter message does not see an earlier one's bytes, and a
@@ -59,21 +62,21 @@ func TestBufferUpdateDecodesLikeEncodingJSON(t *testing.T) {
 	}
 }
 
-// recordingFiles records the content of every buffer update, in order.
+// recordingFiles records every buffer update, in order.
 type recordingFiles struct {
 	nopFiles
-	contents chan string
+	updates chan BufferUpdate
 }
 
-func (f recordingFiles) UpdateBuffer(_ context.Context, path, content string, _ Position) (string, error) {
-	f.contents <- content
-	return path, nil
+func (f recordingFiles) UpdateBuffer(_ context.Context, b BufferUpdate) (string, error) {
+	f.updates <- b
+	return b.Path, nil
 }
 
 // Frames sent back to back are each handled once and in order.
 func TestBackToBackFramesHandledInOrder(t *testing.T) {
 	h := newHarness(t, Options{})
-	files := recordingFiles{contents: make(chan string, 1000)}
+	files := recordingFiles{updates: make(chan BufferUpdate, 1000)}
 	srv := New(Options{Files: files, Session: h.sess})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
@@ -85,8 +88,79 @@ func TestBackToBackFramesHandledInOrder(t *testing.T) {
 	c.send(TypeConnectionHello, ConnectionHello{})
 	c.expect(TypeConnectionInit, nil)
 	for i := range n {
-		if got := <-files.contents; !strings.HasPrefix(got, fmt.Sprintf("%d x\n", i)) || len(got) != len(fmt.Sprint(i))+1+2600 {
+		if got := *(<-files.updates).Content; !strings.HasPrefix(got, fmt.Sprintf("%d x\n", i)) || len(got) != len(fmt.Sprint(i))+1+2600 {
 			t.Fatalf("update %d: got %.20q… (%d bytes)", i, got, len(got))
 		}
+	}
+}
+
+// Every field of the buffer:update payload reaches Files.UpdateBuffer as
+// the client sent it. The payload is filled by reflection, so a field added
+// to BufferUpdate is covered without touching this test, and any decoding
+// that drops or alters one fails it (issue 24: a hand-written decoder once
+// dropped new fields while every test passed).
+func TestBufferUpdateEveryFieldReachesHandler(t *testing.T) {
+	h := newHarness(t, Options{})
+	files := recordingFiles{updates: make(chan BufferUpdate, 1)}
+	srv := New(Options{Files: files, Session: h.sess})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
+	c := (&harness{srv: srv, url: "ws" + strings.TrimPrefix(hs.URL, "http")}).dial(t)
+
+	var sent BufferUpdate
+	n := 0
+	fillAll(t, reflect.ValueOf(&sent).Elem(), "BufferUpdate", &n)
+	c.send(TypeBufferUpdate, sent)
+	c.send(TypeConnectionHello, ConnectionHello{}) // barrier: the update is handled
+	c.expect(TypeConnectionInit, nil)
+	select {
+	case got := <-files.updates:
+		if diff := cmp.Diff(sent, got); diff != "" {
+			t.Errorf("buffer:update payload changed on its way to the handler (-sent +got):\n%s", diff)
+		}
+	default:
+		t.Fatal("the buffer:update never reached Files.UpdateBuffer")
+	}
+}
+
+// fillAll sets every field reachable from v to a distinct non-zero value,
+// and fails for a kind it does not know (extend it with the new field).
+func fillAll(t *testing.T, v reflect.Value, name string, n *int) {
+	t.Helper()
+	*n++
+	if v.Type() == reflect.TypeFor[json.RawMessage]() {
+		v.SetBytes([]byte(fmt.Sprintf(`{"n":%d}`, *n)))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(fmt.Sprintf("%s-%d", strings.ToLower(name), *n))
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(int64(*n))
+	case reflect.Float64:
+		v.SetFloat(float64(*n) + 0.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillAll(t, v.Elem(), name, n)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fillAll(t, v.Index(i), name, n)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !f.IsExported() || f.Tag.Get("json") == "-" {
+				continue
+			}
+			fillAll(t, v.Field(i), name+"."+f.Name, n)
+		}
+	default:
+		t.Fatalf("fillAll: %s is a %s; teach fillAll to fill it", name, v.Kind())
+	}
+	if v.IsZero() {
+		t.Fatalf("fillAll: %s is still zero", name)
 	}
 }

@@ -58,8 +58,9 @@ type Files interface {
 	ReadFile(ctx context.Context, path string) (FileContent, error)
 	WriteFile(ctx context.Context, path, content string) (string, error)
 	// UpdateBuffer stores the editor's unsaved content (dirty) and updates
-	// the buffer logging state of the active session.
-	UpdateBuffer(ctx context.Context, path, content string, cursor Position) (string, error)
+	// the buffer logging state of the active session. It receives the
+	// whole decoded buffer:update payload, Content non-nil.
+	UpdateBuffer(ctx context.Context, b BufferUpdate) (string, error)
 	Tree(ctx context.Context) (*TreeNode, error)
 }
 
