@@ -62,6 +62,7 @@ func ForwardTreeUpdates(hub *Hub, events <-chan []workspace.FileEvent, opts Tree
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	hub.setTree(opts.Tree) // a slow client's run of updates becomes a refresh
 	th := newTreeThrottle(opts)
 	var (
 		timer *time.Timer
