@@ -17,9 +17,10 @@
 //     and depth, content and text sizes, list lengths) is answered with
 //     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
 //     handler runs.
-//   - Watcher bursts never fill a send queue: [ForwardTreeUpdates] sends
-//     a bounded number of fs:tree_update per second and one fs:tree
-//     refresh for a burst.
+//   - A slow client is sent the latest state, not disconnected: state
+//     messages waiting for it are coalesced (see [Hub]). Watcher bursts
+//     reach no queue: [ForwardTreeUpdates] sends a bounded number of
+//     fs:tree_update per second and one fs:tree refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
 //   - The Server checks no Origin or Host itself: it is served behind the
 //     one origin/host policy (server.Policy, applied by server.Serve to
