@@ -18,7 +18,10 @@
 //     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
 //     handler runs.
 //   - A slow client is sent the latest state, not disconnected: state
-//     messages waiting for it are coalesced (see [Hub]). Watcher bursts
+//     messages waiting for it are coalesced (see [Hub]). This reads FR-058
+//     ("broadcast MUST send to all connected clients") as "every client
+//     gets the latest of each state": a version superseded before a slow
+//     client was sent it is not sent. Watcher bursts
 //     reach no queue: [ForwardTreeUpdates] sends a bounded number of
 //     fs:tree_update per second and one fs:tree refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
