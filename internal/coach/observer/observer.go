@@ -12,9 +12,8 @@
 // ended one stops it and observer:status {active: false} is broadcast.
 //
 // One goroutine per Observer reads the bus subscription and the 30 s idle
-// ticker. After a buffer update it stops listening for a millisecond
-// (gatherDelay) and then handles every event queued meanwhile, in order:
-// an editor sending updates back to back does not wake it once per update. Each event of its session goes through the pure core: [State.Observe]
+// ticker and handles each event in order. Each event of its session goes
+// through the pure core: [State.Observe]
 // records user activity and returns the trigger it fires (file_open,
 // file_save, the 5th buffer update, phase transitions), [State.IdleTick]
 // does the same for the timer, and [Suppress] decides — before any model

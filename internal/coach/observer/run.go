@@ -31,26 +31,12 @@ func (r *run) status() Status {
 	return Status{Active: r.st.Active, Muted: r.st.Muted, LastEvaluation: isoOrNil(r.st.LastEvaluation)}
 }
 
-// gatherDelay is how long the loop stops listening for events after a
-// buffer update, before it handles every event queued meanwhile in order.
-// At typing speed it changes nothing but when an update is handled (at
-// most this much later); at load-tool speed (100 k updates/s) the updates
-// no longer wake the loop one at a time: each wake-up, with the idle
-// second core's thread started and parked again, cost about 3 µs of CPU
-// per update, a third of the server's (issue 15). The subscription's
-// buffer (actionlog.DefaultSubscriberBuffer, 256 events) holds about
-// 2.5 ms of updates at that rate, so a gathered burst fits with room to
-// spare; what does not fit is dropped and counted, as before.
-const gatherDelay = time.Millisecond
-
 // loop handles bus events and idle ticks until stop is closed.
 func (r *run) loop() {
 	defer r.m.wg.Done()
 	defer close(r.done)
 	defer r.ticker.Stop()
 	defer r.sub.Unsubscribe()
-	gather := time.NewTimer(gatherDelay)
-	defer gather.Stop()
 	for {
 		select {
 		case <-r.stop:
@@ -60,40 +46,8 @@ func (r *run) loop() {
 				return
 			}
 			r.handle(e)
-			if e.Type == actionlog.EventBufferUpdate && !r.gather(gather) {
-				return
-			}
 		case <-r.ticker.C():
 			r.idleTick()
-		}
-	}
-}
-
-// gather waits gatherDelay on t (idle ticks are still handled) and then
-// handles every event queued meanwhile; false means the loop must end.
-func (r *run) gather(t *time.Timer) bool {
-	t.Reset(gatherDelay)
-	for waiting := true; waiting; {
-		select {
-		case <-r.stop:
-			return false
-		case <-t.C:
-			waiting = false
-		case <-r.ticker.C():
-			r.idleTick()
-		}
-	}
-	for {
-		select {
-		case <-r.stop:
-			return false
-		case e, ok := <-r.sub.C():
-			if !ok {
-				return false
-			}
-			r.handle(e)
-		default:
-			return true
 		}
 	}
 }

@@ -34,10 +34,11 @@ func (f WorkspaceFiles) WriteFile(_ context.Context, path, content string) (stri
 	return p.Rel, err
 }
 
-// UpdateBuffer updates the buffer cache and then the buffer logging state,
-// which logs buffer_significant_change at once when the change is large.
-func (f WorkspaceFiles) UpdateBuffer(ctx context.Context, path, content string, cursor Position) (string, error) {
-	ch, err := f.WS.UpdateBuffer(path, content, cursor)
+// UpdateBuffer updates the buffer cache (path, content and cursor; the
+// selections are not kept) and then the buffer logging state, which logs
+// buffer_significant_change at once when the change is large.
+func (f WorkspaceFiles) UpdateBuffer(ctx context.Context, b BufferUpdate) (string, error) {
+	ch, err := f.WS.UpdateBuffer(b.Path, *b.Content, b.CursorPosition)
 	if err != nil {
 		return ch.Path, err
 	}

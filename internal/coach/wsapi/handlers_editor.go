@@ -88,7 +88,7 @@ func (s *Server) handleFileClose(ctx context.Context, _ *Request, p PathPayload)
 // handleBufferUpdate updates the buffer cache and the buffer logging state;
 // nothing is sent back (FR-056, scenario 5.4).
 func (s *Server) handleBufferUpdate(ctx context.Context, _ *Request, b BufferUpdate) error {
-	if _, err := s.files.UpdateBuffer(ctx, b.Path, *b.Content, b.CursorPosition); err != nil {
+	if _, err := s.files.UpdateBuffer(ctx, b); err != nil {
 		return fileError(b.Path, err)
 	}
 	return nil

@@ -31,7 +31,7 @@ func (nopFiles) ReadFile(context.Context, string) (FileContent, error) { return 
 func (nopFiles) WriteFile(context.Context, string, string) (string, error) {
 	return "", nil
 }
-func (nopFiles) UpdateBuffer(context.Context, string, string, Position) (string, error) {
+func (nopFiles) UpdateBuffer(context.Context, BufferUpdate) (string, error) {
 	return "", nil
 }
 func (nopFiles) Tree(context.Context) (*TreeNode, error) { return &TreeNode{}, nil }

@@ -3,6 +3,7 @@ package wsapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -15,12 +16,20 @@ import (
 //
 // # Design
 //
-// Every connection owns a buffered send queue drained by its own writer
+// Every connection owns a send queue (an outbox) drained by its own writer
 // goroutine. [Hub.Broadcast] encodes a message once and offers the bytes to
-// each queue without blocking; a client whose queue is full is too slow to
-// keep up and is disconnected (close code 1008, "send queue full") rather
-// than allowed to hold up everyone else or to silently miss state. The
-// client reconnects and gets a fresh connection:init and fs:tree.
+// each queue without blocking, so a slow client never holds up the others.
+// A client that reads slowly gets coalesced state instead of a backlog: a
+// state message (the tree, a file's content, the dashboard, the Observer's
+// status; see stateKeys) replaces the one of the same kind still waiting,
+// and a run of fs:tree_update that would overflow the queue becomes one
+// fs:tree refresh, scanned when the writer gets to it (the tree comes from
+// [ForwardTreeUpdates]). Events (acknowledgements, errors, answers) are
+// never dropped: a client with more than the queue's length of them
+// waiting, or that takes no data for writeTimeout, is disconnected as a
+// last resort (1008 "send queue full", or "write failed"), with a warning
+// logged. The workbench reconnects and resyncs by itself
+// (connection:hello, session:get_state, fs:get_tree, dashboard:request).
 //
 // Hub is safe for concurrent use. Its zero value is not usable: use [NewHub].
 type Hub struct {
@@ -28,24 +37,30 @@ type Hub struct {
 	queueSize int
 	now       func() time.Time
 
+	// writeTimeout bounds one frame write to a client: a client that
+	// takes no data for that long is disconnected.
+	writeTimeout time.Duration
+
 	mu     sync.Mutex
-	conns  map[*Conn]struct{} // guarded by mu
-	closed bool               // guarded by mu
+	conns  map[*Conn]struct{}        // guarded by mu
+	closed bool                      // guarded by mu
+	tree   func() (*TreeNode, error) // guarded by mu; scans the tree for a refresh, nil: none
 	nextID atomic.Int64
 	wg     sync.WaitGroup // writer goroutines
 }
 
-// DefaultQueueSize is the per-connection send queue length.
+// DefaultQueueSize is how many events (messages other than coalesced
+// state) may wait in one connection's send queue.
 const DefaultQueueSize = 256
 
-// writeTimeout bounds one frame write to a client.
-const writeTimeout = 5 * time.Second
+// defaultWriteTimeout bounds one frame write to a client.
+const defaultWriteTimeout = 5 * time.Second
 
 // closeTimeout bounds the close handshake with one client.
 const closeTimeout = time.Second
 
-// NewHub returns an empty hub. A nil log discards; queueSize <= 0 means
-// [DefaultQueueSize].
+// NewHub returns an empty hub. A nil log discards; queueSize, the events
+// that may wait for one client, <= 0 means [DefaultQueueSize].
 func NewHub(log *slog.Logger, queueSize int) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -53,7 +68,8 @@ func NewHub(log *slog.Logger, queueSize int) *Hub {
 	if queueSize <= 0 {
 		queueSize = DefaultQueueSize
 	}
-	return &Hub{log: log, queueSize: queueSize, now: time.Now, conns: map[*Conn]struct{}{}}
+	return &Hub{log: log, queueSize: queueSize, now: time.Now, writeTimeout: defaultWriteTimeout,
+		conns: map[*Conn]struct{}{}}
 }
 
 // Conn is one connected client: its socket, send queue and the metadata
@@ -62,7 +78,7 @@ type Conn struct {
 	ID          string
 	ConnectedAt time.Time
 	ws          *websocket.Conn
-	send        chan []byte
+	box         *outbox
 	done        chan struct{}
 	closeOnce   sync.Once
 
@@ -100,7 +116,7 @@ func (h *Hub) add(ws *websocket.Conn) *Conn {
 		ID:          "ws-" + itoa(h.nextID.Add(1)),
 		ConnectedAt: h.now(),
 		ws:          ws,
-		send:        make(chan []byte, h.queueSize),
+		box:         newOutbox(h.queueSize),
 		done:        make(chan struct{}),
 	}
 	h.mu.Lock()
@@ -155,16 +171,66 @@ func (h *Hub) writer(c *Conn) {
 		select {
 		case <-c.done:
 			return
-		case b := <-c.send:
-			ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
-			err := c.ws.Write(ctx, websocket.MessageText, b)
-			cancel()
-			if err != nil {
-				h.remove(c, websocket.StatusInternalError, "write failed")
+		case <-c.box.ready:
+		}
+		for m, ok := c.box.pop(); ok; m, ok = c.box.pop() {
+			b := m.data
+			if b == nil { // the tree refresh placeholder
+				if b = h.treeRefresh(); b == nil {
+					continue
+				}
+			}
+			if !h.write(c, b) {
 				return
 			}
 		}
 	}
+}
+
+// write writes one message to c and reports whether c is still usable.
+func (h *Hub) write(c *Conn, b []byte) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), h.writeTimeout)
+	defer cancel()
+	err := c.ws.Write(ctx, websocket.MessageText, b)
+	if err == nil {
+		return true
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		h.log.Warn("websocket client took no data; disconnecting", "conn", c.ID, "waited", h.writeTimeout)
+	}
+	h.remove(c, websocket.StatusInternalError, "write failed")
+	return false
+}
+
+// treeRefresh returns the encoded fs:tree {reason: "refresh"} of the tree
+// as it is now, nil when it cannot be scanned.
+func (h *Hub) treeRefresh() []byte {
+	h.mu.Lock()
+	tree := h.tree
+	h.mu.Unlock()
+	root, err := tree()
+	if err != nil {
+		h.log.Error("cannot scan project tree for a slow client's refresh", "err", err)
+		return nil
+	}
+	m, ok := h.message(h.envelope(TypeFSTree, FSTree{Root: root, Reason: TreeReasonRefresh}, ""))
+	if !ok {
+		return nil
+	}
+	return m.data
+}
+
+// setTree gives the hub the project tree's scan, for the tree refresh of a
+// slow client (see [Hub]). ForwardTreeUpdates sets it.
+func (h *Hub) setTree(tree func() (*TreeNode, error)) {
+	h.mu.Lock()
+	h.tree = tree
+	h.mu.Unlock()
 }
 
 // Len returns the number of connected clients.
@@ -181,9 +247,11 @@ func (h *Hub) Broadcast(typ string, payload any) {
 	h.BroadcastEnvelope(h.envelope(typ, payload, ""))
 }
 
-// BroadcastEnvelope sends env to every connected client.
+// BroadcastEnvelope sends env to every connected client. A state message
+// replaces the one of its kind a slow client has not yet been sent (see
+// [Hub]).
 func (h *Hub) BroadcastEnvelope(env Envelope) {
-	b, ok := h.encode(env)
+	m, ok := h.message(env)
 	if !ok {
 		return
 	}
@@ -192,26 +260,36 @@ func (h *Hub) BroadcastEnvelope(env Envelope) {
 	for c := range h.conns {
 		targets = append(targets, c)
 	}
+	canRefresh := h.tree != nil
 	h.mu.Unlock()
 	for _, c := range targets {
-		h.enqueue(c, b)
+		h.enqueue(c, m, canRefresh)
 	}
 }
 
 // Send queues a message for c alone (replies such as connection:init and
 // connection:error).
 func (h *Hub) Send(c *Conn, env Envelope) {
-	if b, ok := h.encode(env); ok {
-		h.enqueue(c, b)
+	m, ok := h.message(env)
+	if !ok {
+		return
 	}
+	h.mu.Lock()
+	canRefresh := h.tree != nil
+	h.mu.Unlock()
+	h.enqueue(c, m, canRefresh)
 }
 
-func (h *Hub) enqueue(c *Conn, b []byte) {
+// enqueue offers m to c's queue; a client too far behind to keep is
+// disconnected.
+func (h *Hub) enqueue(c *Conn, m outMsg, canRefresh bool) {
 	select {
 	case <-c.done:
-	case c.send <- b:
+		return
 	default:
-		h.log.Warn("websocket client too slow; disconnecting", "conn", c.ID)
+	}
+	if !c.box.push(m, canRefresh) {
+		h.log.Warn("websocket client too slow; disconnecting", "conn", c.ID, "events waiting", h.queueSize)
 		h.remove(c, websocket.StatusPolicyViolation, "send queue full")
 	}
 }
@@ -226,13 +304,14 @@ func (h *Hub) envelope(typ string, payload any, id string) Envelope {
 	return env
 }
 
-func (h *Hub) encode(env Envelope) ([]byte, bool) {
+// message encodes env for the send queues.
+func (h *Hub) message(env Envelope) (outMsg, bool) {
 	b, err := json.Marshal(env)
 	if err != nil {
 		h.log.Error("cannot encode websocket envelope", "type", env.Type, "err", err)
-		return nil, false
+		return outMsg{}, false
 	}
-	return b, true
+	return outMsg{key: stateKey(env.Type, env.Payload), update: env.Type == TypeFSTreeUpdate, data: b}, true
 }
 
 // Close disconnects every client with "going away" and refuses new ones. It

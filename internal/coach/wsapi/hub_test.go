@@ -20,8 +20,9 @@ func TestBroadcastNoClients(t *testing.T) {
 	h.Close() // twice is fine
 }
 
-// A client that never reads is disconnected once its queue fills; a reading
-// client receives every message meanwhile.
+// A client that never reads is disconnected, as a last resort, once more
+// events (messages that are not coalesced state) wait for it than its
+// queue holds; a reading client receives every message meanwhile.
 func TestSlowClientDoesNotBlockOthers(t *testing.T) {
 	h := newHarness(t, Options{Hub: NewHub(nil, 4)})
 	fast := h.dial(t)

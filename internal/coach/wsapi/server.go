@@ -17,9 +17,13 @@
 //     and depth, content and text sizes, list lengths) is answered with
 //     connection:error LIMIT_EXCEEDED {field, limit, actual} before its
 //     handler runs.
-//   - Watcher bursts never fill a send queue: [ForwardTreeUpdates] sends
-//     a bounded number of fs:tree_update per second and one fs:tree
-//     refresh for a burst.
+//   - A slow client is sent the latest state, not disconnected: state
+//     messages waiting for it are coalesced (see [Hub]). This reads FR-058
+//     ("broadcast MUST send to all connected clients") as "every client
+//     gets the latest of each state": a version superseded before a slow
+//     client was sent it is not sent. Watcher bursts
+//     reach no queue: [ForwardTreeUpdates] sends a bounded number of
+//     fs:tree_update per second and one fs:tree refresh for a burst.
 //   - Messages of one connection are handled in arrival order.
 //   - The Server checks no Origin or Host itself: it is served behind the
 //     one origin/host policy (server.Policy, applied by server.Serve to
@@ -37,7 +41,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/coder/websocket"
@@ -59,8 +62,9 @@ type Files interface {
 	ReadFile(ctx context.Context, path string) (FileContent, error)
 	WriteFile(ctx context.Context, path, content string) (string, error)
 	// UpdateBuffer stores the editor's unsaved content (dirty) and updates
-	// the buffer logging state of the active session.
-	UpdateBuffer(ctx context.Context, path, content string, cursor Position) (string, error)
+	// the buffer logging state of the active session. It receives the
+	// whole decoded buffer:update payload, Content non-nil.
+	UpdateBuffer(ctx context.Context, b BufferUpdate) (string, error)
 	Tree(ctx context.Context) (*TreeNode, error)
 }
 
@@ -133,9 +137,8 @@ func (s *Server) Hub() *Hub { return s.hub }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The origin policy in front of every route (server.Policy) has
 	// checked Host and Origin; the library's own check would refuse the
-	// origins the user listed (PAIGE_ALLOWED_ORIGINS). The connection
-	// reads in bursts while its client sends faster than we read (burstConn).
-	ws, err := websocket.Accept(burstHijacker{w}, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	// origins the user listed (PAIGE_ALLOWED_ORIGINS).
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		s.log.Warn("websocket upgrade failed", "err", err)
 		return
@@ -158,24 +161,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) readLoop(ctx context.Context, c *Conn) {
 	c.ws.SetReadLimit(4 * s.max)
-	// The hub closing c makes Reader fail, which ends the loop. The read
-	// context must not be cancelled for that: a cancelled read context makes
-	// the library drop the connection without the close handshake. It has
-	// no Done channel at all, so the library arms no cancellation hook per
-	// frame read (ctx itself is only cancelled once this loop has ended).
-	readCtx := context.WithoutCancel(ctx)
-	var buf []byte // reused: dispatch keeps nothing of a frame
+	// The hub closing c makes Reader fail, which ends the loop. ctx must not
+	// be cancelled for that: a cancelled read context makes the library drop
+	// the connection without the close handshake (ctx ends only once this
+	// loop has returned).
 	for {
-		typ, rd, err := c.ws.Reader(readCtx)
+		typ, rd, err := c.ws.Reader(ctx)
 		if err != nil {
 			return
 		}
-		frame, err := readMessage(rd, buf, s.max+1)
+		frame, err := io.ReadAll(io.LimitReader(rd, s.max+1))
 		if err != nil {
 			return
-		}
-		if cap(frame) <= keepReadBuffer {
-			buf = frame[:0]
 		}
 		if int64(len(frame)) > s.max {
 			if _, err := io.Copy(io.Discard, rd); err != nil {
@@ -194,82 +191,31 @@ func (s *Server) readLoop(ctx context.Context, c *Conn) {
 	}
 }
 
-// keepReadBuffer is the largest read buffer a connection keeps between
-// messages; a larger message's buffer is left to the garbage collector.
-const keepReadBuffer = 256 << 10
-
-// readMessage reads rd to its end, or until it has limit bytes, into buf
-// (grown as needed; its contents are overwritten) and returns the bytes
-// read. It is io.ReadAll(io.LimitReader(rd, limit)) without a new buffer
-// per message.
-func readMessage(rd io.Reader, buf []byte, limit int64) ([]byte, error) {
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, max(512, cap(buf))) // as io.ReadAll: start at 512, then double
-		}
-		room := buf[len(buf):cap(buf)]
-		if left := limit - int64(len(buf)); int64(len(room)) > left {
-			room = room[:left]
-		}
-		n, err := rd.Read(room)
-		buf = buf[:len(buf)+n]
-		if err == io.EOF || int64(len(buf)) >= limit {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
-}
-
-// dispatch decodes one frame and runs its handler. A buffer:update of the
-// common shape is decoded in one pass (fastBufferUpdate); every other frame,
-// and every frame in error, goes through [DecodeEnvelope] and the route
-// table. frame is reused once dispatch returns: the encoding/json path
-// copies what it keeps, and the buffer:update handler keeps only the
-// decoded strings (its Request's Payload is a slice of frame).
+// dispatch decodes one frame with [DecodeEnvelope] and runs the handler
+// the route table gives its type.
 func (s *Server) dispatch(ctx context.Context, c *Conn, frame []byte) {
-	env, update, fast := fastBufferUpdate(frame)
-	var h Handler
-	if !fast {
-		var err error
-		if env, err = DecodeEnvelope(frame); err != nil {
-			s.log.Warn("bad websocket message", "conn", c.ID, "err", err)
-			code := CodeInvalidJSON
-			if errors.Is(err, ErrMissingType) {
-				code = CodeInvalidMessage
-			}
-			s.sendError(c, "", &Error{Code: code, Message: err.Error()})
-			return
+	env, err := DecodeEnvelope(frame)
+	if err != nil {
+		s.log.Warn("bad websocket message", "conn", c.ID, "err", err)
+		code := CodeInvalidJSON
+		if errors.Is(err, ErrMissingType) {
+			code = CodeInvalidMessage
 		}
-		var ok bool
-		if h, ok = s.routes[env.Type]; !ok {
-			s.log.Warn("unknown websocket message type ignored", "conn", c.ID, "type", env.Type)
-			return
-		}
+		s.sendError(c, "", &Error{Code: code, Message: err.Error()})
+		return
+	}
+	h, ok := s.routes[env.Type]
+	if !ok {
+		s.log.Warn("unknown websocket message type ignored", "conn", c.ID, "type", env.Type)
+		return
 	}
 	req := &Request{Envelope: env, Conn: c, hub: s.hub}
 	defer s.recoverHandler(c, env)
-	debug := s.log.Enabled(ctx, slog.LevelDebug)
-	var start time.Time
-	if debug {
-		start = time.Now()
-	}
-	var err error
-	if fast {
-		// What Handle(s.handleBufferUpdate), the route of buffer:update,
-		// does once the payload is decoded, within its limits and valid.
-		err = s.handleBufferUpdate(ctx, req, update)
-	} else {
-		err = h(ctx, req)
-	}
-	if err != nil {
+	start := time.Now()
+	if err := h(ctx, req); err != nil {
 		s.handlerError(c, env, err)
 	}
-	if debug {
-		s.log.Debug("websocket message handled", "type", env.Type, "took", time.Since(start))
-	}
+	s.log.Debug("websocket message handled", "type", env.Type, "took", time.Since(start))
 }
 
 // recoverHandler, deferred by dispatch, answers a handler panic with

@@ -47,14 +47,16 @@ type TreeUpdateOptions struct {
 // A few changes are sent as they come, one fs:tree_update {action, path}
 // each. A burst — more than MaxUpdates events within Window, such as a git
 // checkout of 10,000 files, or events the kernel dropped
-// ([workspace.OpRescan]) — is not sent event by event, which would fill
-// every editor's send queue and disconnect it (1008): the forwarder stops
+// ([workspace.OpRescan]) — is not sent event by event: the forwarder stops
 // sending updates and, once the file system has been quiet for Settle (or
 // at the latest MaxDelay after the burst began), broadcasts the whole tree
 // again as fs:tree {root, reason: "refresh"}. Clients replace their tree
 // with it, as they do when a session starts. Messages per Window are thus
 // at most MaxUpdates plus one tree per MaxDelay, whatever the size of the
 // change.
+//
+// ForwardTreeUpdates also gives hub opts.Tree, which it scans for the
+// refresh of a client too slow to take the updates (see [Hub]).
 func ForwardTreeUpdates(hub *Hub, events <-chan []workspace.FileEvent, opts TreeUpdateOptions) {
 	if opts.Tree == nil {
 		panic("wsapi: ForwardTreeUpdates needs opts.Tree")
@@ -62,6 +64,7 @@ func ForwardTreeUpdates(hub *Hub, events <-chan []workspace.FileEvent, opts Tree
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	hub.setTree(opts.Tree) // a slow client's run of updates becomes a refresh
 	th := newTreeThrottle(opts)
 	var (
 		timer *time.Timer
