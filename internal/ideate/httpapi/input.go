@@ -65,6 +65,7 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 			return notAwaiting(s, in.Type)
 		}
 		msg = core.AskUserMessage(*in.Response)
+		s.State.Answers = append(s.State.Answers, core.Answer{Question: pendingQuestion(s), Answer: *in.Response, At: a.o.Now().UTC()})
 	case core.InputResolved:
 		msg, e = a.applyResolved(ctx, s, *in.Winner)
 	}
@@ -85,6 +86,9 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 	}
 	s.Messages = data
 	s.State.Pending, s.State.Awaiting = nil, core.AwaitNone
+	// The run this input starts is running from now on: a crash before its
+	// first turn resumes it at start like any interrupted run.
+	s.State.Run, s.State.RunAt, s.State.RunError = core.RunRunning, a.o.Now().UTC(), nil
 	p := core.Progress{State: s.State, Messages: msgs, From: from, TotalTokens: s.TotalTokensUsed}
 	if err := a.repo.SaveProgress(ctx, s.ID, p); err != nil {
 		return a.repoError(err, "Session", s.ID, "save user input")
@@ -93,11 +97,35 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 }
 
 func notAwaiting(s *core.Session, typ string) *core.Error {
-	waiting := string(s.State.Awaiting)
-	if waiting == "" {
-		waiting = "nothing"
+	what := map[core.Waiting]string{
+		core.WaitScores: "scores", core.WaitAskUser: "an answer to the agent's question",
+		core.WaitFinalSpec: "nothing: its spec is written", core.WaitStart: "its first round: open it to start",
+		core.WaitResume: "the agent: resume it", core.WaitSpec: "its spec: continue it to ask the agent for the spec",
+	}[core.WaitingFor(s, false)]
+	if what == "" {
+		what = "nothing"
 	}
-	return core.NewError(core.CodeInvalidSessionState, "Input %q does not fit: the session is waiting for %s", typ, waiting)
+	return core.NewError(core.CodeInvalidSessionState, "Input %q does not fit: the session is waiting for %s", typ, what)
+}
+
+// pendingQuestion is the question of the session's pending ask_user
+// prompt; empty when the agent asked in plain text.
+func pendingQuestion(s *core.Session) string {
+	p := s.State.Pending
+	if p == nil || p.Type != core.EventAskUser {
+		return ""
+	}
+	var q struct {
+		Question string `json:"question"`
+	}
+	raw, err := json.Marshal(p.Data)
+	if err == nil {
+		err = json.Unmarshal(raw, &q)
+	}
+	if err != nil {
+		return ""
+	}
+	return q.Question
 }
 
 // roundPremises returns the premises of the session's latest round.
