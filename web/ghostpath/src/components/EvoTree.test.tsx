@@ -48,7 +48,7 @@ describe("EvoTree", () => {
     expect(within(tree).getByRole("heading", { name: "Round 2" })).toBeInTheDocument();
     expect(screen.getByLabelText("score 8.5 of 10")).toBeInTheDocument();
     expect(screen.getByText("“love it”")).toBeInTheDocument();
-    expect(screen.getByText("winner").closest("li")!.textContent).toContain("Tidal calendar");
+    expect(screen.getByText("★ your winner").closest("li")!.textContent).toContain("Tidal calendar");
     expect(screen.getByRole("link", { name: "Tides" })).toHaveAttribute("href", "#premise-a");
     expect(screen.getByRole("link", { name: "Tides" }).parentElement).toHaveTextContent(/^evolved from Tides \(round 1\)$/);
     expect(screen.getByRole("link", { name: "Ants" }).parentElement).toHaveTextContent(/^combined from Ants \(round 1\)$/);

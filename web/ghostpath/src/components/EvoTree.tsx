@@ -65,7 +65,7 @@ export function EvoTree({ rounds }: { rounds: Round[] }) {
               >
                 <p className="font-medium">
                   {n.title}
-                  {n.winner && <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-800">winner</span>}
+                  {n.winner && <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-800">★ your winner</span>}
                   {n.best && !n.winner && <span className="ml-2 rounded bg-blue-100 px-1.5 text-xs text-blue-800">best of round</span>}
                 </p>
                 {n.type && <p className="text-xs text-gray-500">{n.type}</p>}
