@@ -33,8 +33,8 @@ describe("buildEvolution", () => {
       ["b", false, false],
       ["c", false, false],
     ]);
-    expect(tree[1]!.map((n) => n.parent?.id)).toEqual(["a", "c", undefined]);
-    expect(tree[1]!.map((n) => n.parent?.kind)).toEqual(["evolved", "combined", undefined]);
+    expect(tree[1]!.map((n) => n.parents[0]?.id)).toEqual(["a", "c", undefined]);
+    expect(tree[1]!.map((n) => n.parents[0]?.kind)).toEqual(["evolved", "combined", undefined]);
     expect(tree[1]![0]!.winner).toBe(true);
     expect(tree[1]!.every((n) => !n.best)).toBe(true);
   });

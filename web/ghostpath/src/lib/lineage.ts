@@ -81,8 +81,8 @@ export function layoutLineage(rounds: Round[]): LineageLayout {
   };
 }
 
-/** parentLinks lists a premise's parents: the server's, else those its lineage titles name. */
-function parentLinks(p: Premise, byTitle: Map<string, string>): { from: string; kind: "evolved" | "combined" }[] {
+/** parentLinks lists a premise's parents: the server's, else those its lineage titles name (byTitle: title key → id). */
+export function parentLinks(p: Premise, byTitle: Map<string, string>): { from: string; kind: "evolved" | "combined" }[] {
   if (Array.isArray(p.parents) && p.parents.length > 0) {
     return p.parents.map((x) => ({ from: x.id, kind: x.relation === "evolved" ? "evolved" : "combined" }));
   }
@@ -117,7 +117,7 @@ export function crossings(layout: LineageLayout): number {
 }
 
 /** key is how titles are matched: trimmed and case-insensitive, as in EvoTree. */
-function key(title: string): string {
+export function key(title: string): string {
   return title.trim().toLowerCase();
 }
 
