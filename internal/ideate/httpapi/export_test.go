@@ -171,3 +171,42 @@ func TestRenameAndExport(t *testing.T) {
 		t.Errorf("pdf export got %v", resp)
 	}
 }
+
+// TestResolveKeepsTheRoundsScores (issue 28.5): scores given on the page
+// before resolving travel with the resolved input, so the winner and its
+// round show the user's scores; a saved score is never replaced, and a
+// score naming no premise of the round is refused before anything is saved.
+func TestResolveKeepsTheRoundsScores(t *testing.T) {
+	e := newEnv(t)
+	id := e.create(problem)
+	e.fake.Enqueue(ideatetest.FirstRound("R1")...)
+	ps := premisesOf(t, e.stream(id))
+	resolved := func(scores ...map[string]any) map[string]any {
+		return map[string]any{"type": "resolved", "winner": map[string]any{"index": 2}, "scores": scores}
+	}
+	bad := e.json("POST", "/api/v1/sessions/"+id+"/user-input",
+		resolved(map[string]any{"premise_id": ps[0].ID, "score": 4.0}, map[string]any{"premise_title": "nope", "score": 5.0}), 400)
+	if got := detailFields(bad); !slices.Equal(got, []string{"scores.1.premise_id"}) {
+		t.Fatalf("unknown premise got %v", bad)
+	}
+	if d := e.detail(id); d.Rounds[0].Premises[0].Score != nil {
+		t.Fatalf("a refused input saved a score: %v", *d.Rounds[0].Premises[0].Score)
+	}
+	e.fake.Enqueue(ideatetest.FinalSpec("R1 premise C", "# Spec"))
+	e.input(id, resolved(map[string]any{"premise_id": ps[0].ID, "score": 4.0, "comment": "meh"},
+		map[string]any{"premise_id": ps[2].ID, "score": 8.4}))
+	d := e.detail(id)
+	got := func(i int) any {
+		if s := d.Rounds[0].Premises[i].Score; s != nil {
+			return *s
+		}
+		return nil
+	}
+	if got(0) != 4.0 || got(1) != nil || got(2) != 8.4 || !d.Rounds[0].Premises[2].IsWinner {
+		t.Errorf("scores got %v %v %v (winner %v), want 4, none, 8.4 on the winner", got(0), got(1), got(2), d.Rounds[0].Premises[2].IsWinner)
+	}
+	reqs := e.fake.Requests()
+	if last := reqs[len(reqs)-1].LastUserText(); !strings.Contains(last, "score: 8.4") {
+		t.Errorf("the agent was told %q, want the winner's score", last)
+	}
+}

@@ -67,7 +67,7 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 		msg = core.AskUserMessage(*in.Response)
 		s.State.Answers = append(s.State.Answers, core.Answer{Question: pendingQuestion(s), Answer: *in.Response, At: a.o.Now().UTC()})
 	case core.InputResolved:
-		msg, e = a.applyResolved(ctx, s, *in.Winner)
+		msg, e = a.applyResolved(ctx, s, *in.Winner, in.Scores)
 	}
 	if e != nil {
 		return e
@@ -184,7 +184,11 @@ func matchPremise(ps []core.Premise, id, title string) (core.Premise, bool) {
 	return core.Premise{}, false
 }
 
-func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerInput) (string, *core.Error) {
+// applyResolved marks the user's winner and resolves the session. scores
+// are the round's scores the user gave on the page before resolving
+// instead of sending them: each is kept on a premise of the round that has
+// none yet (a saved score is never replaced).
+func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerInput, scores []core.ScoreInput) (string, *core.Error) {
 	if s.State.RoundNumber < 1 || s.State.Resolved {
 		return "", core.NewError(core.CodeInvalidSessionState, "Only a session with a presented round can be resolved, once")
 	}
@@ -198,6 +202,27 @@ func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerI
 	}
 	if !ok {
 		return "", core.Validation(core.FieldError{Field: "winner.index", Message: "does not name a premise of the last round", Type: "value_error"})
+	}
+	named := make([]core.Premise, len(scores))
+	for i, sc := range scores {
+		q, found := matchPremise(premises, sc.PremiseID, sc.PremiseTitle)
+		if !found {
+			return "", core.Validation(core.FieldError{Field: fmt.Sprintf("scores.%d.premise_id", i),
+				Message: fmt.Sprintf("does not name a premise of round %d", s.State.RoundNumber), Type: "value_error"})
+		}
+		named[i] = q
+	}
+	for i, sc := range scores {
+		q := named[i]
+		if q.Score != nil {
+			continue
+		}
+		if err := a.repo.UpdateScore(ctx, s.ID, core.ScoreUpdate{PremiseID: q.ID, Score: *sc.Score, Comment: sc.Comment}); err != nil {
+			return "", a.repoError(err, "Premise", q.ID, "save score")
+		}
+		if q.ID == p.ID && w.Score == nil {
+			w.Score = sc.Score
+		}
 	}
 	if err := a.repo.MarkWinner(ctx, s.ID, p.ID); err != nil {
 		return "", a.repoError(err, "Premise", p.ID, "mark winner")

@@ -132,6 +132,9 @@ func (s *Store) UpsertPremise(ctx context.Context, p core.Premise) (string, erro
 	err = tx.QueryRowContext(ctx, s.q(`SELECT id, body, premise_type, score, is_winner FROM premises
 		WHERE session_id = ? AND round_number = ? AND title = ?
 		ORDER BY created_at DESC LIMIT 1`), p.SessionID, p.RoundNumber, p.Title).Scan(&id, &body, &typ, &score, &winner)
+	if err != nil && !isNoRows(err) {
+		return "", fmt.Errorf("upsert premise: %w", err)
+	}
 	if p.IsWinner && (err != nil || !winner) {
 		return "", core.ErrWinnerIsUsers
 	}

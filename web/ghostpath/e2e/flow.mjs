@@ -198,7 +198,8 @@ try {
   await yours.getByText("Love the self-healing angle", { exact: false }).waitFor({ timeout: T });
   check((await yours.getByRole("slider").count()) === 0, "a scored round cannot be scored again");
 
-  step = "resolve: pick winner 2";
+  step = "resolve: pick winner 2 (scored on the page, not sent with Next Round)";
+  await page.getByRole("slider").nth(1).fill("7.5");
   await page.getByRole("button", { name: "✓ Problem Resolved" }).click();
   const picker = page.getByRole("group", { name: "Which premise solves your problem?" });
   await picker.getByRole("radio").nth(1).check();
@@ -259,7 +260,10 @@ try {
   const winnerNode = graph.locator("[data-winner]");
   check((await winnerNode.count()) === 1, "one winner node");
   const winnerText = await winnerNode.textContent();
-  check(winnerText.includes("Antibody macros") && winnerText.includes("★ winner"), `winner node says ${JSON.stringify(winnerText)}`);
+  check(
+    winnerText.includes("Antibody macros") && winnerText.includes("★ winner") && winnerText.includes("score 7.5"),
+    `the winner node shows the user's pick and score: ${JSON.stringify(winnerText)}`,
+  );
   const graphText = await graph.textContent();
   for (const s of ["score 8.5", "score 3.2", "score 9.9", "Round 1", "Round 2"]) check(graphText.includes(s), `the graph shows "${s}"`);
 
@@ -305,7 +309,7 @@ try {
   check(mdx.name === `ghostpath-session-${sessionId}.md`, `Markdown export file name ${mdx.name}`);
   for (const s of [
     "# Ticket immune system ideas", PROBLEM, "## Round 1", "## Round 2", "- Score: 8.5/10", "- Comment: Love the self-healing angle",
-    "### Antibody macros — ★ the user's winner", "- Combined from: Ticket immune system (round 1", "- Combined from: Customers fix bugs (round 1",
+    "### Antibody macros — ★ the user's winner", "- Score: 7.5/10", "- Combined from: Ticket immune system (round 1", "- Combined from: Customers fix bugs (round 1",
     "- Evolved from: Self-healing FAQ (round 1", `**Q:** ${"Should GhostPath favour speed over depth?"}`, "**A:** Speed first",
     "## Final spec", "# Spec: Ticket Immune System",
   ]) {

@@ -76,7 +76,7 @@ export interface PremiseScore {
 export type UserInput =
   | { type: "scores"; scores: PremiseScore[] }
   | { type: "ask_user_response"; response: string }
-  | { type: "resolved"; winner: { title: string; index: number; score?: number } };
+  | { type: "resolved"; winner: { title: string; index: number; score?: number }; scores?: PremiseScore[] };
 
 export interface SessionSummary {
   id: string;

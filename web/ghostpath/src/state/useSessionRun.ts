@@ -99,20 +99,21 @@ export function useSessionRun(id: string) {
     const winner = round?.premises[index];
     if (!round || !winner) return;
     dispatch({ kind: "resolved_sent", index });
-    // Scores given in the last round are kept for the evolution report, even
-    // though "resolved" carries only the winner's.
-    const given = round.premises.filter((p) => scores[p.id] !== undefined);
-    if (given.length > 0) {
-      dispatch({
-        kind: "scores_sent",
-        scores: given.map((p) => ({ premise_id: p.id, premise_title: p.title, score: scores[p.id]! })),
-      });
-    }
+    // Scores given in the last round travel with "resolved", so the server
+    // keeps them (the winner's and its round's) for the report and exports.
+    const given = round.premises
+      .filter((p) => scores[p.id] !== undefined)
+      .map((p) => ({ premise_id: p.id, premise_title: p.title, score: scores[p.id]! }));
+    if (given.length > 0) dispatch({ kind: "scores_sent", scores: given });
     const score = scores[winner.id];
     void run((onEvent, signal) =>
       sendUserInput(
         id,
-        { type: "resolved", winner: { title: winner.title, index, ...(score !== undefined ? { score } : {}) } },
+        {
+          type: "resolved",
+          winner: { title: winner.title, index, ...(score !== undefined ? { score } : {}) },
+          ...(given.length > 0 ? { scores: given } : {}),
+        },
         onEvent,
         signal,
       ),
