@@ -103,8 +103,9 @@ func TestLineageWhole(t *testing.T) {
 // TestRenameAndExport (issue 28.6): a session can be renamed, and exported
 // whole as JSON and Markdown: every round, premise, score, comment, answer,
 // the spec and the lineage.
-func TestRenameAndExport(t *testing.T) {
-	e := newEnv(t)
+func TestRenameAndExport(t *testing.T) { both(t, testRenameAndExport) }
+
+func testRenameAndExport(t *testing.T, e *env) {
 	id := fullSession(t, e)
 	for _, bad := range []string{`{}`, `{"title": "two\nlines"}`, `{"title": "` + strings.Repeat("x", 201) + `"}`} {
 		if resp := e.json("PATCH", "/api/v1/sessions/"+id, bad, 400); errCode(resp) != string(core.CodeValidation) {
