@@ -167,12 +167,6 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		emit(core.Done(false, false))
 		return Outcome{}
 	}
-	if r.o.Offline {
-		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel).
-			ForPeople("GhostPath needs Claude, and Paige runs without a model (PAIGE_OFFLINE). Set ANTHROPIC_API_KEY and restart Paige.")
-		e.Context.APICode = "no_model"
-		return r.fail(emit, e.WithSession(sess.ID), Outcome{})
-	}
 	defer func() { sess.Messages = hist.JSON() }()
 	wctx := context.WithoutCancel(ctx)
 	rs := &run{sess: sess, hist: hist, wctx: wctx, env: &tools.Env{
@@ -185,6 +179,15 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 			runErr = &core.RunError{Code: d.Code, APICode: d.APICode, Message: d.Message}
 		}
 		emit(e)
+	}
+	if r.o.Offline {
+		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel).
+			ForPeople("GhostPath needs Claude, and Paige runs without a model (PAIGE_OFFLINE). Set ANTHROPIC_API_KEY and restart Paige.")
+		e.Context.APICode = "no_model"
+		out := r.fail(rs.emit, e.WithSession(sess.ID), Outcome{})
+		// It failed: a later start with a model must not spend on it unasked.
+		r.setRun(rs, core.RunFailed, runErr)
+		return out
 	}
 	r.setRun(rs, core.RunRunning, nil)
 	out := r.loop(ctx, rs)
