@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/ideate/agent"
@@ -22,6 +23,7 @@ type ideateSettings struct {
 	corsOrigins   []string // CORS_ORIGINS: comma-separated or a JSON list
 	databaseURL   string   // DATABASE_URL, SQLAlchemy driver suffix dropped
 	specDir       string   // DATA_DIR/ghostpath/specs
+	resumeWindow  time.Duration
 }
 
 // ideateSettingsFrom derives GhostPath's settings from cfg (parsed and
@@ -35,6 +37,10 @@ func ideateSettingsFrom(cfg config.Config) ideateSettings {
 		corsOrigins:   ic.CORSOrigins,
 		specDir:       filepath.Join(cfg.DataDir, "ghostpath", "specs"),
 		databaseURL:   postgresURL(cfg.DatabaseURL),
+		resumeWindow:  ic.ResumeWindow,
+	}
+	if s.resumeWindow == 0 {
+		s.resumeWindow = -1 // httpapi.Options: negative resumes none
 	}
 	if s.maxIterations == 0 {
 		s.maxIterations = config.DefaultAgentMaxIterations
@@ -86,7 +92,8 @@ func wireIdeate(ctx context.Context, a *app, mux *routeMux) error {
 	runner := agent.NewRunner(agent.NewClient(&sdk.Messages, &s.client), repo, &agent.Options{
 		Model: s.model, MaxIterations: s.maxIterations, SpecDir: s.specDir, Offline: !a.cfg.HasModel(), Logger: log,
 	})
-	api := httpapi.New(httpapi.Options{Repo: repo, Runner: runner, Logger: log, CORSOrigins: s.corsOrigins})
+	api := httpapi.New(httpapi.Options{Repo: repo, Runner: runner, Logger: log, CORSOrigins: s.corsOrigins,
+		ResumeWindow: s.resumeWindow})
 	api.Routes(mux)
 	a.onShutdown = append(a.onShutdown, api.Shutdown)
 	a.onClose("ghostpath runs", api.Close)

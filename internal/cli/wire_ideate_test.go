@@ -23,7 +23,8 @@ func TestIdeateSettingsFrom(t *testing.T) {
 	env := map[string]string{"AGENT_MODEL": "claude-x", "AGENT_MAX_ITERATIONS": "7", "ANTHROPIC_MAX_RETRIES": "0",
 		"ANTHROPIC_BASE_DELAY_MS": "10", "ANTHROPIC_MAX_DELAY_MS": "500", "ANTHROPIC_TIMEOUT_SECONDS": "30",
 		"CORS_ORIGINS": `["http://a.test","http://b.test"]`, "DATA_DIR": "/data",
-		"PAIGE_MODEL_OPUS": "opus-from-paige", "DATABASE_URL": "postgresql+asyncpg://u:p@db:5432/gp"}
+		"PAIGE_MODEL_OPUS": "opus-from-paige", "DATABASE_URL": "postgresql+asyncpg://u:p@db:5432/gp",
+		"GHOSTPATH_RESUME_WINDOW_MINUTES": "0"}
 	cfg, err := config.Load(mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestIdeateSettingsFrom(t *testing.T) {
 	s := ideateSettingsFrom(cfg)
 	if s.model != "claude-x" || s.maxIterations != 7 || s.client.MaxRetries != -1 || s.client.BaseDelay != 10*time.Millisecond ||
 		s.client.MaxDelay != 500*time.Millisecond || s.client.Timeout != 30*time.Second ||
-		s.databaseURL != "postgresql://u:p@db:5432/gp" || s.specDir != filepath.Join("/data", "ghostpath", "specs") {
+		s.databaseURL != "postgresql://u:p@db:5432/gp" || s.specDir != filepath.Join("/data", "ghostpath", "specs") || s.resumeWindow >= 0 {
 		t.Errorf("got %+v", s)
 	}
 	if diff := cmp.Diff([]string{"http://a.test", "http://b.test"}, s.corsOrigins); diff != "" {
@@ -39,7 +40,7 @@ func TestIdeateSettingsFrom(t *testing.T) {
 	}
 	cfg, _ = config.Load(mapEnv(map[string]string{"PAIGE_MODEL_OPUS": "opus-from-paige", "CORS_ORIGINS": "http://a.test, http://c.test"}))
 	if s := ideateSettingsFrom(cfg); s.model != "opus-from-paige" || s.maxIterations != 50 || s.client.MaxRetries != 3 ||
-		s.client.Timeout != llm.DeadlineAgentTurn || len(s.corsOrigins) != 2 {
+		s.client.Timeout != llm.DeadlineAgentTurn || len(s.corsOrigins) != 2 || s.resumeWindow != time.Hour {
 		t.Errorf("defaults got %+v", s)
 	}
 }

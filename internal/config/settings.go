@@ -32,6 +32,8 @@ const (
 	DefaultRetryBaseDelay     = time.Second
 	DefaultRetryMaxDelay      = time.Minute
 	DefaultAgentTimeout       = 300 * time.Second
+	// DefaultResumeWindow bounds which GhostPath runs resume at start.
+	DefaultResumeWindow = time.Hour
 )
 
 // ErrBadMode is wrapped by the error [Load] returns for an unknown PAIGE_MODE.
@@ -45,6 +47,10 @@ type Ideate struct {
 	BaseDelay     time.Duration // ANTHROPIC_BASE_DELAY_MS; default 1 s
 	MaxDelay      time.Duration // ANTHROPIC_MAX_DELAY_MS; default 60 s
 	Timeout       time.Duration // ANTHROPIC_TIMEOUT_SECONDS; default 300 s
+	// ResumeWindow (GHOSTPATH_RESUME_WINDOW_MINUTES; default 60, 0 means
+	// none): at start, a run the process stopping interrupted resumes only
+	// if its last turn was saved at most this long ago.
+	ResumeWindow time.Duration
 	// CORSOrigins (CORS_ORIGINS: "a,b" or a JSON list) get CORS headers
 	// from the GhostPath API and, being set explicitly, pass the origin
 	// policy. Empty means the spec's default (the Vite dev server), which
@@ -125,6 +131,9 @@ func (c *Config) loadSettings(env func(string) string) error {
 		errs = append(errs, err)
 		*v.dst = time.Duration(n) * v.unit
 	}
+	minutes, werr := envInt(env, "GHOSTPATH_RESUME_WINDOW_MINUTES", int(DefaultResumeWindow/time.Minute), 0)
+	errs = append(errs, werr)
+	c.Ideate.ResumeWindow = time.Duration(minutes) * time.Minute
 
 	home := env("HOME")
 	c.Process = Process{Bin: strings.TrimSpace(env("PAIGE_BIN")), Token: env("PAIGE_TOKEN"), GOGC: env("GOGC"),

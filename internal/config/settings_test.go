@@ -15,7 +15,7 @@ import (
 func TestLoadSettings(t *testing.T) {
 	c, err := Load(env(map[string]string{
 		"HOME": "/h", "AGENT_MODEL": " claude-x ", "AGENT_MAX_ITERATIONS": "7", "ANTHROPIC_MAX_RETRIES": "0",
-		"ANTHROPIC_BASE_DELAY_MS": "10", "ANTHROPIC_MAX_DELAY_MS": "500", "ANTHROPIC_TIMEOUT_SECONDS": "30",
+		"ANTHROPIC_BASE_DELAY_MS": "10", "ANTHROPIC_MAX_DELAY_MS": "500", "ANTHROPIC_TIMEOUT_SECONDS": "30", "GHOSTPATH_RESUME_WINDOW_MINUTES": "0",
 		"CORS_ORIGINS": `["http://a.test","http://b.test"]`, "PAIGE_LEARN_MODEL": "sonnet", "PAIGE_CHAT_MODEL": "opus",
 		"PAIGE_LEARN_ROOTS": "/a:/b", "PAIGE_LEARN_TRAIL": "Off", "PAIGE_LEARN_QUEUE": "Inline", "PAIGE_WRAPUP": "inline", "PAIGE_MODE": "on",
 		"PAI_SEED_PATH": "~/seed.json", "PAIGE_BIN": "/bin/paige", "PAIGE_TOKEN": "t", "GOGC": "100", "PATH": "/usr/bin",
@@ -26,7 +26,7 @@ func TestLoadSettings(t *testing.T) {
 	}
 	want := Config{
 		Ideate: Ideate{AgentModel: "claude-x", MaxIterations: 7, MaxRetries: 0, BaseDelay: 10 * time.Millisecond,
-			MaxDelay: 500 * time.Millisecond, Timeout: 30 * time.Second, CORSOrigins: []string{"http://a.test", "http://b.test"}},
+			MaxDelay: 500 * time.Millisecond, Timeout: 30 * time.Second, ResumeWindow: 0, CORSOrigins: []string{"http://a.test", "http://b.test"}},
 		Learn: Learn{LearnModel: "sonnet", ChatModel: "opus", LearnRoots: "/a:/b", NoTrail: true, LearnQueue: Inline, WrapUp: Inline,
 			Mode: ModeCoach, SeedPath: "/h/seed.json"},
 		Process:   Process{Bin: "/bin/paige", Token: "t", GOGC: "100", Home: "/h", Path: "/usr/bin", TZ: "Europe/Paris", PluginRoot: "/p"},

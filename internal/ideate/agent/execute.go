@@ -126,6 +126,10 @@ func (r *Runner) recordServerTools(rs *run, resp *anthropic.Message) {
 func (r *Runner) persist(rs *run) {
 	ctx, cancel := context.WithTimeout(rs.wctx, writeTimeout)
 	defer cancel()
+	if rs.sess.State.Run == core.RunRunning {
+		// The resume window counts from the last saved turn.
+		rs.sess.State.RunAt = r.o.Now().UTC()
+	}
 	p := core.Progress{State: rs.sess.State, Messages: rs.hist.raw, From: rs.hist.saved,
 		TotalTokens: rs.sess.TotalTokensUsed, Calls: rs.calls}
 	if err := r.repo.SaveProgress(ctx, rs.sess.ID, p); err != nil {

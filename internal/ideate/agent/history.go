@@ -96,6 +96,14 @@ func Due(s *core.Session) bool {
 	return err == nil && needsModel(s, h)
 }
 
+// specMissing reports whether the user resolved the session but the model
+// ended its turn without writing the spec: streaming the session again
+// asks for it.
+func specMissing(s *core.Session, h *history) bool {
+	return s.State.Resolved && !s.State.SpecGenerated && s.State.Pending == nil && !s.State.TurnPaused &&
+		h.lastRole() == string(anthropic.MessageParamRoleAssistant)
+}
+
 // needsModel reports whether the history waits for a model call: it ends
 // with the user's message, or with an assistant turn paused by pause_turn.
 func needsModel(s *core.Session, h *history) bool {

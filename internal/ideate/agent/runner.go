@@ -157,33 +157,73 @@ func (r *Runner) Run(ctx context.Context, sess *core.Session, emit func(core.Eve
 		}
 		return Outcome{Paused: true}
 	}
+	if specMissing(sess, hist) {
+		// Resolved, but the model ended its turn without the spec: ask for it.
+		if err := hist.append(anthropic.NewUserMessage(anthropic.NewTextBlock(core.SpecRequestMessage(sess.State.Winner)))); err != nil {
+			return r.fail(emit, core.Internal(), Outcome{})
+		}
+	}
 	if !needsModel(sess, hist) {
 		emit(core.Done(false, false))
 		return Outcome{}
+	}
+	defer func() { sess.Messages = hist.JSON() }()
+	wctx := context.WithoutCancel(ctx)
+	rs := &run{sess: sess, hist: hist, wctx: wctx, env: &tools.Env{
+		SessionID: sess.ID, Problem: sess.Problem, State: &sess.State, Repo: r.repo,
+		SpecDir: r.o.SpecDir, SpecURL: SpecURL(sess.ID), Now: r.o.Now, Log: r.o.Logger,
+	}}
+	var runErr *core.RunError
+	rs.emit = func(e core.Event) {
+		if d, ok := e.Data.(core.SSEError); ok && e.Type == core.EventError {
+			runErr = &core.RunError{Code: d.Code, APICode: d.APICode, Message: d.Message}
+		}
+		emit(e)
 	}
 	if r.o.Offline {
 		e := core.NewError(core.CodeAnthropicAPI, "Anthropic API error (no_model): %s", config.ErrNoModel).
 			ForPeople("GhostPath needs Claude, and Paige runs without a model (PAIGE_OFFLINE). Set ANTHROPIC_API_KEY and restart Paige.")
 		e.Context.APICode = "no_model"
-		return r.fail(emit, e.WithSession(sess.ID), Outcome{})
+		out := r.fail(rs.emit, e.WithSession(sess.ID), Outcome{})
+		// It failed: a later start with a model must not spend on it unasked.
+		r.setRun(rs, core.RunFailed, runErr)
+		return out
 	}
-	defer func() { sess.Messages = hist.JSON() }()
-	wctx := context.WithoutCancel(ctx)
-	rs := &run{sess: sess, hist: hist, emit: emit, wctx: wctx, env: &tools.Env{
-		SessionID: sess.ID, Problem: sess.Problem, State: &sess.State, Repo: r.repo,
-		SpecDir: r.o.SpecDir, SpecURL: SpecURL(sess.ID), Now: r.o.Now, Log: r.o.Logger,
-	}}
+	r.setRun(rs, core.RunRunning, nil)
+	out := r.loop(ctx, rs)
+	switch {
+	case out.Cancelled && errors.As(context.Cause(ctx), new(*core.Error)):
+		// The server stopped the run: it stays running, to resume at start.
+	case out.Cancelled:
+		r.setRun(rs, core.RunCancelled, nil)
+	case out.Errored:
+		r.setRun(rs, core.RunFailed, runErr)
+	default:
+		r.setRun(rs, core.RunNone, nil)
+	}
+	return out
+}
+
+// setRun records what the run is doing (or left behind) in the session's
+// state and persists it with whatever the run has not saved yet.
+func (r *Runner) setRun(rs *run, st core.RunState, e *core.RunError) {
+	rs.sess.State.Run, rs.sess.State.RunAt, rs.sess.State.RunError = st, r.o.Now().UTC(), e
+	r.persist(rs)
+}
+
+// loop runs iterations until the run ends; see [Runner.Run].
+func (r *Runner) loop(ctx context.Context, rs *run) Outcome {
 	for rs.iter < r.o.MaxIterations {
 		rs.iter++
 		if out, done := r.iterate(ctx, rs); done {
 			return out
 		}
 	}
-	r.o.Logger.Error("ghostpath: agent loop exceeded", "session_id", sess.ID, "iterations", rs.iter)
+	r.o.Logger.Error("ghostpath: agent loop exceeded", "session_id", rs.sess.ID, "iterations", rs.iter)
 	e := core.NewError(core.CodeAgentLoopExceeded, "Agent exceeded maximum iteration limit (%d)", r.o.MaxIterations).
 		ForPeople(fmt.Sprintf("The agent took %d steps without reaching a round or a question, so Paige stopped it. "+
 			"Everything so far is saved: resume the session to let it try again.", r.o.MaxIterations))
-	return r.fail(emit, e.WithSession(sess.ID), Outcome{Iterations: rs.iter})
+	return r.fail(rs.emit, e.WithSession(rs.sess.ID), Outcome{Iterations: rs.iter})
 }
 
 // PendingEvents returns what a client streaming a paused session receives

@@ -314,9 +314,16 @@ func TestFinalSpecEvents(t *testing.T) {
 
 func TestOffline(t *testing.T) {
 	f := newFixture(t, &Options{Offline: true})
-	evs, out := f.run(context.Background(), f.session(t))
+	s := f.session(t)
+	evs, out := f.run(context.Background(), s)
 	if !out.Errored || len(f.fake.Requests()) != 0 || evs[0].Data.(core.SSEError).Code != core.CodeAnthropicAPI {
 		t.Errorf("got %+v %+v", evs, out)
+	}
+	// A run that failed for want of a model is recorded as failed, so a
+	// later start with a model does not spend on it unasked (issue 28).
+	got, _ := f.repo.GetSession(context.Background(), s.ID)
+	if got.State.Run != core.RunFailed || got.State.RunError == nil || got.State.RunError.APICode != "no_model" {
+		t.Errorf("saved run state got %q %+v, want failed with no_model", got.State.Run, got.State.RunError)
 	}
 }
 
@@ -337,6 +344,9 @@ func TestCancel(t *testing.T) {
 	got, _ := f.repo.GetSession(context.Background(), s.ID)
 	if !Due(&got) {
 		t.Error("cancelled session cannot resume: history does not end with a user message")
+	}
+	if got.State.Run != core.RunCancelled {
+		t.Errorf("saved run state got %q, want cancelled", got.State.Run)
 	}
 }
 

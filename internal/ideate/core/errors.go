@@ -9,7 +9,7 @@ import (
 // Code is a stable, machine-readable error code (the spec's quick reference).
 type Code string
 
-// Error codes. The first sixteen are the spec's; the last five are ours and
+// Error codes. The first sixteen are the spec's; the last six are ours and
 // documented in docs/ghostpath.md.
 const (
 	CodeValidation             Code = "VALIDATION_ERROR"
@@ -34,6 +34,7 @@ const (
 	CodeInvalidSessionState Code = "INVALID_SESSION_STATE"  // e.g. cancel a session that is not active
 	CodeInternal            Code = "INTERNAL_ERROR"         // catch-all, never leaks details
 	CodeServerShutdown      Code = "SERVER_SHUTTING_DOWN"   // the server stopped a run; it resumes on the next stream
+	CodeUserRecordProtected Code = "USER_RECORD_PROTECTED"  // store_premise tried to change the user's winner or a scored premise
 )
 
 // Category groups codes for routing and handling.
@@ -92,6 +93,7 @@ var Codes = map[Code]CodeInfo{
 	CodeInvalidSessionState:    {CatBusinessRule, SevError, 400},
 	CodeInternal:               {CatInternal, SevCritical, 500},
 	CodeServerShutdown:         {CatInternal, SevWarning, 503},
+	CodeUserRecordProtected:    {CatBusinessRule, SevError, 400},
 }
 
 // ErrorContext carries what observability and clients need about an error.

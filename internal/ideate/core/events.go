@@ -73,8 +73,9 @@ type SpecFileData struct {
 }
 
 // PremiseView is one premise card of a premises event. ID lets clients
-// score by id (NOTES.md) instead of by title. SourceTitle / PrimaryTitle
-// name the premise it evolved from (see [BufferedPremise]); empty when fresh.
+// score by id (NOTES.md) instead of by title. SourceTitle / PrimaryTitle /
+// SecondaryTitles name the premises it came from (see [BufferedPremise]);
+// empty when fresh.
 type PremiseView struct {
 	ID                string      `json:"id"`
 	Title             string      `json:"title"`
@@ -85,6 +86,7 @@ type PremiseView struct {
 	CrossDomainSource string      `json:"cross_domain_source,omitempty"`
 	SourceTitle       string      `json:"source_title,omitempty"`
 	PrimaryTitle      string      `json:"primary_title,omitempty"`
+	SecondaryTitles   []string    `json:"secondary_titles,omitempty"`
 	ObviousnessScore  float64     `json:"obviousness_score"`
 	RoundNumber       int         `json:"round_number"`
 	BufferIndex       int         `json:"buffer_index"`

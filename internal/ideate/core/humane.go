@@ -30,6 +30,7 @@ var guardrails = map[Code]string{
 	CodeFinalSpecNotAllowed:    "The agent tried to write the final spec before a premise was chosen; it is continuing the rounds.",
 	CodeTooObvious:             "Checked obviousness: the premise was too obvious and was dropped; the agent is generating a better one.",
 	CodeAxiomNotExtracted:      "The agent challenged an assumption it had not listed in its analysis; it continues.",
+	CodeUserRecordProtected:    "The agent tried to change a premise you scored or chose; your record stays as it is.",
 }
 
 // ToolErrorView returns how a failed tool call is shown to people: its

@@ -97,6 +97,11 @@ func (in UserInput) Normalize() (UserInput, *Error) {
 		}
 	case InputResolved:
 		in.Winner = normalizeWinner(in, add)
+		if len(in.Scores) > MaxBufferSize {
+			add("scores", "resolved takes at most 3 premise scores", "value_error")
+		} else if len(in.Scores) > 0 {
+			in.Scores = normalizeScoreList(in.Scores, add)
+		}
 	default:
 		add("type", `must be one of "scores", "ask_user_response", "resolved"`, "literal_error")
 	}
@@ -111,6 +116,12 @@ func normalizeScores(scores []ScoreInput, add func(string, string, string)) []Sc
 		add("scores", "scores input requires exactly 3 premise scores", "value_error")
 		return scores
 	}
+	return normalizeScoreList(scores, add)
+}
+
+// normalizeScoreList validates and rounds each score of a scores list (the
+// scores input's three, or those a resolved input carries for its round).
+func normalizeScoreList(scores []ScoreInput, add func(string, string, string)) []ScoreInput {
 	out := make([]ScoreInput, len(scores))
 	for i, s := range scores {
 		f := "scores." + strconv.Itoa(i)

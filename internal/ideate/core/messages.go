@@ -60,3 +60,15 @@ func ResolvedMessage(w Winner) string {
 		"say you will generate a detailed spec from the winning premise, "+
 		"then call generate_final_spec with the complete content in Markdown.", w.Title, score)
 }
+
+// SpecRequestMessage asks the agent for the spec it did not write after the
+// user resolved the session (w may be nil for sessions resolved before the
+// winner was kept in the state).
+func SpecRequestMessage(w *Winner) string {
+	title := "the winning premise"
+	if w != nil {
+		title = fmt.Sprintf("%q", w.Title)
+	}
+	return fmt.Sprintf("The user resolved the session with %s as the winner, but no spec was written. "+
+		"Call generate_final_spec now with the complete spec in Markdown.", title)
+}

@@ -12,8 +12,10 @@ var ErrNotFound = errors.New("ideate: not found")
 
 // Session is one GhostPath session with its persisted progress.
 type Session struct {
-	ID              string
-	Problem         string
+	ID      string
+	Problem string
+	// Title is the name the user gave the session; empty: the problem names it.
+	Title           string
 	Status          SessionStatus
 	CreatedAt       time.Time
 	ResolvedAt      *time.Time
@@ -50,8 +52,10 @@ type Premise struct {
 	CrossDomainSource string
 	// SourceTitle and PrimaryTitle are the lineage (see [BufferedPremise]);
 	// empty is stored as NULL.
-	SourceTitle      string
-	PrimaryTitle     string
+	SourceTitle  string
+	PrimaryTitle string
+	// SecondaryTitles are a combination's other parents (JSON, NULL when none).
+	SecondaryTitles  []string
 	ObviousnessScore *float64
 	Score            *float64
 	UserComment      string
@@ -172,6 +176,8 @@ type Repository interface {
 	// (Limit and Offset are ignored).
 	CountSessions(ctx context.Context, opts ListOptions) (int, error)
 	DeleteSession(ctx context.Context, id string) error
+	// RenameSession sets the session's Title.
+	RenameSession(ctx context.Context, id, title string) error
 	// UpdateStatus sets the status; resolvedAt is stored when non-nil.
 	UpdateStatus(ctx context.Context, id string, status SessionStatus, resolvedAt *time.Time) error
 	// SetStatusIf moves the session from status from to status to, and
@@ -191,8 +197,11 @@ type Repository interface {
 	ListRounds(ctx context.Context, sessionID string) ([]Round, error)
 	// UpsertPremise updates the premise with the same session, round number
 	// and title, or inserts it (creating the round if needed); returns its id.
-	// It never changes an existing premise's score or user comment: those
-	// are the user's, set only through UpdateScore.
+	// It never changes what is the user's: an existing premise's score and
+	// comment (set only through UpdateScore) are kept, marking a winner that
+	// is not already the user's (MarkWinner) is refused with
+	// [ErrWinnerIsUsers], and changing a scored premise's body or type with
+	// [ErrScoredPremiseFixed].
 	UpsertPremise(ctx context.Context, p Premise) (string, error)
 	QueryPremises(ctx context.Context, sessionID string, q PremiseQuery) ([]Premise, error)
 	UpdateScore(ctx context.Context, sessionID string, u ScoreUpdate) error

@@ -3,6 +3,7 @@ package core
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // BufferedPremise is a premise generated this round, waiting for
@@ -21,6 +22,9 @@ type BufferedPremise struct {
 	// (cross_pollinate). Both are empty for a fresh premise.
 	SourceTitle  string `json:"source_title,omitempty"`
 	PrimaryTitle string `json:"primary_title,omitempty"`
+	// SecondaryTitles are the other parents of a combination
+	// (cross_pollinate secondary_premises).
+	SecondaryTitles []string `json:"secondary_titles,omitempty"`
 	// Tested is set once obviousness_test passed it; ObviousnessScore is its score.
 	Tested           bool    `json:"tested"`
 	ObviousnessScore float64 `json:"obviousness_score"`
@@ -64,6 +68,14 @@ type State struct {
 	// that assistant turn, saved, and the next model call continues it, so
 	// a crash never pays for the same web search twice.
 	TurnPaused bool `json:"turn_paused,omitempty"`
+	// Run is what the last run left behind, RunAt when it last changed
+	// (the last persisted turn of a running run), and RunError the error a
+	// failed run ended with.
+	Run      RunState  `json:"run,omitempty"`
+	RunAt    time.Time `json:"run_at,omitzero"`
+	RunError *RunError `json:"run_error,omitempty"`
+	// Answers are the agent's ask_user questions with the user's answers.
+	Answers []Answer `json:"answers,omitempty"`
 }
 
 // HasGate reports whether gate has completed.

@@ -19,7 +19,9 @@
 // ask_user or final_spec) instead of starting over; on a session whose run
 // was interrupted (restart, cancel of a created session) it continues the
 // run from the last persisted turn. At start, [API.ResumeInterrupted]
-// continues every interrupted run without waiting for its page to open.
+// continues the runs the process stopping interrupted (within a window)
+// without waiting for their page to open; failed and cancelled runs wait
+// for the user.
 package httpapi
 
 import (
@@ -53,8 +55,15 @@ type Options struct {
 	// a reload that follows it again within the grace loses nothing; zero
 	// means [DefaultDisconnectGrace].
 	DisconnectGrace time.Duration
-	Now             func() time.Time
+	// ResumeWindow bounds which interrupted runs [API.ResumeInterrupted]
+	// continues at start: those whose last turn was saved at most this long
+	// ago. Zero means [DefaultResumeWindow]; negative resumes none.
+	ResumeWindow time.Duration
+	Now          func() time.Time
 }
+
+// DefaultResumeWindow is [Options.ResumeWindow] when zero.
+const DefaultResumeWindow = time.Hour
 
 // DefaultCORSOrigins is the spec's default: the Vite dev server.
 var DefaultCORSOrigins = []string{"http://localhost:5173", "http://127.0.0.1:5173"}
@@ -89,6 +98,9 @@ func New(opts Options) *API {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.ResumeWindow == 0 {
+		o.ResumeWindow = DefaultResumeWindow
+	}
 	return &API{repo: o.Repo, runner: o.Runner, runs: newRunManager(o.Logger), log: o.Logger, o: o}
 }
 
@@ -107,11 +119,13 @@ func (a *API) Routes(mux Mux) {
 	h("POST /api/v1/sessions", a.handleCreate())
 	h("GET /api/v1/sessions", a.handleList())
 	h("GET /api/v1/sessions/{id}", a.handleGet())
+	h("PATCH /api/v1/sessions/{id}", a.handleRename())
 	h("DELETE /api/v1/sessions/{id}", a.handleDelete())
 	h("POST /api/v1/sessions/{id}/cancel", a.handleCancel())
 	h("GET /api/v1/sessions/{id}/stream", a.handleStream())
 	h("POST /api/v1/sessions/{id}/user-input", a.handleUserInput())
 	h("GET /api/v1/sessions/{id}/spec", a.handleSpec())
+	h("GET /api/v1/sessions/{id}/export", a.handleExport())
 	h("OPTIONS /api/v1/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	h("/api/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, core.NotFound("Route", r.Method+" "+r.URL.Path))
@@ -151,7 +165,7 @@ func (a *API) middleware(next http.Handler) http.Handler {
 			w.Header().Set("Access-Control-Allow-Origin", origin)
 			w.Header().Add("Vary", "Origin")
 			if r.Method == http.MethodOptions {
-				w.Header().Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+				w.Header().Set("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
 				w.Header().Set("Access-Control-Allow-Headers", strings.Join([]string{"Content-Type", "Accept"}, ", "))
 			}
 		}

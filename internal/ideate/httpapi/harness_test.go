@@ -36,6 +36,7 @@ type env struct {
 	pgURL   string              // non-empty: PostgreSQL instead of SQLite
 	timeout time.Duration       // per model call; zero: the agent client's default
 	grace   time.Duration       // Options.DisconnectGrace; zero: the default
+	now     func() time.Time    // Options.Now; nil: the default
 }
 
 func newEnv(t testing.TB) *env {
@@ -76,7 +77,7 @@ func (e *env) start() {
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelError}))
 	runner := agent.NewRunner(client, repo, &agent.Options{SpecDir: e.specDir, Logger: log})
 	e.repo = repo
-	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond, DisconnectGrace: e.grace, Logger: log})
+	e.api = New(Options{Repo: repo, Runner: runner, Heartbeat: 50 * time.Millisecond, DisconnectGrace: e.grace, Logger: log, Now: e.now})
 	e.srv = httptest.NewServer(e.api.Handler())
 }
 

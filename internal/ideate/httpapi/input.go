@@ -65,8 +65,9 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 			return notAwaiting(s, in.Type)
 		}
 		msg = core.AskUserMessage(*in.Response)
+		s.State.Answers = append(s.State.Answers, core.Answer{Question: pendingQuestion(s), Answer: *in.Response, At: a.o.Now().UTC()})
 	case core.InputResolved:
-		msg, e = a.applyResolved(ctx, s, *in.Winner)
+		msg, e = a.applyResolved(ctx, s, *in.Winner, in.Scores)
 	}
 	if e != nil {
 		return e
@@ -85,6 +86,9 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 	}
 	s.Messages = data
 	s.State.Pending, s.State.Awaiting = nil, core.AwaitNone
+	// The run this input starts is running from now on: a crash before its
+	// first turn resumes it at start like any interrupted run.
+	s.State.Run, s.State.RunAt, s.State.RunError = core.RunRunning, a.o.Now().UTC(), nil
 	p := core.Progress{State: s.State, Messages: msgs, From: from, TotalTokens: s.TotalTokensUsed}
 	if err := a.repo.SaveProgress(ctx, s.ID, p); err != nil {
 		return a.repoError(err, "Session", s.ID, "save user input")
@@ -93,11 +97,35 @@ func (a *API) applyInput(ctx context.Context, s *core.Session, in core.UserInput
 }
 
 func notAwaiting(s *core.Session, typ string) *core.Error {
-	waiting := string(s.State.Awaiting)
-	if waiting == "" {
-		waiting = "nothing"
+	what := map[core.Waiting]string{
+		core.WaitScores: "scores", core.WaitAskUser: "an answer to the agent's question",
+		core.WaitFinalSpec: "nothing: its spec is written", core.WaitStart: "its first round: open it to start",
+		core.WaitResume: "the agent: resume it", core.WaitSpec: "its spec: continue it to ask the agent for the spec",
+	}[core.WaitingFor(s, false)]
+	if what == "" {
+		what = "nothing"
 	}
-	return core.NewError(core.CodeInvalidSessionState, "Input %q does not fit: the session is waiting for %s", typ, waiting)
+	return core.NewError(core.CodeInvalidSessionState, "Input %q does not fit: the session is waiting for %s", typ, what)
+}
+
+// pendingQuestion is the question of the session's pending ask_user
+// prompt; empty when the agent asked in plain text.
+func pendingQuestion(s *core.Session) string {
+	p := s.State.Pending
+	if p == nil || p.Type != core.EventAskUser {
+		return ""
+	}
+	var q struct {
+		Question string `json:"question"`
+	}
+	raw, err := json.Marshal(p.Data)
+	if err == nil {
+		err = json.Unmarshal(raw, &q)
+	}
+	if err != nil {
+		return ""
+	}
+	return q.Question
 }
 
 // roundPremises returns the premises of the session's latest round.
@@ -156,7 +184,11 @@ func matchPremise(ps []core.Premise, id, title string) (core.Premise, bool) {
 	return core.Premise{}, false
 }
 
-func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerInput) (string, *core.Error) {
+// applyResolved marks the user's winner and resolves the session. scores
+// are the round's scores the user gave on the page before resolving
+// instead of sending them: each is kept on a premise of the round that has
+// none yet (a saved score is never replaced).
+func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerInput, scores []core.ScoreInput) (string, *core.Error) {
 	if s.State.RoundNumber < 1 || s.State.Resolved {
 		return "", core.NewError(core.CodeInvalidSessionState, "Only a session with a presented round can be resolved, once")
 	}
@@ -170,6 +202,27 @@ func (a *API) applyResolved(ctx context.Context, s *core.Session, w core.WinnerI
 	}
 	if !ok {
 		return "", core.Validation(core.FieldError{Field: "winner.index", Message: "does not name a premise of the last round", Type: "value_error"})
+	}
+	named := make([]core.Premise, len(scores))
+	for i, sc := range scores {
+		q, found := matchPremise(premises, sc.PremiseID, sc.PremiseTitle)
+		if !found {
+			return "", core.Validation(core.FieldError{Field: fmt.Sprintf("scores.%d.premise_id", i),
+				Message: fmt.Sprintf("does not name a premise of round %d", s.State.RoundNumber), Type: "value_error"})
+		}
+		named[i] = q
+	}
+	for i, sc := range scores {
+		q := named[i]
+		if q.Score != nil {
+			continue
+		}
+		if err := a.repo.UpdateScore(ctx, s.ID, core.ScoreUpdate{PremiseID: q.ID, Score: *sc.Score, Comment: sc.Comment}); err != nil {
+			return "", a.repoError(err, "Premise", q.ID, "save score")
+		}
+		if q.ID == p.ID && w.Score == nil {
+			w.Score = sc.Score
+		}
 	}
 	if err := a.repo.MarkWinner(ctx, s.ID, p.ID); err != nil {
 		return "", a.repoError(err, "Premise", p.ID, "mark winner")

@@ -11,16 +11,21 @@ import (
 // resumePage is how many sessions ResumeInterrupted lists per query.
 const resumePage = 100
 
-// ResumeInterrupted starts, in the background, the run of every session a
-// restart interrupted: not cancelled, not paused for the user, and whose
-// saved history waits for a model call ([agent.Due]). Their events are kept
-// like any run's, so a client opening the session follows the run. It
-// returns the number of runs started; with no model configured it starts
-// none (each would only fail). Call it once after [New], before serving.
+// ResumeInterrupted starts, in the background, the run of every session the
+// process stopping interrupted: its run was running when the process died
+// ([core.RunRunning]), its last turn was saved within [Options.ResumeWindow],
+// it is not cancelled nor paused for the user, and its saved history waits
+// for a model call ([agent.Due]). Nothing else is spent without the user: a
+// run that failed (a refusal, 429, 529, ...) or was cancelled waits for
+// the user to resume it. Resumed runs' events are kept like any run's, so a
+// client opening the session follows the run. It returns the number of
+// runs started; with no model configured it starts none (each would only
+// fail). Call it once after [New], before serving.
 func (a *API) ResumeInterrupted(ctx context.Context) (int, error) {
-	if a.runner.Offline() {
+	if a.runner.Offline() || a.o.ResumeWindow < 0 {
 		return 0, nil
 	}
+	since := a.o.Now().Add(-a.o.ResumeWindow)
 	var ids []string
 	for _, st := range []core.SessionStatus{core.StatusCreated, core.StatusActive, core.StatusResolved} {
 		for off := 0; ; off += resumePage {
@@ -29,7 +34,7 @@ func (a *API) ResumeInterrupted(ctx context.Context) (int, error) {
 				return 0, fmt.Errorf("list %s sessions: %w", st, err)
 			}
 			for _, s := range ss {
-				if s.State.Pending == nil {
+				if s.State.Pending == nil && s.State.Run == core.RunRunning && !s.State.RunAt.Before(since) {
 					ids = append(ids, s.ID)
 				}
 			}

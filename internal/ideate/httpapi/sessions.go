@@ -61,7 +61,10 @@ func (a *API) handleList() http.Handler {
 	type item struct {
 		ID             string             `json:"id"`
 		Problem        string             `json:"problem"`
+		Title          string             `json:"title"`
 		Status         core.SessionStatus `json:"status"`
+		WaitingFor     core.Waiting       `json:"waiting_for"`
+		RunError       *core.RunError     `json:"run_error"`
 		CreatedAt      string             `json:"created_at"`
 		LastActivityAt string             `json:"last_activity_at"`
 	}
@@ -89,7 +92,12 @@ func (a *API) handleList() http.Handler {
 		}
 		out := response{Sessions: []item{}, Pagination: map[string]int{"limit": opts.Limit, "offset": opts.Offset}, Total: total}
 		for _, s := range ss {
-			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Status, formatTime(s.CreatedAt), formatTime(s.LastActivityAt)})
+			var runErr *core.RunError
+			if s.State.Run == core.RunFailed {
+				runErr = s.State.RunError
+			}
+			out.Sessions = append(out.Sessions, item{s.ID, preview(s.Problem, 200), s.Title, s.Status,
+				core.WaitingFor(&s, a.runs.get(s.ID) != nil), runErr, formatTime(s.CreatedAt), formatTime(s.LastActivityAt)})
 		}
 		if next := opts.Offset + len(ss); len(ss) > 0 && next < total {
 			out.NextOffset = &next

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
@@ -10,7 +11,7 @@ import (
 
 const premiseCols = `id, session_id, round_id, round_number, title, body, premise_type, violated_axiom,
 	cross_domain_source, obviousness_score, score, user_comment, is_winner, buffer_index, created_at,
-	source_title, primary_title`
+	source_title, primary_title, secondary_titles`
 
 // SaveRound inserts r and its premises in one transaction. Empty ids are
 // generated; premises take r's id, session and number.
@@ -49,11 +50,21 @@ func (s *Store) insertPremise(ctx context.Context, tx *sql.Tx, p core.Premise) e
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.now()
 	}
-	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO premises (`+premiseCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO premises (`+premiseCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		p.ID, p.SessionID, p.RoundID, p.RoundNumber, p.Title, p.Body, string(p.PremiseType), p.ViolatedAxiom,
 		p.CrossDomainSource, p.ObviousnessScore, p.Score, p.UserComment, p.IsWinner, p.BufferIndex, s.ts(p.CreatedAt),
-		nullIfEmpty(p.SourceTitle), nullIfEmpty(p.PrimaryTitle))
+		nullIfEmpty(p.SourceTitle), nullIfEmpty(p.PrimaryTitle), titlesJSON(p.SecondaryTitles))
 	return err
+}
+
+// titlesJSON stores a combination's other parents as a JSON array, NULL
+// when there are none.
+func titlesJSON(ts []string) sql.NullString {
+	if len(ts) == 0 {
+		return sql.NullString{}
+	}
+	b, _ := json.Marshal(ts)
+	return sql.NullString{String: string(b), Valid: true}
 }
 
 // nullIfEmpty stores an absent lineage title as NULL, like the rows written
@@ -96,11 +107,14 @@ func (s *Store) ListRounds(ctx context.Context, sessionID string) ([]core.Round,
 }
 
 // UpsertPremise updates the session's premise with p's round number and
-// title (body and type when given; is_winner only turns on), or inserts it,
-// creating the round when missing. It returns the id. The score and comment
-// of an existing premise are the user's (set through [Store.UpdateScore])
-// and are never changed here: the agent's store_premise cannot overwrite
-// them. A new premise is stored with p's score and comment.
+// title (body and type when given), or inserts it, creating the round when
+// missing. It returns the id. What is the user's is never changed here: the
+// score and comment of an existing premise (set through
+// [Store.UpdateScore]), the winner (set through [Store.MarkWinner]: p
+// marked winner is refused with [core.ErrWinnerIsUsers] unless it is
+// already the user's winner) and the text and type of a scored premise
+// (refused with [core.ErrScoredPremiseFixed]). A new premise is stored with
+// p's score and comment.
 func (s *Store) UpsertPremise(ctx context.Context, p core.Premise) (string, error) {
 	if !validID(p.SessionID) {
 		return "", notFound("session", p.SessionID)
@@ -110,17 +124,30 @@ func (s *Store) UpsertPremise(ctx context.Context, p core.Premise) (string, erro
 		return "", fmt.Errorf("upsert premise: %w", err)
 	}
 	defer rollback(tx)
-	var id string
-	err = tx.QueryRowContext(ctx, s.q(`SELECT id FROM premises WHERE session_id = ? AND round_number = ? AND title = ?
-		ORDER BY created_at DESC LIMIT 1`), p.SessionID, p.RoundNumber, p.Title).Scan(&id)
+	var (
+		id, body, typ string
+		score         sql.NullFloat64
+		winner        bool
+	)
+	err = tx.QueryRowContext(ctx, s.q(`SELECT id, body, premise_type, score, is_winner FROM premises
+		WHERE session_id = ? AND round_number = ? AND title = ?
+		ORDER BY created_at DESC LIMIT 1`), p.SessionID, p.RoundNumber, p.Title).Scan(&id, &body, &typ, &score, &winner)
+	if err != nil && !isNoRows(err) {
+		return "", fmt.Errorf("upsert premise: %w", err)
+	}
+	if p.IsWinner && (err != nil || !winner) {
+		return "", core.ErrWinnerIsUsers
+	}
 	switch {
 	case err == nil:
+		if score.Valid && (p.Body != "" && p.Body != body || p.PremiseType != "" && string(p.PremiseType) != typ) {
+			return "", core.ErrScoredPremiseFixed
+		}
 		_, err = tx.ExecContext(ctx, s.q(`UPDATE premises SET
 			body = CASE WHEN ? = '' THEN body ELSE ? END,
-			premise_type = CASE WHEN ? = '' THEN premise_type ELSE ? END,
-			is_winner = (is_winner OR ?)
+			premise_type = CASE WHEN ? = '' THEN premise_type ELSE ? END
 			WHERE id = ?`),
-			p.Body, p.Body, string(p.PremiseType), string(p.PremiseType), p.IsWinner, id)
+			p.Body, p.Body, string(p.PremiseType), string(p.PremiseType), id)
 	case isNoRows(err):
 		id, err = s.insertLoosePremise(ctx, tx, p)
 	}
@@ -201,12 +228,17 @@ func scanPremise(row scanner) (core.Premise, error) {
 	var p core.Premise
 	var typ string
 	var obv, score sql.NullFloat64
-	var source, primary sql.NullString
+	var source, primary, secondary sql.NullString
 	err := row.Scan(&p.ID, &p.SessionID, &p.RoundID, &p.RoundNumber, &p.Title, &p.Body, &typ, &p.ViolatedAxiom,
 		&p.CrossDomainSource, &obv, &score, &p.UserComment, &p.IsWinner, &p.BufferIndex, dbTime{&p.CreatedAt},
-		&source, &primary)
+		&source, &primary, &secondary)
 	p.PremiseType = core.PremiseType(typ)
 	p.SourceTitle, p.PrimaryTitle = source.String, primary.String
+	if secondary.Valid && err == nil {
+		if jerr := json.Unmarshal([]byte(secondary.String), &p.SecondaryTitles); jerr != nil {
+			return p, fmt.Errorf("decode secondary titles of premise %s: %w", p.ID, jerr)
+		}
+	}
 	if obv.Valid {
 		p.ObviousnessScore = &obv.Float64
 	}

@@ -18,7 +18,7 @@ const (
 	qInsertMessage  = `INSERT INTO session_messages (session_id, seq, body) VALUES (?, ?, ?)`
 )
 
-const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, spec_path`
+const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, spec_path, title`
 
 // CreateSession inserts s with its messages. A zero CreatedAt is set to now.
 func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
@@ -41,9 +41,9 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 		return fmt.Errorf("create session: %w", err)
 	}
 	defer rollback(tx)
-	if _, err = tx.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+	if _, err = tx.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		sess.ID, sess.Problem, string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
-		sess.TotalTokensUsed, string(state), sess.SpecPath); err != nil {
+		sess.TotalTokensUsed, string(state), sess.SpecPath, sess.Title); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
 	if err := s.writeMessages(ctx, tx, sess.ID, msgs, 0); err != nil {
@@ -62,7 +62,7 @@ func scanSession(row scanner, extra ...any) (core.Session, error) {
 		state  []byte
 	)
 	dest := append([]any{&sess.ID, &sess.Problem, &status, dbTime{&sess.CreatedAt}, nullTime{&sess.ResolvedAt},
-		&sess.TotalTokensUsed, &state, &sess.SpecPath}, extra...)
+		&sess.TotalTokensUsed, &state, &sess.SpecPath, &sess.Title}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return sess, err
 	}
@@ -268,6 +268,18 @@ func (s *Store) SetSpecPath(ctx context.Context, id, path string) error {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET spec_path = ? WHERE id = ?`), path, id)
 	if err != nil {
 		return fmt.Errorf("set spec path: %w", err)
+	}
+	return affected(res, "session", id)
+}
+
+// RenameSession sets the session's name; empty lets its problem name it.
+func (s *Store) RenameSession(ctx context.Context, id, title string) error {
+	if !validID(id) {
+		return notFound("session", id)
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET title = ? WHERE id = ?`), title, id)
+	if err != nil {
+		return fmt.Errorf("rename session: %w", err)
 	}
 	return affected(res, "session", id)
 }

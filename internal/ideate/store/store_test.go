@@ -241,9 +241,30 @@ func testUpsertPremise(t *testing.T, s *Store) {
 		t.Fatal(err)
 	}
 	// The agent's score and comment never replace the user's.
-	id, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", Score: f(8.5), UserComment: "yes", IsWinner: true})
+	id, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", Score: f(8.5), UserComment: "yes"})
 	if err != nil || id != r1[0].ID {
 		t.Fatalf("got %s %v, want existing id %s", id, err, r1[0].ID)
+	}
+	// Nor does it pick the winner or rewrite a scored premise (issue 28).
+	for _, p := range []struct {
+		p    core.Premise
+		want error
+	}{
+		{core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "B", IsWinner: true}, core.ErrWinnerIsUsers},
+		{core.Premise{SessionID: sess.ID, RoundNumber: 4, Title: "New", IsWinner: true}, core.ErrWinnerIsUsers},
+		{core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", Body: "rewritten"}, core.ErrScoredPremiseFixed},
+		{core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", PremiseType: core.PremiseRadical}, core.ErrScoredPremiseFixed},
+	} {
+		if _, err := s.UpsertPremise(ctx, p.p); !errors.Is(err, p.want) {
+			t.Errorf("upsert %+v: got %v, want %v", p.p, err, p.want)
+		}
+	}
+	if err := s.MarkWinner(ctx, sess.ID, r1[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	// Naming the user's winner as the winner, with its own text, changes nothing.
+	if id, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "A", Body: "body A", IsWinner: true}); err != nil || id != r1[0].ID {
+		t.Fatalf("the user's winner again: got %s %v", id, err)
 	}
 	if _, err := s.UpsertPremise(ctx, core.Premise{SessionID: sess.ID, RoundNumber: 1, Title: "B", Score: f(9), UserComment: "agent"}); err != nil {
 		t.Fatal(err)

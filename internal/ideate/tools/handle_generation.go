@@ -18,8 +18,9 @@ type premiseInput struct {
 	CrossDomainSource string           `json:"cross_domain_source"`
 	// SourceTitle / PrimaryTitle are set by mutate_premise / cross_pollinate
 	// only (generate_premise has no parent, so its input ignores them).
-	SourceTitle  string `json:"-"`
-	PrimaryTitle string `json:"-"`
+	SourceTitle     string   `json:"-"`
+	PrimaryTitle    string   `json:"-"`
+	SecondaryTitles []string `json:"-"`
 }
 
 // addPremise is the shared sandwich of the three generation tools:
@@ -36,6 +37,7 @@ func addPremise(e *Env, source string, in premiseInput, allowed []core.PremiseTy
 		Title: in.Title, Body: in.Body, PremiseType: in.PremiseType, DirectionHint: in.DirectionHint,
 		ViolatedAxiom: in.ViolatedAxiom, CrossDomainSource: in.CrossDomainSource, Source: source,
 		SourceTitle: strings.TrimSpace(in.SourceTitle), PrimaryTitle: strings.TrimSpace(in.PrimaryTitle),
+		SecondaryTitles: trimmedTitles(in.SecondaryTitles),
 	})
 	if err != nil {
 		return fail(err)
@@ -99,6 +101,9 @@ func crossPollinate(_ context.Context, e *Env, input json.RawMessage) Result {
 		premiseInput
 		PrimaryTitle      string `json:"primary_title"`
 		SynthesisStrategy string `json:"synthesis_strategy"`
+		Secondary         []struct {
+			Title string `json:"title"`
+		} `json:"secondary_premises"`
 	}](input)
 	if err != nil {
 		return fail(err)
@@ -110,5 +115,23 @@ func crossPollinate(_ context.Context, e *Env, input json.RawMessage) Result {
 		in.PremiseType = core.PremiseCombination
 	}
 	in.premiseInput.PrimaryTitle = in.PrimaryTitle
+	for _, s := range in.Secondary {
+		in.premiseInput.SecondaryTitles = append(in.premiseInput.SecondaryTitles, s.Title)
+	}
 	return addPremise(e, "cross_pollinate", in.premiseInput, []core.PremiseType{core.PremiseCombination}, "Cross-pollination completed.")
+}
+
+// trimmedTitles trims each title and drops blanks and repeats (ignoring
+// case): the other parents of a combination.
+func trimmedTitles(ts []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range ts {
+		t = strings.TrimSpace(t)
+		if k := strings.ToLower(t); t != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }

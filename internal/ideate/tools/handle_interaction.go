@@ -64,11 +64,11 @@ func presentRound(ctx context.Context, e *Env, _ json.RawMessage) Result {
 		obv := p.ObviousnessScore
 		sp := core.Premise{ID: e.newID(), Title: p.Title, Body: p.Body, PremiseType: p.PremiseType,
 			ViolatedAxiom: p.ViolatedAxiom, CrossDomainSource: p.CrossDomainSource, SourceTitle: p.SourceTitle,
-			PrimaryTitle: p.PrimaryTitle, ObviousnessScore: &obv, BufferIndex: i, CreatedAt: e.now()}
+			PrimaryTitle: p.PrimaryTitle, SecondaryTitles: p.SecondaryTitles, ObviousnessScore: &obv, BufferIndex: i, CreatedAt: e.now()}
 		stored = append(stored, sp)
 		views = append(views, core.PremiseView{ID: sp.ID, Title: p.Title, Body: p.Body, PremiseType: p.PremiseType,
 			DirectionHint: p.DirectionHint, ViolatedAxiom: p.ViolatedAxiom, CrossDomainSource: p.CrossDomainSource,
-			SourceTitle: p.SourceTitle, PrimaryTitle: p.PrimaryTitle, ObviousnessScore: obv, RoundNumber: number, BufferIndex: i})
+			SourceTitle: p.SourceTitle, PrimaryTitle: p.PrimaryTitle, SecondaryTitles: p.SecondaryTitles, ObviousnessScore: obv, RoundNumber: number, BufferIndex: i})
 	}
 	if err := e.Repo.SaveRound(ctx, round, stored); err != nil {
 		return dbFail(e, "save round", err)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
@@ -58,7 +59,16 @@ func storePremise(ctx context.Context, e *Env, input json.RawMessage) Result {
 	id, derr := e.Repo.UpsertPremise(ctx, core.Premise{SessionID: e.SessionID, RoundNumber: *in.RoundNumber, Title: in.Title,
 		Body: in.Body, PremiseType: core.PremiseType(in.PremiseType), Score: in.Score, UserComment: in.UserComment,
 		IsWinner: in.IsWinner, CreatedAt: e.now()})
-	if derr != nil {
+	switch {
+	case errors.Is(derr, core.ErrWinnerIsUsers):
+		return fail(core.NewError(core.CodeUserRecordProtected,
+			"is_winner refused for %q: only the user picks the winner (Problem Resolved). Store the premise without is_winner; "+
+				"query_premises with filter winners shows the user's pick.", in.Title))
+	case errors.Is(derr, core.ErrScoredPremiseFixed):
+		return fail(core.NewError(core.CodeUserRecordProtected,
+			"%q (round %d) was scored by the user, so its text and type are fixed. To evolve it, create a new premise "+
+				"with mutate_premise (source_title %q) or cross_pollinate in the next round.", in.Title, *in.RoundNumber, in.Title))
+	case derr != nil:
 		return dbFail(e, "store premise", derr)
 	}
 	return ok(fmt.Sprintf("Premise %q stored (round %d). The user's scores and comments are authoritative: "+

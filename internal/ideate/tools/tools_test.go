@@ -283,9 +283,14 @@ func TestFinalSpecOnlyAfterResolution(t *testing.T) {
 
 func TestMemoryTools(t *testing.T) {
 	h := newHarness(t)
-	h.must("store_premise", map[string]any{"title": "A", "body": "b", "premise_type": "initial", "score": 8.26, "round_number": 1, "is_winner": true}, "ok")
+	h.must("store_premise", map[string]any{"title": "A", "body": "b", "premise_type": "initial", "score": 8.26, "round_number": 1, "is_winner": true}, "error")
+	r := h.must("store_premise", map[string]any{"title": "A", "body": "b", "premise_type": "initial", "score": 8.26, "round_number": 1}, "ok")
+	if err := h.repo.MarkWinner(context.Background(), h.env.SessionID, r.Output["premise_id"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	h.must("store_premise", map[string]any{"title": "A", "body": "rewritten", "premise_type": "initial", "round_number": 1}, "error")
 	h.must("store_premise", map[string]any{"title": "B", "premise_type": "radical", "score": 2, "round_number": 1}, "ok")
-	r := h.must("query_premises", map[string]any{"filter": "winners"}, "ok")
+	r = h.must("query_premises", map[string]any{"filter": "winners"}, "ok")
 	ps := r.Output["premises"].([]premiseOut)
 	if len(ps) != 1 || ps[0].Title != "A" || *ps[0].Score != 8.3 {
 		t.Errorf("winners got %+v", ps)

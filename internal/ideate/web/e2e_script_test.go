@@ -36,6 +36,14 @@ const (
 	pauseRequests = 5
 )
 
+// failProblem is the session flow.mjs scores into a model refusal, reloads,
+// and resumes: round 1 (four replies), the refusal, then a question.
+const (
+	failProblem  = "Fail me: our onboarding emails are ignored by nine users in ten."
+	failQuestion = "Shall we look at the first email only?"
+	failRequests = 6
+)
+
 type step struct {
 	// wants are byte strings the request must contain (the user's input).
 	wants []string
@@ -92,6 +100,7 @@ var steps = []step{
 type agentScript struct {
 	mu       sync.Mutex
 	problemv []string
+	refused  bool // the failing session's scores turn was refused once
 }
 
 func (s *agentScript) reply(r llmtest.Request) llmtest.Response {
@@ -108,6 +117,8 @@ func (s *agentScript) reply(r llmtest.Request) llmtest.Response {
 		}
 		s.report("ten-round request %d: the script has only %d replies", n+1, tenRequests)
 		return llmtest.Text("Done.")
+	case bytes.Contains(r.Raw, []byte(failProblem)):
+		return s.failReply(n).WithUsage(1200, 300)
 	case bytes.Contains(r.Raw, []byte(pauseProblem)) && n >= pauseRequests:
 		s.report("paused session request %d: it was cancelled after %d", n+1, pauseRequests)
 		return llmtest.Text("Done.")
@@ -190,4 +201,24 @@ func obviousness(titles []string) llmtest.Response {
 
 func present(summary string) llmtest.Response {
 	return msg(llmtest.TextBlock(summary), use("present_round", map[string]any{"round_summary": summary}))
+}
+
+// failReply is the failing session's script: the main flow's round 1, a
+// refusal of the scores turn (not kept, so the retry has the same history),
+// then a question once the user resumes.
+func (s *agentScript) failReply(n int) llmtest.Response {
+	if n < 4 {
+		return steps[n+1].reply() // the gates, generation, obviousness, present
+	}
+	s.mu.Lock()
+	refused := s.refused
+	s.refused = true
+	s.mu.Unlock()
+	if !refused {
+		return llmtest.Message("refusal")
+	}
+	if n != 4 {
+		s.report("failing session request with %d assistant turns, want 4", n)
+	}
+	return msg(use("ask_user", map[string]any{"question": failQuestion, "options": []map[string]any{{"label": "Yes"}, {"label": "No"}}}))
 }

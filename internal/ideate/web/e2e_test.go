@@ -37,15 +37,18 @@ func TestBrowserFlow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if err := browser.Run(ctx, t, "e2e/flow.mjs", "BASE_URL="+srv.Base, "PAUSE_PROBLEM="+pauseProblem,
+		"FAIL_PROBLEM="+failProblem, "FAIL_QUESTION="+failQuestion,
 		"TEN_ID="+tenID, "TEN_WINNER="+tenTitle(tenRounds, tenWinner)); err != nil {
 		t.Errorf("flow.mjs: %v\npaige serve log (tail):\n%s", err, testenv.Tail(srv.Logs.String(), 4000))
 	}
 	for _, p := range script.problems() {
 		t.Errorf("scripted Claude: %s", p)
 	}
-	if got, want := len(fake.Requests()), len(steps)+pauseRequests+tenRequests; got != want {
-		t.Errorf("Claude requests: got %d, want %d (one per scripted reply: %d main, %d paused then cancelled, %d ten rounds)",
-			got, want, len(steps), pauseRequests, tenRequests)
+	// Opening, reloading or listing a failed session costs nothing: only
+	// Resume calls Claude again.
+	if got, want := len(fake.Requests()), len(steps)+pauseRequests+failRequests+tenRequests; got != want {
+		t.Errorf("Claude requests: got %d, want %d (one per scripted reply: %d main, %d paused then cancelled, %d failed then resumed, %d ten rounds)",
+			got, want, len(steps), pauseRequests, failRequests, tenRequests)
 	}
 	if !specStored(t, dataDir) {
 		t.Errorf("no file under DATA_DIR %s holds the final spec", dataDir)

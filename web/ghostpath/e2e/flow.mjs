@@ -7,7 +7,9 @@
 //   (SVG and Markdown exports) → a second session paused at round 1 and
 //   cancelled through the confirmation dialog → the home list paged
 //   ("Load more"), searched and a session deleted → the lineage graph of a
-//   ten-round session.
+//   ten-round session. Also: the main session renamed and exported whole
+//   (Markdown, JSON); a session whose scores turn the model refuses keeps
+//   its scored round, reopens without calling Claude, and resumes.
 //
 // The main session runs in a narrow (phone-sized) window and scores one
 // premise with the keyboard only; the rest runs in a desktop window.
@@ -19,18 +21,21 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { refusedAfterScores, renameAndExport } from "./record.mjs";
 
 const BASE_URL = process.env.BASE_URL;
 const PAUSE_PROBLEM = process.env.PAUSE_PROBLEM;
 const TEN_ID = process.env.TEN_ID;
 const TEN_WINNER = process.env.TEN_WINNER;
+const FAIL_PROBLEM = process.env.FAIL_PROBLEM;
+const FAIL_QUESTION = process.env.FAIL_QUESTION;
 const FILLERS = 25; // more than one page (20) of the home list
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const SHOTS = process.env.SCREENSHOT_DIR || "";
 const T = 30_000;
 
-if (!BASE_URL || !PAUSE_PROBLEM || !TEN_ID || !TEN_WINNER) {
-  console.error("flow: BASE_URL, PAUSE_PROBLEM, TEN_ID and TEN_WINNER are required");
+if (!BASE_URL || !PAUSE_PROBLEM || !TEN_ID || !TEN_WINNER || !FAIL_PROBLEM || !FAIL_QUESTION) {
+  console.error("flow: BASE_URL, PAUSE_PROBLEM, TEN_ID, TEN_WINNER, FAIL_PROBLEM and FAIL_QUESTION are required");
   process.exit(2);
 }
 
@@ -72,6 +77,17 @@ async function api(page, method, path, body) {
   );
   check(res.status < 300, `${method} ${path}: ${res.status} ${res.text.slice(0, 200)}`);
   return res.text ? JSON.parse(res.text) : null;
+}
+
+// navFits checks every link of Paige's navigation bar is inside the window (none cut off).
+async function navFits(page, where) {
+  const { iw, out } = await page.evaluate(() => ({
+    iw: window.innerWidth,
+    out: [...document.querySelectorAll('nav[aria-label="Paige"] a')]
+      .filter((a) => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
+      .map((a) => a.textContent),
+  }));
+  check(out.length === 0, `${where}: navigation links cut off in a ${iw}px window: ${out.join(", ")}`);
 }
 
 async function noHorizontalScroll(page, where) {
@@ -133,6 +149,7 @@ try {
   );
   await shot(page, "02-round1");
   await noHorizontalScroll(page, "round 1");
+  await navFits(page, "round 1");
 
   step = "round 1: score (Next Round enabled only when all scored)";
   const next = page.getByRole("button", { name: "Next Round →" });
@@ -168,7 +185,7 @@ try {
   const evolvedCard = page.getByRole("article").filter({ hasText: "Immune memory for bugs" });
   await evolvedCard.getByText("Evolved from “Self-healing FAQ”").waitFor({ timeout: T });
   await evolvedCard.getByText("immunology").waitFor({ timeout: T });
-  await page.getByRole("article").filter({ hasText: "Antibody macros" }).getByText("Combined from “Ticket immune system”").waitFor({ timeout: T });
+  await page.getByRole("article").filter({ hasText: "Antibody macros" }).getByText("Combined from “Ticket immune system” + “Customers fix bugs”").waitFor({ timeout: T });
   await page.getByRole("article").filter({ hasText: "Fever alerts" }).getByText("Every ticket needs a human reply").waitFor({ timeout: T });
   await shot(page, "04-round2");
 
@@ -176,9 +193,14 @@ try {
   await page.reload();
   await page.getByRole("heading", { name: "Round 2" }).waitFor({ timeout: T });
   check((await page.getByRole("article").count()) === 3, "after reload, round 2 shows three premise cards");
-  check((await page.getByRole("heading", { name: "Round 1" }).count()) === 0, "after reload, only the pending round is shown");
+  check((await page.getByRole("heading", { name: "Round 1" }).count()) === 0, "after reload, only the pending round is open for scoring");
+  const yours = page.getByRole("region", { name: "Your rounds" });
+  await yours.getByText("Your score: 8.5").waitFor({ timeout: T });
+  await yours.getByText("Love the self-healing angle", { exact: false }).waitFor({ timeout: T });
+  check((await yours.getByRole("slider").count()) === 0, "a scored round cannot be scored again");
 
-  step = "resolve: pick winner 2";
+  step = "resolve: pick winner 2 (scored on the page, not sent with Next Round)";
+  await page.getByRole("slider").nth(1).fill("7.5");
   await page.getByRole("button", { name: "✓ Problem Resolved" }).click();
   const picker = page.getByRole("group", { name: "Which premise solves your problem?" });
   await picker.getByRole("radio").nth(1).check();
@@ -215,7 +237,10 @@ try {
   await tree.getByRole("heading", { name: "Round 2" }).waitFor({ timeout: T });
   await tree.getByLabel("score 8.5 of 10").waitFor({ timeout: T });
   await tree.getByLabel("score 9.9 of 10").waitFor({ timeout: T });
-  check((await tree.getByText("winner", { exact: true }).count()) === 1, "one winner in the tree");
+  check((await tree.getByText("★ your winner", { exact: true }).count()) === 1, "one winner in the tree, the user's");
+  for (const parent of ["Ticket immune system", "Customers fix bugs"]) {
+    check((await tree.getByRole("link", { name: parent }).count()) === 1, `the tree names ${parent} as a parent of the combination`);
+  }
   await shot(page, "07-report");
   await noHorizontalScroll(page, "report");
 
@@ -227,11 +252,19 @@ try {
   const evolved = await edge("evolved");
   const combined = await edge("combined");
   check(evolved.length === 1 && evolved[0] === "Immune memory for bugs: evolved from Self-healing FAQ", `evolved edges: ${JSON.stringify(evolved)}`);
-  check(combined.length === 1 && combined[0] === "Antibody macros: combined from Ticket immune system", `combined edges: ${JSON.stringify(combined)}`);
+  check(
+    combined.length === 2 &&
+      combined.includes("Antibody macros: combined from Ticket immune system") &&
+      combined.includes("Antibody macros: combined from Customers fix bugs"),
+    `combined edges (every parent): ${JSON.stringify(combined)}`,
+  );
   const winnerNode = graph.locator("[data-winner]");
   check((await winnerNode.count()) === 1, "one winner node");
   const winnerText = await winnerNode.textContent();
-  check(winnerText.includes("Antibody macros") && winnerText.includes("★ winner"), `winner node says ${JSON.stringify(winnerText)}`);
+  check(
+    winnerText.includes("Antibody macros") && winnerText.includes("★ winner") && winnerText.includes("score 7.5"),
+    `the winner node shows the user's pick and score: ${JSON.stringify(winnerText)}`,
+  );
   const graphText = await graph.textContent();
   for (const s of ["score 8.5", "score 3.2", "score 9.9", "Round 1", "Round 2"]) check(graphText.includes(s), `the graph shows "${s}"`);
 
@@ -243,7 +276,7 @@ try {
   const svgText = readFileSync(await svgDownload.path(), "utf8");
   check(svgDownload.suggestedFilename() === `ghostpath-${sessionId}-lineage.svg`, `SVG file name ${svgDownload.suggestedFilename()}`);
   check(svgText.startsWith("<svg") && svgText.includes('xmlns="http://www.w3.org/2000/svg"'), `SVG export is an SVG document (${svgText.slice(0, 60)})`);
-  for (const s of ["Antibody macros", "evolved from Self-healing FAQ", "combined from Ticket immune system", "★ winner", "score 9.9"]) {
+  for (const s of ["Antibody macros", "evolved from Self-healing FAQ", "combined from Ticket immune system", "combined from Customers fix bugs", "★ winner", "score 9.9"]) {
     check(svgText.includes(s), `the SVG export holds "${s}"`);
   }
 
@@ -259,11 +292,17 @@ try {
   await page.goto(new URL(`/ghostpath/sessions/${encodeURIComponent(sessionId)}`, BASE_URL).href);
   await page.getByRole("article", { name: "Spec content" }).getByRole("heading", { level: 1 }).waitFor({ timeout: T });
 
-  step = "home lists the session";
+  const shared = { page, check, shot, navFits, at: (name) => (step = name), T, BASE_URL, PROBLEM, sessionId, FAIL_PROBLEM, FAIL_QUESTION };
+  await renameAndExport(shared);
+
+  step = "home lists the session by its name and state";
   await page.goto(new URL("/ghostpath/", BASE_URL).href);
   const listed = page.locator(`a[href="/ghostpath/sessions/${encodeURIComponent(sessionId)}"]`);
   await listed.waitFor({ timeout: T });
-  check((await listed.textContent()) === PROBLEM, "the past session shows its problem");
+  const listedText = await listed.textContent();
+  check(listedText.includes("Ticket immune system ideas") && listedText.includes("Spec written"), `the past session shows its name and state: ${listedText}`);
+
+  await refusedAfterScores(shared);
 
   step = "wide window: report";
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -316,7 +355,7 @@ try {
   await page.goto(new URL("/ghostpath/", BASE_URL).href);
   const rows = page.getByRole("list").filter({ has: page.getByRole("button", { name: /^Delete session: / }) }).getByRole("listitem");
   const heading = page.getByRole("heading", { name: /^Past sessions/ });
-  const total = FILLERS + 3; // the main, the paused and the ten-round session
+  const total = FILLERS + 4; // the main, the failed, the paused and the ten-round session
   await heading.getByText(`(${total})`).waitFor({ timeout: T });
   await rows.nth(19).waitFor({ timeout: T });
   check((await rows.count()) === 20, `the first page shows 20 sessions, not ${await rows.count()}`);
@@ -367,7 +406,7 @@ try {
   await tenGraph.waitFor({ timeout: T });
   check((await tenGraph.locator("[data-node]").count()) === 30, "ten rounds draw 30 nodes");
   check((await tenGraph.locator('path[data-kind="evolved"]').count()) === 18, "ten rounds draw 18 evolved-from edges");
-  check((await tenGraph.locator('path[data-kind="combined"]').count()) === 9, "ten rounds draw 9 combined-from edges");
+  check((await tenGraph.locator('path[data-kind="combined"]').count()) === 18, "ten rounds draw 18 combined-from edges (both parents of 9 combinations)");
   const tenWinner = tenGraph.locator("[data-winner]");
   check((await tenWinner.count()) === 1 && (await tenWinner.textContent()).includes(TEN_WINNER), "the ten-round winner is marked");
   const tenText = await tenGraph.textContent();

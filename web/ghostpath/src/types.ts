@@ -18,6 +18,28 @@ export interface Premise {
   source_title?: string;
   /** Set on cross-pollinated premises: the primary parent. */
   primary_title?: string;
+  /** Set on cross-pollinated premises: the other parents. */
+  secondary_titles?: string[];
+  /** Every parent, resolved by the server (GET /sessions/{id}; older servers omit it). */
+  parents?: PremiseParent[];
+}
+
+/** One parent of a premise, as GET /sessions/{id} resolves it. */
+export interface PremiseParent {
+  id: string;
+  title: string;
+  round_number: number;
+  relation: "evolved" | "combined";
+}
+
+/** What a session waits for (GET /sessions and /sessions/{id}: waiting_for). */
+export type WaitingFor = "agent" | "start" | "scores" | "ask_user" | "final_spec" | "resume" | "spec" | "nothing";
+
+/** The error a session's last run ended with. */
+export interface RunError {
+  code: string;
+  api_code?: string;
+  message: string;
 }
 
 export interface AskUserOption {
@@ -54,12 +76,16 @@ export interface PremiseScore {
 export type UserInput =
   | { type: "scores"; scores: PremiseScore[] }
   | { type: "ask_user_response"; response: string }
-  | { type: "resolved"; winner: { title: string; index: number; score?: number } };
+  | { type: "resolved"; winner: { title: string; index: number; score?: number }; scores?: PremiseScore[] };
 
 export interface SessionSummary {
   id: string;
   problem: string;
+  /** The name the user gave the session; empty: the problem names it. */
+  title?: string;
   status: string;
+  waiting_for?: WaitingFor;
+  run_error?: RunError | null;
   created_at: string;
   /** RFC 3339: the latest tool call, else creation (servers before issue 16 omit it). */
   last_activity_at?: string;
@@ -74,6 +100,8 @@ export interface RoundRecord {
 export interface SessionDetail extends SessionSummary {
   resolved_at?: string | null;
   total_tokens_used?: number;
+  spec_url?: string | null;
+  answers?: { question: string; answer: string; at: string }[];
   rounds?: RoundRecord[];
 }
 

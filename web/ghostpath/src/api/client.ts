@@ -104,6 +104,28 @@ export async function getSession(id: string): Promise<SessionDetail> {
   return json<SessionDetail>(await fetch(`${API}/sessions/${encodeURIComponent(id)}`));
 }
 
+/** renameSession names a session (PATCH /sessions/{id}); an empty title lets its problem name it. */
+export async function renameSession(id: string, title: string): Promise<SessionDetail> {
+  const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title }),
+  });
+  return json<SessionDetail>(res);
+}
+
+/** exportURL is where a session's whole record is downloaded, as Markdown or JSON. */
+export function exportURL(id: string, format: "md" | "json"): string {
+  return `${API}/sessions/${encodeURIComponent(id)}/export?format=${format}`;
+}
+
+/** sessionName is what a session is called: its title, else the start of its problem. */
+export function sessionName(s: { title?: string; problem: string }, max = 80): string {
+  const t = (s.title ?? "").trim();
+  if (t) return t;
+  return s.problem.length > max ? s.problem.slice(0, max - 1) + "…" : s.problem;
+}
+
 export async function deleteSession(id: string): Promise<void> {
   const res = await fetch(`${API}/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
   if (!res.ok) throw await toError(res);

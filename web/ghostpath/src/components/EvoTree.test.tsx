@@ -33,8 +33,8 @@ describe("buildEvolution", () => {
       ["b", false, false],
       ["c", false, false],
     ]);
-    expect(tree[1]!.map((n) => n.parent?.id)).toEqual(["a", "c", undefined]);
-    expect(tree[1]!.map((n) => n.parent?.kind)).toEqual(["evolved", "combined", undefined]);
+    expect(tree[1]!.map((n) => n.parents[0]?.id)).toEqual(["a", "c", undefined]);
+    expect(tree[1]!.map((n) => n.parents[0]?.kind)).toEqual(["evolved", "combined", undefined]);
     expect(tree[1]![0]!.winner).toBe(true);
     expect(tree[1]!.every((n) => !n.best)).toBe(true);
   });
@@ -48,7 +48,7 @@ describe("EvoTree", () => {
     expect(within(tree).getByRole("heading", { name: "Round 2" })).toBeInTheDocument();
     expect(screen.getByLabelText("score 8.5 of 10")).toBeInTheDocument();
     expect(screen.getByText("“love it”")).toBeInTheDocument();
-    expect(screen.getByText("winner").closest("li")!.textContent).toContain("Tidal calendar");
+    expect(screen.getByText("★ your winner").closest("li")!.textContent).toContain("Tidal calendar");
     expect(screen.getByRole("link", { name: "Tides" })).toHaveAttribute("href", "#premise-a");
     expect(screen.getByRole("link", { name: "Tides" }).parentElement).toHaveTextContent(/^evolved from Tides \(round 1\)$/);
     expect(screen.getByRole("link", { name: "Ants" }).parentElement).toHaveTextContent(/^combined from Ants \(round 1\)$/);

@@ -1,3 +1,4 @@
+import { key, parentLinks } from "../lib/lineage";
 import type { Round } from "../state/session";
 
 /** EvoNode is one premise in the evolution tree. */
@@ -10,25 +11,26 @@ export interface EvoNode {
   comment?: string;
   winner: boolean;
   best: boolean;
-  /** The premise this one comes from, if known: evolved (mutated) or combined (cross-pollinated) from it. */
-  parent?: { id: string; round: number; title: string; kind: "evolved" | "combined" };
+  /** The premises this one comes from, if known: evolved (mutated) or combined (cross-pollinated) from them. */
+  parents: { id: string; round: number; title: string; kind: "evolved" | "combined" }[];
 }
 
 /**
  * buildEvolution turns rounds into tree nodes: scores and winners per premise,
- * the best-scored premise of each round, and parent links from a premise's
- * `source_title` / `primary_title` to the latest earlier premise of that title.
+ * the best-scored premise of each round, and links to every parent (the
+ * server's, else the latest earlier premise of each lineage title; lib/lineage).
  */
 export function buildEvolution(rounds: Round[]): EvoNode[][] {
-  const byTitle = new Map<string, { id: string; round: number; title: string }>();
+  const byTitle = new Map<string, string>();
+  const seen = new Map<string, { id: string; round: number; title: string }>();
   return rounds.map((r) => {
     const scored = r.premises.map((p) => r.scores[p.id]?.score).filter((s): s is number => s !== undefined);
     const top = scored.length > 0 ? Math.max(...scored) : undefined;
     const nodes = r.premises.map((p): EvoNode => {
       const s = r.scores[p.id];
-      const from = p.source_title ?? p.primary_title;
-      const found = from ? byTitle.get(from.trim().toLowerCase()) : undefined;
-      const parent = found && { ...found, kind: p.source_title ? ("evolved" as const) : ("combined" as const) };
+      const parents = parentLinks(p, byTitle)
+        .filter((l) => seen.has(l.from))
+        .map((l) => ({ ...seen.get(l.from)!, kind: l.kind }));
       return {
         id: p.id,
         round: r.number,
@@ -38,10 +40,13 @@ export function buildEvolution(rounds: Round[]): EvoNode[][] {
         comment: s?.comment,
         winner: r.winnerId === p.id,
         best: s !== undefined && s.score === top,
-        parent,
+        parents,
       };
     });
-    for (const n of nodes) byTitle.set(n.title.trim().toLowerCase(), { id: n.id, round: n.round, title: n.title });
+    for (const n of nodes) {
+      byTitle.set(key(n.title), n.id);
+      seen.set(n.id, { id: n.id, round: n.round, title: n.title });
+    }
     return nodes;
   });
 }
@@ -65,15 +70,15 @@ export function EvoTree({ rounds }: { rounds: Round[] }) {
               >
                 <p className="font-medium">
                   {n.title}
-                  {n.winner && <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-800">winner</span>}
+                  {n.winner && <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-800">★ your winner</span>}
                   {n.best && !n.winner && <span className="ml-2 rounded bg-blue-100 px-1.5 text-xs text-blue-800">best of round</span>}
                 </p>
                 {n.type && <p className="text-xs text-gray-500">{n.type}</p>}
-                {n.parent && (
-                  <p className="text-xs text-gray-600">
-                    {n.parent.kind === "evolved" ? "evolved from" : "combined from"} <a href={`#premise-${n.parent.id}`} className="underline">{n.parent.title}</a> (round {n.parent.round})
+                {n.parents.map((par) => (
+                  <p key={par.id} className="text-xs text-gray-600">
+                    {par.kind === "evolved" ? "evolved from" : "combined from"} <a href={`#premise-${par.id}`} className="underline">{par.title}</a> (round {par.round})
                   </p>
-                )}
+                ))}
                 {n.score !== undefined ? (
                   <div className="mt-2">
                     <div className="flex justify-between text-xs">

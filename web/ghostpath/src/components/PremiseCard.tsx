@@ -12,10 +12,18 @@ interface Props {
   disabled?: boolean;
 }
 
-/** lineageOf says where a premise comes from: "Evolved from …", "Combined from …", or null for a fresh one. */
+/** lineageOf says where a premise comes from: "Evolved from …", "Combined from … + …", or null for a fresh one. */
 export function lineageOf(p: Premise): string | null {
-  if (p.source_title) return `Evolved from “${p.source_title}”`;
-  if (p.primary_title) return `Combined from “${p.primary_title}”`;
+  const q = (t: string) => `“${t}”`;
+  if (Array.isArray(p.parents) && p.parents.length > 0) {
+    const evolved = p.parents.filter((x) => x.relation === "evolved").map((x) => q(x.title));
+    const combined = p.parents.filter((x) => x.relation === "combined").map((x) => q(x.title));
+    return [evolved.length ? `Evolved from ${evolved.join(" + ")}` : "", combined.length ? `Combined from ${combined.join(" + ")}` : ""]
+      .filter(Boolean)
+      .join("; ");
+  }
+  if (p.source_title) return `Evolved from ${q(p.source_title)}`;
+  if (p.primary_title) return `Combined from ${[p.primary_title, ...(p.secondary_titles ?? [])].map(q).join(" + ")}`;
   return null;
 }
 

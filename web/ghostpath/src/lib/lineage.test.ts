@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Round } from "../state/session";
-import { COL_W, LABEL_W, layoutLineage, NODE_H, NODE_W, PAD, ROW_H, shorten } from "./lineage";
+import { COL_W, crossings, LABEL_W, layoutLineage, NODE_H, NODE_W, PAD, ROW_H, shorten } from "./lineage";
 
 const p = (id: string, title: string, extra: object = {}) => ({ id, title, body: "", ...extra });
 
@@ -57,5 +57,46 @@ describe("layoutLineage", () => {
     expect(layoutLineage([two[1]!, two[0]!]).rows.map((r) => r.round)).toEqual([1, 2]);
     expect(layoutLineage([]).nodes).toEqual([]);
     expect(shorten("x".repeat(40))).toHaveLength(30);
+  });
+});
+
+describe("layoutLineage with every parent (issue 28)", () => {
+  it("draws every parent of a combined premise, from the server's parents or its titles", () => {
+    const byServer: Round[] = [
+      { number: 1, premises: [p("a", "A"), p("b", "B"), p("c", "C")], scores: {} },
+      {
+        number: 2,
+        premises: [
+          p("x", "X", {
+            primary_title: "A",
+            parents: [
+              { id: "a", title: "A", round_number: 1, relation: "combined" },
+              { id: "c", title: "C", round_number: 1, relation: "combined" },
+            ],
+          }),
+        ],
+        scores: {},
+      },
+    ];
+    expect(layoutLineage(byServer).edges).toEqual([
+      { from: "a", to: "x", kind: "combined" },
+      { from: "c", to: "x", kind: "combined" },
+    ]);
+    const byTitles: Round[] = [byServer[0]!, { number: 2, premises: [p("x", "X", { primary_title: "A", secondary_titles: ["c"] })], scores: {} }];
+    expect(layoutLineage(byTitles).edges).toEqual(layoutLineage(byServer).edges);
+  });
+
+  it("orders a row by the barycenter of its parents, so edges do not cross", () => {
+    const crossed: Round[] = [
+      { number: 1, premises: [p("a", "A"), p("b", "B"), p("c", "C")], scores: {} },
+      {
+        number: 2,
+        premises: [p("x", "X", { source_title: "C" }), p("y", "Y", { source_title: "B" }), p("z", "Z", { source_title: "A" })],
+        scores: {},
+      },
+    ];
+    const l = layoutLineage(crossed);
+    expect(crossings(l)).toBe(0);
+    expect(l.nodes.filter((n) => n.round === 2).map((n) => n.id)).toEqual(["z", "y", "x"]);
   });
 });

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { cancelSession, createSession, deleteSession, lastActivity, listSessions, mergeSessions } from "../api/client";
+import { cancelSession, createSession, deleteSession, lastActivity, listSessions, mergeSessions, sessionName } from "../api/client";
 import { useConfirm } from "../components/ConfirmDialog";
 import { ProblemInput } from "../components/ProblemInput";
 import { Link, navigate } from "../router";
-import type { SessionSummary } from "../types";
+import type { SessionSummary, WaitingFor } from "../types";
 
 const STATUS: Record<string, string> = {
   created: "bg-gray-100 text-gray-700",
@@ -11,6 +11,24 @@ const STATUS: Record<string, string> = {
   resolved: "bg-green-100 text-green-800",
   cancelled: "bg-amber-100 text-amber-800",
 };
+
+/** WAITING says plainly what a session waits for (the API's waiting_for). */
+export const WAITING: Record<WaitingFor, string> = {
+  agent: "The agent is working",
+  start: "Not started yet",
+  scores: "Waiting for your scores",
+  ask_user: "Waiting for your answer",
+  final_spec: "Spec written",
+  resume: "Stopped: waiting for you to resume it",
+  spec: "Resolved without a spec: continue it to get one",
+  nothing: "",
+};
+
+/** waitingText is a session's state in words; a failed run says why it failed. */
+export function waitingText(s: SessionSummary): string {
+  if (s.waiting_for === "resume" && s.run_error) return `Failed: ${s.run_error.message}`;
+  return s.waiting_for ? WAITING[s.waiting_for] ?? "" : "";
+}
 
 /** PAGE_SIZE is how many sessions one "Load more" fetches. */
 export const PAGE_SIZE = 20;
@@ -145,10 +163,21 @@ export function HomePage() {
 function SessionRow({ s, onAct }: { s: SessionSummary; onAct: (s: SessionSummary, verb: "Delete" | "Cancel") => void }) {
   const when = lastActivity(s);
   const short = s.problem.slice(0, 80);
+  const state = waitingText(s);
+  const failed = s.waiting_for === "resume";
   return (
     <li className="flex flex-col gap-2 rounded-xl border border-gray-200 bg-white p-3 sm:flex-row sm:items-center">
       <Link to={`sessions/${encodeURIComponent(s.id)}`} className="min-w-0 flex-1 hover:underline">
-        <span className="line-clamp-2 break-words">{s.problem}</span>
+        {s.title ? (
+          <span className="block break-words font-medium">{sessionName(s)}</span>
+        ) : (
+          <span className="line-clamp-2 break-words">{s.problem}</span>
+        )}
+        {state && (
+          <span data-waiting={s.waiting_for} className={`mt-1 block text-xs ${failed ? "text-red-700" : "text-gray-600"}`}>
+            {state}
+          </span>
+        )}
       </Link>
       <div className="flex shrink-0 flex-wrap items-center gap-2 text-xs">
         <span className={`rounded-full px-2 py-0.5 ${STATUS[s.status] ?? STATUS.created}`}>{s.status}</span>

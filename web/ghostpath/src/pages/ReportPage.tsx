@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
-import { getSession, specURL } from "../api/client";
+import { exportURL, getSession, sessionName, specURL } from "../api/client";
 import { EvoTree } from "../components/EvoTree";
 import { LineageGraph } from "../components/LineageGraph";
 import { Link } from "../router";
 import { loadRounds } from "../state/history";
-import { type Round, roundsFromRecords } from "../state/session";
+import { type Round, roundsFromRecords, withLocalScores } from "../state/session";
 import type { SessionDetail } from "../types";
 
 /** ReportPage shows a session's evolution: every round, its premises, scores and the winner. */
@@ -20,7 +20,8 @@ export function ReportPage({ id }: { id: string }) {
         if (!live) return;
         setDetail(d);
         const stored = roundsFromRecords(d.rounds);
-        setRounds(stored.length > 0 ? stored : loadRounds(id));
+        const local = loadRounds(id);
+        setRounds(stored.length > 0 ? withLocalScores(stored, local) : local);
       })
       .catch((e: Error) => live && setError(e.message));
     return () => {
@@ -41,7 +42,7 @@ export function ReportPage({ id }: { id: string }) {
           Back to the session
         </Link>
       </div>
-      <h1 className="text-xl font-bold">Evolution report</h1>
+      <h1 className="text-xl font-bold">Evolution report{detail?.title ? `: ${sessionName(detail)}` : ""}</h1>
       {error && (
         <p role="alert" className="text-red-700">
           Could not load the session: {error}
@@ -73,11 +74,19 @@ export function ReportPage({ id }: { id: string }) {
       )}
       <LineageGraph rounds={rounds} fileName={`ghostpath-${id}-lineage.svg`} />
       <EvoTree rounds={rounds} />
-      {detail?.status === "resolved" && (
-        <a href={specURL(id)} download className="inline-block rounded-lg bg-green-700 px-4 py-2 text-sm font-medium text-white">
-          Download the final spec (.md)
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        {detail?.spec_url && (
+          <a href={specURL(id)} download className="inline-block rounded-lg bg-green-700 px-4 py-2 font-medium text-white">
+            Download the final spec (.md)
+          </a>
+        )}
+        <a href={exportURL(id, "md")} download className="rounded-lg border border-gray-300 px-3 py-2 hover:bg-gray-50">
+          Export session (.md)
         </a>
-      )}
+        <a href={exportURL(id, "json")} download className="rounded-lg border border-gray-300 px-3 py-2 hover:bg-gray-50">
+          Export session (.json)
+        </a>
+      </div>
     </div>
   );
 }

@@ -310,3 +310,53 @@ describe("SessionPage", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not open this session: Session not found");
   });
 });
+
+describe("SessionPage spends nothing on its own (issue 28)", () => {
+  it("a failed session shows its error and its scored round, and streams only on Resume", async () => {
+    const user = userEvent.setup();
+    const scored = premises(1).map((p, i) => ({ ...p, score: 5 + i, user_comment: i === 0 ? "too safe" : null }));
+    const sent = server([
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s2",
+        json: {
+          id: "s2", problem: "How do we Y?", title: "Y ideas", status: "active", created_at: "", waiting_for: "resume",
+          run_error: { code: "ANTHROPIC_API_ERROR", api_code: "overloaded_error", message: "Claude is overloaded." },
+          rounds: [{ round_number: 1, premises: scored }],
+        },
+      },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s2/stream",
+        sse: [{ type: "premises", data: premises(2) }, { type: "done", data: { error: false, awaiting_input: true } }],
+      },
+    ]);
+    render(<SessionPage id="s2" />);
+    expect(await screen.findByText("Claude is overloaded.")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Y ideas" })).toBeInTheDocument();
+    expect(screen.getByText(/Your score: 5\.0/)).toBeInTheDocument();
+    expect(screen.getByText(/too safe/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Next Round/ })).toBeNull();
+    expect(sent).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "Resume" }));
+    expect(await screen.findByRole("heading", { name: "Round 2" })).toBeInTheDocument();
+    expect(sent.map((s) => s.path)).toEqual(["/api/v1/sessions/s2", "/api/v1/sessions/s2/stream"]);
+  });
+
+  it("a resolved session without its spec offers Continue, which asks for it", async () => {
+    const user = userEvent.setup();
+    const sent = server([
+      { method: "GET", path: "/api/v1/sessions/s3", json: { id: "s3", problem: "How do we Z?", status: "resolved", created_at: "", waiting_for: "spec" } },
+      { method: "GET", path: "/api/v1/sessions/s3/spec", status: 404, json: { error: { code: "RESOURCE_NOT_FOUND", message: "no spec" } } },
+      {
+        method: "GET",
+        path: "/api/v1/sessions/s3/stream",
+        sse: [{ type: "final_spec", data: "# Z spec" }, { type: "done", data: { error: false, awaiting_input: true } }],
+      },
+    ]);
+    render(<SessionPage id="s3" />);
+    await user.click(await screen.findByRole("button", { name: "Continue: ask for the spec" }));
+    expect(await screen.findByRole("heading", { name: "Z spec" })).toBeInTheDocument();
+    expect(sent.map((s) => s.path)).toEqual(["/api/v1/sessions/s3", "/api/v1/sessions/s3/spec", "/api/v1/sessions/s3/stream"]);
+  });
+});

@@ -1,22 +1,29 @@
 import { useState } from "react";
-import { deleteSession, specURL } from "../api/client";
+import { deleteSession, exportURL, specURL } from "../api/client";
 import { AgentActivityIndicator } from "../components/AgentActivityIndicator";
 import { AskUser } from "../components/AskUser";
 import { useConfirm } from "../components/ConfirmDialog";
 import { ContextMeter } from "../components/ContextMeter";
+import { PastRounds } from "../components/PastRounds";
+import { RenameTitle } from "../components/RenameTitle";
 import { RoundView } from "../components/RoundView";
 import { SpecView } from "../components/SpecView";
 import { Link, navigate } from "../router";
 import { canCancel } from "./HomePage";
-import { currentRound } from "../state/session";
+import { currentRound, STOPPED } from "../state/session";
 import { useSessionRun } from "../state/useSessionRun";
 
 /** SessionPage runs one session: activity, questions, rounds and the final spec. */
 export function SessionPage({ id }: { id: string }) {
-  const { view, detail, loadError, submitScores, answer, resolve, resume, cancel } = useSessionRun(id);
+  const { view, detail, loadError, submitScores, answer, resolve, resume, cancel, rename } = useSessionRun(id);
   const round = currentRound(view);
   const busy = view.phase === "streaming";
   const showPrompt = !busy && view.spec === null;
+  const scoring = showPrompt && view.pending === "scores" && round !== null;
+  // Every round not open for scoring stays readable, with what the user gave it.
+  const past = scoring ? view.rounds.slice(0, -1) : view.rounds;
+  const idle = view.phase === "idle" && !view.pending && view.spec === null && !view.error;
+  const specMissing = idle && (view.resolved || view.waiting === "spec");
   const [removeError, setRemoveError] = useState<string | null>(null);
   const [dialog, ask] = useConfirm();
 
@@ -83,8 +90,17 @@ export function SessionPage({ id }: { id: string }) {
             </button>
           </div>
         </div>
-        <h1 className="text-xl font-bold">Session</h1>
+        {detail ? <RenameTitle detail={detail} onRename={rename} /> : <h1 className="text-xl font-bold">Session</h1>}
         {detail && <p className="line-clamp-4 whitespace-pre-line break-words text-gray-700">{detail.problem}</p>}
+        <p className="flex flex-wrap gap-3 text-sm">
+          <span className="text-gray-500">Export the whole session:</span>
+          <a href={exportURL(id, "md")} download className="text-blue-700 underline">
+            Markdown (.md)
+          </a>
+          <a href={exportURL(id, "json")} download className="text-blue-700 underline">
+            JSON (.json)
+          </a>
+        </p>
         {removeError && (
           <p role="alert" className="text-sm text-red-700">
             Could not delete: {removeError}
@@ -103,7 +119,7 @@ export function SessionPage({ id }: { id: string }) {
       {view.error && (
         <div role="alert" className="space-y-2 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
           <p className="font-medium">{view.error.message}</p>
-          {view.error.code !== "CANCELLED" && (
+          {view.error.code !== "CANCELLED" && view.error.code !== STOPPED && (
             <p className="text-xs text-red-700">
               Error code{" "}
               <span className="font-mono">
@@ -132,7 +148,9 @@ export function SessionPage({ id }: { id: string }) {
 
       {showPrompt && view.pending === "ask_user" && view.askUser && <AskUser data={view.askUser} onRespond={answer} />}
 
-      {showPrompt && view.pending === "scores" && round && (
+      <PastRounds rounds={past} />
+
+      {scoring && round && (
         <RoundView
           key={round.number}
           premises={round.premises}
@@ -144,7 +162,16 @@ export function SessionPage({ id }: { id: string }) {
 
       {view.spec !== null && <SpecView spec={view.spec} downloadUrl={view.specUrl ?? specURL(id)} sessionId={id} />}
 
-      {view.phase === "idle" && !view.pending && view.spec === null && !view.error && view.agentText.length > 0 && (
+      {specMissing && (
+        <div role="status" className="space-y-2 rounded-xl bg-amber-50 p-4 text-sm text-amber-900">
+          <p>You picked the winner, but the agent ended its turn without writing the spec.</p>
+          <button type="button" onClick={resume} className="rounded-lg bg-amber-700 px-3 py-1.5 text-white">
+            Continue: ask for the spec
+          </button>
+        </div>
+      )}
+
+      {idle && !specMissing && (view.agentText.length > 0 || (view.waiting === "nothing" && detail?.status === "active")) && (
         <div className="text-sm text-gray-600">
           The agent ended its turn without a question.{" "}
           <button type="button" onClick={resume} className="text-blue-700 underline">

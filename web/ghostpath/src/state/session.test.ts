@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StreamEvent } from "../types";
-import { type Action, MAX_ACTIVITY, MAX_TOOL_ERRORS, currentRound, initialView, reduce, roundsFromRecords } from "./session";
+import { type Action, MAX_ACTIVITY, MAX_TOOL_ERRORS, currentRound, initialView, reduce, roundsFromRecords, STOPPED } from "./session";
 
 const ev = (event: StreamEvent): Action => ({ kind: "event", event });
 const run = (...actions: Action[]) => actions.reduce(reduce, initialView);
@@ -199,5 +199,40 @@ describe("reduce", () => {
     expect(v.rounds[1]).toMatchObject({ winnerId: "q", scores: { q: { score: 9, comment: "yes" } } });
     expect(v.rounds[0]!.scores).toEqual({});
     expect(roundsFromRecords(undefined)).toEqual([]);
+  });
+});
+
+describe("what the server saved wins (issue 28)", () => {
+  const premises = [0, 1, 2].map((i) => ({ id: `p${i}`, title: `P${i}`, body: "" }));
+  it("an accepted input answers its prompt, even when the turn then fails", () => {
+    let v = reduce(initialView, { kind: "event", event: { type: "premises", data: premises } });
+    v = reduce(v, { kind: "scores_sent", scores: premises.map((p) => ({ premise_id: p.id, premise_title: p.title, score: 5 })) });
+    v = reduce(v, { kind: "turn_started" });
+    expect(v.pending).toBe("scores"); // a 400 before any event keeps the round to correct
+    v = reduce(v, { kind: "input_accepted" });
+    v = reduce(v, { kind: "event", event: { type: "error", data: { code: "ANTHROPIC_API_ERROR", message: "Claude is busy." } } });
+    v = reduce(v, { kind: "event", event: { type: "done", data: { error: true } } });
+    expect(v.pending).toBeNull();
+    expect(v.phase).toBe("failed");
+    expect(Object.keys(v.rounds[0]!.scores)).toHaveLength(3);
+  });
+  it("a session whose run failed loads as failed with its error, without a prompt", () => {
+    const v = reduce(initialView, {
+      kind: "loaded",
+      rounds: [{ round_number: 1, premises: premises.map((p) => ({ ...p, score: 6 })) }],
+      spec: null,
+      specUrl: null,
+      status: "active",
+      waiting: "resume",
+      runError: { code: "ANTHROPIC_API_ERROR", api_code: "rate_limit", message: "Claude is rate limited." },
+    });
+    expect(v.phase).toBe("failed");
+    expect(v.error).toEqual({ code: "ANTHROPIC_API_ERROR", apiCode: "rate_limit", message: "Claude is rate limited." });
+    expect(v.pending).toBeNull();
+    expect(v.rounds[0]!.scores.p0).toEqual({ score: 6, comment: undefined });
+  });
+  it("a stopped run without an error says it stopped", () => {
+    const v = reduce(initialView, { kind: "loaded", rounds: [], spec: null, specUrl: null, waiting: "resume" });
+    expect(v.error?.code).toBe(STOPPED);
   });
 });

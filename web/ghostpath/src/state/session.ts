@@ -1,7 +1,7 @@
 // The session page's state: a pure reducer over stream events and user actions.
 
 import { smoothRoundsLeft } from "../lib/roundsLeft";
-import type { AskUserData, ContextUsage, Premise, PremiseScore, RoundRecord, StreamEvent } from "../types";
+import type { AskUserData, ContextUsage, Premise, PremiseScore, RoundRecord, RunError, StreamEvent, WaitingFor } from "../types";
 
 /** ActivityItem is one line of the activity indicator. */
 export interface ActivityItem {
@@ -58,6 +58,10 @@ export interface SessionView {
   roundsLeft: number | null;
   /** The run's error: message is for people; code (and apiCode, the model API's own type) are for support. */
   error: { code: string; message: string; apiCode?: string } | null;
+  /** The user resolved the session (picked the winner). */
+  resolved: boolean;
+  /** What the server said the session waits for when the page loaded; cleared by the next turn. */
+  waiting: WaitingFor | null;
   seq: number;
 }
 
@@ -67,7 +71,16 @@ export type Action =
   | { kind: "scores_sent"; scores: PremiseScore[] }
   | { kind: "resolved_sent"; index: number }
   | { kind: "stream_failed"; message: string; code?: string }
-  | { kind: "loaded"; rounds: RoundRecord[]; spec: string | null; specUrl: string | null };
+  | { kind: "input_accepted" }
+  | {
+      kind: "loaded";
+      rounds: RoundRecord[];
+      spec: string | null;
+      specUrl: string | null;
+      status?: string;
+      waiting?: WaitingFor;
+      runError?: RunError | null;
+    };
 
 /** MAX_ACTIVITY bounds the activity list: the steps of a turn (collapsed by default), recent ones only. */
 export const MAX_ACTIVITY = 100;
@@ -88,8 +101,13 @@ export const initialView: SessionView = {
   context: null,
   roundsLeft: null,
   error: null,
+  resolved: false,
+  waiting: null,
   seq: 0,
 };
+
+/** STOPPED is the error code shown for a run that stopped without an error (cancelled, or Paige stopped). */
+export const STOPPED = "STOPPED";
 
 /** currentRound returns the last presented round, or null. */
 export function currentRound(v: SessionView): Round | null {
@@ -197,7 +215,11 @@ export function reduce(v: SessionView, a: Action): SessionView {
     case "turn_started":
       // The pending prompt stays until the turn answers it (events or done), so a
       // rejected input (HTTP 400 before any event) can be corrected and re-sent.
-      return { ...v, phase: "streaming", agentText: [], error: null };
+      return { ...v, phase: "streaming", agentText: [], error: null, waiting: null };
+    case "input_accepted":
+      // The server took the input (its turn's stream began): the prompt it
+      // answered is answered, whatever the turn does next (an error included).
+      return { ...v, pending: null, askUser: null };
     case "scores_sent": {
       const last = currentRound(v);
       if (!last) return v;
@@ -209,7 +231,7 @@ export function reduce(v: SessionView, a: Action): SessionView {
       const last = currentRound(v);
       const winner = last?.premises[a.index];
       if (!last || !winner) return v;
-      return { ...v, rounds: [...v.rounds.slice(0, -1), { ...last, winnerId: winner.id }] };
+      return { ...v, resolved: true, rounds: [...v.rounds.slice(0, -1), { ...last, winnerId: winner.id }] };
     }
     case "stream_failed": {
       const error = { code: a.code ?? "NETWORK_ERROR", message: a.message };
@@ -218,13 +240,7 @@ export function reduce(v: SessionView, a: Action): SessionView {
       return { ...v, phase: "failed", error };
     }
     case "loaded":
-      return {
-        ...v,
-        rounds: roundsFromRecords(a.rounds),
-        spec: a.spec,
-        specUrl: a.specUrl,
-        phase: a.spec !== null ? "finished" : v.phase,
-      };
+      return onLoaded(v, a);
   }
 }
 
@@ -244,4 +260,43 @@ export function roundsFromRecords(records: RoundRecord[] | undefined): Round[] {
       return { number: r.round_number, premises, scores, winnerId };
     })
     .sort((a, b) => a.number - b.number);
+}
+
+/** onLoaded takes the stored session: its rounds, spec, and what it waits for. */
+function onLoaded(v: SessionView, a: Extract<Action, { kind: "loaded" }>): SessionView {
+  const next: SessionView = {
+    ...v,
+    rounds: roundsFromRecords(a.rounds),
+    spec: a.spec,
+    specUrl: a.specUrl,
+    resolved: a.status === "resolved",
+    waiting: a.waiting ?? null,
+    phase: a.spec !== null ? "finished" : v.phase,
+  };
+  if (a.spec === null && a.waiting === "resume") {
+    // The last run failed or stopped: say so plainly, and let the user resume it.
+    const e = a.runError;
+    const error = e
+      ? { code: e.code || "ERROR", message: e.message || "The agent's last run failed.", ...(e.api_code ? { apiCode: e.api_code } : {}) }
+      : {
+          code: STOPPED,
+          message: "The agent's last run stopped before it finished (it was cancelled, or Paige stopped). Everything so far is saved: resume it to go on.",
+        };
+    return { ...next, phase: "failed", error };
+  }
+  return next;
+}
+
+/**
+ * withLocalScores fills the scores the server lacks from the copy this browser kept (a last
+ * round scored on the page but resolved without Next Round): the server's values always win.
+ */
+export function withLocalScores(stored: Round[], local: Round[]): Round[] {
+  const kept = new Map<string, { score: number; comment?: string }>();
+  for (const r of local) for (const [id, s] of Object.entries(r.scores)) kept.set(id, s);
+  return stored.map((r) => {
+    const scores = { ...r.scores };
+    for (const p of r.premises) if (scores[p.id] === undefined && kept.has(p.id)) scores[p.id] = kept.get(p.id)!;
+    return { ...r, scores };
+  });
 }
