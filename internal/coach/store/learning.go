@@ -47,7 +47,7 @@ func (tx *Tx) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (coa
 func (s *Store) DreyfusAssessments(ctx context.Context) (list []coach.DreyfusAssessment, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanDreyfus, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
+		list, err = QueryAll(ctx, tx, scanDreyfus, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
 			FROM dreyfus_assessments ORDER BY skill_area`)
 		return err
 	})
@@ -121,7 +121,7 @@ func (s *Store) KnowledgeGaps(ctx context.Context, f GapFilter) (list []coach.Kn
 	}
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanKnowledgeGap, query, args...)
+		list, err = QueryAll(ctx, tx, scanKnowledgeGap, query, args...)
 		return err
 	})
 	return list, err
@@ -135,17 +135,10 @@ func (s *Store) SetGapAddressed(ctx context.Context, id string, addressed bool) 
 
 // SetGapAddressed is [Store.SetGapAddressed] inside a transaction.
 func (tx *Tx) SetGapAddressed(ctx context.Context, id string, addressed bool) error {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound("knowledge gap", id)
-	}
-	return nil
+	return execFound(ctx, tx.tx, "knowledge gap", id, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
 }
 
-func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {
+func scanDreyfus(r Scanner) (a coach.DreyfusAssessment, err error) {
 	var at string
 	if err = r.Scan(&a.ID, &a.SkillArea, &a.Stage, &a.Confidence, &a.Evidence, &at); err != nil {
 		return a, err
@@ -154,7 +147,7 @@ func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {
 	return a, err
 }
 
-func scanKnowledgeGap(r scanner) (g coach.KnowledgeGap, err error) {
+func scanKnowledgeGap(r Scanner) (g coach.KnowledgeGap, err error) {
 	var rel, at string
 	if err = r.Scan(&g.ID, &g.SessionID, &g.Topic, &g.Severity, &g.Evidence, &rel, &g.Frequency, &at, &g.Addressed); err != nil {
 		return g, err
