@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
@@ -74,11 +75,9 @@ func (tx *Tx) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coa
 	if g.ID == "" {
 		g.ID = tx.s.NewID()
 	}
-	if !g.Severity.Valid() {
-		return g, invalidf("knowledge gap severity %q", g.Severity)
-	}
-	if strings.TrimSpace(g.Topic) == "" {
-		return g, invalidf("knowledge gap without a topic")
+	rel, err := gapConcepts(&g)
+	if err != nil {
+		return g, err
 	}
 	if g.Frequency <= 0 {
 		g.Frequency = 1
@@ -86,15 +85,62 @@ func (tx *Tx) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coa
 	if g.LastEncounteredAt.IsZero() {
 		g.LastEncounteredAt = tx.s.now()
 	}
+	_, err = tx.tx.ExecContext(ctx, `INSERT INTO knowledge_gaps (id, session_id, topic, severity, evidence, related_concepts,
+		frequency, last_encountered_at, addressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.SessionID, g.Topic, g.Severity, g.Evidence, rel, g.Frequency,
+		sqlite.FormatTime(g.LastEncounteredAt), g.Addressed)
+	return g, insertErr("knowledge gap", "session "+g.SessionID, err)
+}
+
+// RecordKnowledgeGap stores a gap found by a session's wrap-up. A gap on a
+// topic already stored (same topic, compared case-insensitively with
+// surrounding spaces ignored) recurs: its row gets frequency + 1,
+// last_encountered_at now, the new severity, evidence and related concepts,
+// and addressed false again; it keeps its first session. Otherwise the gap
+// is inserted as by [Tx.CreateKnowledgeGap]. It returns the stored row and
+// whether it is new.
+func (tx *Tx) RecordKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coach.KnowledgeGap, bool, error) {
+	var (
+		prev    coach.KnowledgeGap
+		prevSID string
+	)
+	err := tx.tx.QueryRowContext(ctx, `SELECT id, session_id, frequency FROM knowledge_gaps
+		WHERE lower(trim(topic)) = lower(trim(?)) ORDER BY last_encountered_at DESC, id LIMIT 1`, g.Topic).
+		Scan(&prev.ID, &prevSID, &prev.Frequency)
+	if errors.Is(err, sql.ErrNoRows) {
+		stored, err := tx.CreateKnowledgeGap(ctx, g)
+		return stored, err == nil, err
+	}
+	if err != nil {
+		return g, false, err
+	}
+	rel, err := gapConcepts(&g)
+	if err != nil {
+		return g, false, err
+	}
+	g.ID, g.SessionID, g.Frequency, g.Addressed = prev.ID, prevSID, prev.Frequency+1, false
+	g.Topic = strings.TrimSpace(g.Topic)
+	g.LastEncounteredAt = tx.s.now()
+	_, err = tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET frequency = ?, last_encountered_at = ?, severity = ?,
+		evidence = ?, related_concepts = ?, addressed = 0 WHERE id = ?`,
+		g.Frequency, sqlite.FormatTime(g.LastEncounteredAt), g.Severity, g.Evidence, rel, g.ID)
+	return g, false, err
+}
+
+// gapConcepts checks the severity and topic of g, makes nil
+// RelatedConcepts [] and returns them as the JSON stored.
+func gapConcepts(g *coach.KnowledgeGap) (string, error) {
+	if !g.Severity.Valid() {
+		return "", invalidf("knowledge gap severity %q", g.Severity)
+	}
+	if strings.TrimSpace(g.Topic) == "" {
+		return "", invalidf("knowledge gap without a topic")
+	}
 	if g.RelatedConcepts == nil {
 		g.RelatedConcepts = []string{}
 	}
-	rel, _ := json.Marshal(g.RelatedConcepts)
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO knowledge_gaps (id, session_id, topic, severity, evidence, related_concepts,
-		frequency, last_encountered_at, addressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.SessionID, g.Topic, g.Severity, g.Evidence, string(rel), g.Frequency,
-		sqlite.FormatTime(g.LastEncounteredAt), g.Addressed)
-	return g, insertErr("knowledge gap", "session "+g.SessionID, err)
+	rel, err := json.Marshal(g.RelatedConcepts)
+	return string(rel), err
 }
 
 // KnowledgeGaps returns gaps matching f, most recently encountered first.
