@@ -83,9 +83,7 @@ func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue
 			Number: a.Number, Title: title, Summary: a.Summary, Suitability: a.Suitability,
 			SuitabilityReason: a.SuitabilityReason, EstimatedDifficulty: a.EstimatedDifficulty,
 			RelevantSkills: nonNil(a.RelevantSkills), PriorityScore: a.PriorityScore,
-			PriorityFactors: PriorityFactors{UserTagged: a.PriorityFactors.UserTagged,
-				SimilarToRecentWork: a.PriorityFactors.SimilarToRecentWork, AddressesKnowledgeGap: a.PriorityFactors.AddressesKnowledgeGap,
-				TeamUrgency: a.PriorityFactors.TeamUrgency},
+			PriorityFactors: PriorityFactors(a.PriorityFactors),
 			LearningOpportunities: nonNil(a.LearningOpportunities),
 		})
 	}
@@ -191,8 +189,7 @@ func MaterialsPayload(resp learningmaterials.Response) DashboardMaterials {
 		rec := Recommendation{KnowledgeGap: r.KnowledgeGap, StudyOrder: r.StudyOrder,
 			PracticeConnection: r.PracticeConnection, Resources: []Resource{}}
 		for _, x := range r.Resources {
-			rec.Resources = append(rec.Resources, Resource{Type: x.Type, Title: x.Title, URL: x.URL,
-				Description: x.Description, Relevance: x.Relevance, EstimatedTime: x.EstimatedTime})
+			rec.Resources = append(rec.Resources, Resource(x))
 		}
 		out.Recommendations = append(out.Recommendations, rec)
 	}
