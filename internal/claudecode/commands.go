@@ -54,8 +54,8 @@ func checker(prog string) func(args []string, depth int) string {
 		return ddWrites
 	case "sort":
 		return sortWrites
-	case "uniq":
-		return uniqWrites
+	case "uniq", "xxd":
+		return outputOperandWrites(prog)
 	case "curl":
 		return curlWrites
 	case "npm", "pnpm", "yarn":
@@ -76,8 +76,6 @@ func checker(prog string) func(args []string, depth int) string {
 		return flagWrites("--fix")
 	case "prettier":
 		return flagWrites("--write", "-w")
-	case "xxd":
-		return xxdWrites
 	case "tsc":
 		return tscWrites
 	case "python", "python3":

@@ -221,18 +221,15 @@ func sortWrites(args []string, _ int) string {
 	return ""
 }
 
-func uniqWrites(args []string, _ int) string {
-	if p := positional(args); len(p) > 1 && !isSafeTarget(p[1]) {
-		return "uniq writes to " + quote(p[1])
+// outputOperandWrites returns the checker of prog, a program that takes
+// its output file as the second operand (uniq in out, xxd in out).
+func outputOperandWrites(prog string) func([]string, int) string {
+	return func(args []string, _ int) string {
+		if p := positional(args); len(p) > 1 && !isSafeTarget(p[1]) {
+			return prog + " writes to " + quote(p[1])
+		}
+		return ""
 	}
-	return ""
-}
-
-func xxdWrites(args []string, _ int) string {
-	if p := positional(args); len(p) > 1 && !isSafeTarget(p[1]) {
-		return "xxd writes to " + quote(p[1])
-	}
-	return ""
 }
 
 func curlWrites(args []string, _ int) string {

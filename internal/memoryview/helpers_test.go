@@ -2,7 +2,6 @@ package memoryview
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,9 +45,5 @@ func newRig(t *testing.T) *rig {
 // gitLog returns the seed repository's commit subjects, newest first.
 func gitLog(t *testing.T, dir string) []string {
 	t.Helper()
-	out, err := exec.Command("git", "-C", dir, "log", "--format=%s").Output()
-	if err != nil {
-		t.Fatalf("git log: %v", err)
-	}
-	return strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.Split(testenv.Git(t, dir, "log", "--format=%s"), "\n")
 }

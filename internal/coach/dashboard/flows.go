@@ -11,6 +11,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/learningmaterials"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/memory"
 )
@@ -82,9 +83,7 @@ func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue
 			Number: a.Number, Title: title, Summary: a.Summary, Suitability: a.Suitability,
 			SuitabilityReason: a.SuitabilityReason, EstimatedDifficulty: a.EstimatedDifficulty,
 			RelevantSkills: nonNil(a.RelevantSkills), PriorityScore: a.PriorityScore,
-			PriorityFactors: PriorityFactors{UserTagged: a.PriorityFactors.UserTagged,
-				SimilarToRecentWork: a.PriorityFactors.SimilarToRecentWork, AddressesKnowledgeGap: a.PriorityFactors.AddressesKnowledgeGap,
-				TeamUrgency: a.PriorityFactors.TeamUrgency},
+			PriorityFactors: PriorityFactors(a.PriorityFactors),
 			LearningOpportunities: nonNil(a.LearningOpportunities),
 		})
 	}
@@ -190,8 +189,7 @@ func MaterialsPayload(resp learningmaterials.Response) DashboardMaterials {
 		rec := Recommendation{KnowledgeGap: r.KnowledgeGap, StudyOrder: r.StudyOrder,
 			PracticeConnection: r.PracticeConnection, Resources: []Resource{}}
 		for _, x := range r.Resources {
-			rec.Resources = append(rec.Resources, Resource{Type: x.Type, Title: x.Title, URL: x.URL,
-				Description: x.Description, Relevance: x.Relevance, EstimatedTime: x.EstimatedTime})
+			rec.Resources = append(rec.Resources, Resource(x))
 		}
 		out.Recommendations = append(out.Recommendations, rec)
 	}
@@ -231,59 +229,39 @@ func TopGaps(ctx context.Context, db *sql.DB, limit int) ([]learningmaterials.Ga
 }
 
 func assessmentStages(ctx context.Context, db *sql.DB) ([]issueassessment.Stage, error) {
-	rows, err := db.QueryContext(ctx, `SELECT skill_area, stage, confidence FROM dreyfus_assessments ORDER BY skill_area`)
+	out, err := store.QueryAll(ctx, db, func(r store.Scanner) (st issueassessment.Stage, err error) {
+		err = r.Scan(&st.SkillArea, &st.Stage, &st.Confidence)
+		return st, err
+	}, `SELECT skill_area, stage, confidence FROM dreyfus_assessments ORDER BY skill_area`)
 	if err != nil {
 		return nil, fmt.Errorf("dreyfus stages: %w", err)
 	}
-	defer rows.Close()
-	var out []issueassessment.Stage
-	for rows.Next() {
-		var st issueassessment.Stage
-		if err := rows.Scan(&st.SkillArea, &st.Stage, &st.Confidence); err != nil {
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func recentSessions(ctx context.Context, db *sql.DB) ([]issueassessment.RecentSession, error) {
-	rows, err := db.QueryContext(ctx, `SELECT issue_title, ended_at FROM sessions
+	out, err := store.QueryAll(ctx, db, func(r store.Scanner) (rs issueassessment.RecentSession, err error) {
+		var title sql.NullString
+		err = r.Scan(&title, &rs.CompletedAt)
+		rs.IssueTitle = nonEmpty(title)
+		return rs, err
+	}, `SELECT issue_title, ended_at FROM sessions
 		WHERE status = 'completed' AND ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT ?`, maxRecentSessions)
 	if err != nil {
 		return nil, fmt.Errorf("recent sessions: %w", err)
 	}
-	defer rows.Close()
-	var out []issueassessment.RecentSession
-	for rows.Next() {
-		var title sql.NullString
-		var r issueassessment.RecentSession
-		if err := rows.Scan(&title, &r.CompletedAt); err != nil {
-			return nil, err
-		}
-		if title.Valid && title.String != "" {
-			r.IssueTitle = &title.String
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func kataTitles(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT title FROM kata_specs ORDER BY title`)
+	out, err := store.QueryAll(ctx, db, func(r store.Scanner) (t string, err error) {
+		err = r.Scan(&t)
+		return t, err
+	}, `SELECT title FROM kata_specs ORDER BY title`)
 	if err != nil {
 		return nil, fmt.Errorf("kata titles: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DescribeError turns a flow failure into the message for

@@ -4,7 +4,10 @@ package dashboard
 // They are plain data with the JSON shape of the dashboard:* messages, so
 // the WebSocket adapter sends them as they are; wsapi's catalog names them
 // through type aliases (wsapi.DashboardState = DashboardState, …), which is
-// why some names repeat the package's.
+// why some names repeat the package's. PriorityFactors and Resource have the
+// fields of their prompt twins (issueassessment, learningmaterials) with the
+// UI's camelCase tags: the payload converts one into the other, so a field
+// added to only one side does not compile.
 
 // Period is a dashboard statistics window: "7d", "30d" or "all".
 type Period string

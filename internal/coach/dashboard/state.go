@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -92,20 +93,19 @@ func State(ctx context.Context, db *sql.DB, period Period, now time.Time) (Dashb
 }
 
 func readDreyfus(ctx context.Context, tx *sql.Tx) ([]DreyfusEntry, error) {
-	rows, err := tx.QueryContext(ctx, qDreyfus)
-	if err != nil {
-		return nil, err
+	return orEmpty(store.QueryAll(ctx, tx, func(r store.Scanner) (e DreyfusEntry, err error) {
+		err = r.Scan(&e.SkillArea, &e.Stage, &e.Confidence, &e.AssessedAt)
+		return e, err
+	}, qDreyfus))
+}
+
+// orEmpty returns list, or an empty non-nil slice when it is nil, so the
+// payload carries [] rather than null (EC-88).
+func orEmpty[T any](list []T, err error) ([]T, error) {
+	if list == nil {
+		list = []T{}
 	}
-	defer rows.Close()
-	out := []DreyfusEntry{}
-	for rows.Next() {
-		var e DreyfusEntry
-		if err := rows.Scan(&e.SkillArea, &e.Stage, &e.Confidence, &e.AssessedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return list, err
 }
 
 func readStats(ctx context.Context, tx *sql.Tx, since string, s *DashboardStats) error {
@@ -138,52 +138,42 @@ func readStats(ctx context.Context, tx *sql.Tx, since string, s *DashboardStats)
 func round(v, scale float64) float64 { return math.Round(v*scale) / scale }
 
 func readInProgress(ctx context.Context, tx *sql.Tx) ([]InProgressSession, error) {
-	rows, err := tx.QueryContext(ctx, qInProgress)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []InProgressSession{}
-	for rows.Next() {
+	return orEmpty(store.QueryAll(ctx, tx, func(r store.Scanner) (InProgressSession, error) {
 		var (
 			s     InProgressSession
 			num   sql.NullInt64
 			title sql.NullString
 		)
-		if err := rows.Scan(&s.ID, &num, &title, &s.StartedAt); err != nil {
-			return nil, err
-		}
+		err := r.Scan(&s.ID, &num, &title, &s.StartedAt)
 		if num.Valid {
 			n := int(num.Int64)
 			s.IssueNumber = &n
 		}
-		if title.Valid && title.String != "" {
-			s.IssueTitle = &title.String
-		}
-		out = append(out, s)
+		s.IssueTitle = nonEmpty(title)
+		return s, err
+	}, qInProgress))
+}
+
+// nonEmpty returns s's string, or nil when s is NULL or empty.
+func nonEmpty(s sql.NullString) *string {
+	if !s.Valid || s.String == "" {
+		return nil
 	}
-	return out, rows.Err()
+	return &s.String
 }
 
 func readKatas(ctx context.Context, tx *sql.Tx) ([]KataSummary, error) {
-	rows, err := tx.QueryContext(ctx, qKatas)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []KataSummary{}
-	for rows.Next() {
+	return orEmpty(store.QueryAll(ctx, tx, func(r store.Scanner) (KataSummary, error) {
 		var k KataSummary
 		var constraints, attempts string
-		if err := rows.Scan(&k.ID, &k.Title, &k.Topic, &constraints, &attempts); err != nil {
-			return nil, err
+		if err := r.Scan(&k.ID, &k.Title, &k.Topic, &constraints, &attempts); err != nil {
+			return k, err
 		}
 		if err := SummariseKata(&k, constraints, attempts); err != nil {
-			return nil, fmt.Errorf("kata %s: %w", k.ID, err)
+			return k, fmt.Errorf("kata %s: %w", k.ID, err)
 		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+		return k, nil
+	}, qKatas))
 }
 
 // SummariseKata fills k's counters from the kata_specs JSON columns:

@@ -140,12 +140,12 @@ func (s *Store) CountActions(ctx context.Context, sessionID string, t coach.Acti
 }
 
 func findActions(ctx context.Context, q querier, query string, args ...any) ([]coach.Action, error) {
-	return queryAll(ctx, q, scanAction, query, args...)
+	return QueryAll(ctx, q, scanAction, query, args...)
 }
 
 // scanAction reads one action_log row; a NULL session_id (an action
 // logged outside a session) reads as "".
-func scanAction(r scanner) (a coach.Action, err error) {
+func scanAction(r Scanner) (a coach.Action, err error) {
 	var (
 		session sql.NullString
 		data    sql.NullString

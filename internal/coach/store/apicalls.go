@@ -53,13 +53,13 @@ func (s *Store) APICalls(ctx context.Context, f APICallFilter, limit int) (list 
 		args = append(args, limit)
 	}
 	err = s.read(ctx, func(tx *sql.Tx) (err error) {
-		list, err = queryAll(ctx, tx, scanAPICall, query, args...)
+		list, err = QueryAll(ctx, tx, scanAPICall, query, args...)
 		return err
 	})
 	return list, err
 }
 
-func scanAPICall(r scanner) (c coach.APICall, err error) {
+func scanAPICall(r Scanner) (c coach.APICall, err error) {
 	var at string
 	var cost sql.NullFloat64
 	if err = r.Scan(&c.ID, &c.SessionID, &c.CallType, &c.Model, &c.InputHash, &c.LatencyMs, &c.InputTokens,
@@ -94,20 +94,14 @@ func (s *Store) APICallStats(ctx context.Context, f APICallFilter) (st APICallSt
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT model, `+aggs+` FROM api_call_log`+where+` GROUP BY model ORDER BY model`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		st.ByModel = []ModelStats{}
-		for rows.Next() {
-			var m ModelStats
-			if err := rows.Scan(&m.Model, &m.Calls, &m.Cost, &m.UnpricedCalls, &m.AvgLatencyMs); err != nil {
-				return err
-			}
-			st.ByModel = append(st.ByModel, m)
-		}
-		return rows.Err()
+		st.ByModel, err = QueryAll(ctx, tx, func(r Scanner) (m ModelStats, err error) {
+			err = r.Scan(&m.Model, &m.Calls, &m.Cost, &m.UnpricedCalls, &m.AvgLatencyMs)
+			return m, err
+		}, `SELECT model, `+aggs+` FROM api_call_log`+where+` GROUP BY model ORDER BY model`, args...)
+		return err
 	})
+	if st.ByModel == nil {
+		st.ByModel = []ModelStats{}
+	}
 	return st, err
 }

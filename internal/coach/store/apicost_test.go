@@ -2,15 +2,10 @@ package store
 
 import (
 	"context"
-	"io/fs"
 	"math"
-	"path/filepath"
-	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // A call to a model without a known price is stored with a NULL cost, read
@@ -53,23 +48,7 @@ func TestUnpricedCallsAreUnknown(t *testing.T) {
 // rows from $0.80 / $4 to $1 / $5.
 func TestMigrationCostUnknown(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	db, err := sqlite.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := fstest.MapFS{}
-	files, _ := fs.Glob(migrationFiles, "migrations/*.sql")
-	for _, f := range files {
-		name := strings.TrimPrefix(f, "migrations/")
-		if name < "005" {
-			body, _ := fs.ReadFile(migrationFiles, f)
-			before[name] = &fstest.MapFile{Data: body}
-		}
-	}
-	if err := sqlite.Migrate(ctx, db, Namespace, before); err != nil {
-		t.Fatal(err)
-	}
+	path, db := openMigratedUpTo(t, "004")
 	haiku := (1000*0.80 + 100*4.00) / 1e6
 	if _, err := db.Exec(`INSERT INTO api_call_log (id, call_type, model, latency_ms, input_tokens, output_tokens, cost_estimate, created_at) VALUES
 		('a', 'observer_triage', 'claude-haiku-4-5-20251001', 100, 1000, 100, ?, '2026-11-01T00:00:00.000Z'),

@@ -55,7 +55,7 @@ func (s *Store) PhaseHints(ctx context.Context, phaseID string, typ coach.HintTy
 			args = append(args, typ)
 		}
 		var err error
-		list, err = queryAll(ctx, tx, scanPhaseHint, query+` ORDER BY rowid`, args...)
+		list, err = QueryAll(ctx, tx, scanPhaseHint, query+` ORDER BY rowid`, args...)
 		return err
 	})
 	return list, err
@@ -88,7 +88,7 @@ func (tx *Tx) AddProgressEvent(ctx context.Context, phaseID, eventType string, d
 func (s *Store) ProgressEvents(ctx context.Context, phaseID string) (list []coach.ProgressEvent, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanProgressEvent, `SELECT id, phase_id, event_type, data, created_at FROM progress_events
+		list, err = QueryAll(ctx, tx, scanProgressEvent, `SELECT id, phase_id, event_type, data, created_at FROM progress_events
 			WHERE phase_id = ? ORDER BY created_at, id`, phaseID)
 		return err
 	})
@@ -107,7 +107,7 @@ func jsonArg(data json.RawMessage) (any, error) {
 	return string(data), nil
 }
 
-func scanPhaseHint(r scanner) (h coach.PhaseHint, err error) {
+func scanPhaseHint(r Scanner) (h coach.PhaseHint, err error) {
 	var (
 		start, end sql.NullInt64
 		hover      sql.NullString
@@ -122,7 +122,7 @@ func scanPhaseHint(r scanner) (h coach.PhaseHint, err error) {
 	return h, nil
 }
 
-func scanProgressEvent(r scanner) (ev coach.ProgressEvent, err error) {
+func scanProgressEvent(r Scanner) (ev coach.ProgressEvent, err error) {
 	var (
 		data    sql.NullString
 		created string

@@ -64,7 +64,7 @@ func (s *Store) Katas(ctx context.Context, gapID string) (list []coach.KataSpec,
 	}
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanKata, query+` ORDER BY rowid`, args...)
+		list, err = QueryAll(ctx, tx, scanKata, query+` ORDER BY rowid`, args...)
 		return err
 	})
 	return list, err
@@ -92,7 +92,7 @@ func (s *Store) AppendKataAttempt(ctx context.Context, kataID string, a coach.Ka
 	return n, err
 }
 
-func scanKata(r scanner) (coach.KataSpec, error) {
+func scanKata(r Scanner) (coach.KataSpec, error) {
 	var k coach.KataSpec
 	var cons, attempts string
 	if err := r.Scan(&k.ID, &k.KnowledgeGapID, &k.Title, &k.Description, &k.ScaffoldingCode, &k.InstructorNotes,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
@@ -47,7 +48,7 @@ func (tx *Tx) UpsertDreyfus(ctx context.Context, a coach.DreyfusAssessment) (coa
 func (s *Store) DreyfusAssessments(ctx context.Context) (list []coach.DreyfusAssessment, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanDreyfus, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
+		list, err = QueryAll(ctx, tx, scanDreyfus, `SELECT id, skill_area, stage, confidence, evidence, assessed_at
 			FROM dreyfus_assessments ORDER BY skill_area`)
 		return err
 	})
@@ -74,11 +75,9 @@ func (tx *Tx) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coa
 	if g.ID == "" {
 		g.ID = tx.s.NewID()
 	}
-	if !g.Severity.Valid() {
-		return g, invalidf("knowledge gap severity %q", g.Severity)
-	}
-	if strings.TrimSpace(g.Topic) == "" {
-		return g, invalidf("knowledge gap without a topic")
+	rel, err := gapConcepts(&g)
+	if err != nil {
+		return g, err
 	}
 	if g.Frequency <= 0 {
 		g.Frequency = 1
@@ -86,15 +85,62 @@ func (tx *Tx) CreateKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coa
 	if g.LastEncounteredAt.IsZero() {
 		g.LastEncounteredAt = tx.s.now()
 	}
+	_, err = tx.tx.ExecContext(ctx, `INSERT INTO knowledge_gaps (id, session_id, topic, severity, evidence, related_concepts,
+		frequency, last_encountered_at, addressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.SessionID, g.Topic, g.Severity, g.Evidence, rel, g.Frequency,
+		sqlite.FormatTime(g.LastEncounteredAt), g.Addressed)
+	return g, insertErr("knowledge gap", "session "+g.SessionID, err)
+}
+
+// RecordKnowledgeGap stores a gap found by a session's wrap-up. A gap on a
+// topic already stored (same topic, compared case-insensitively with
+// surrounding spaces ignored) recurs: its row gets frequency + 1,
+// last_encountered_at now, the new severity, evidence and related concepts,
+// and addressed false again; it keeps its first session. Otherwise the gap
+// is inserted as by [Tx.CreateKnowledgeGap]. It returns the stored row and
+// whether it is new.
+func (tx *Tx) RecordKnowledgeGap(ctx context.Context, g coach.KnowledgeGap) (coach.KnowledgeGap, bool, error) {
+	var (
+		prev    coach.KnowledgeGap
+		prevSID string
+	)
+	err := tx.tx.QueryRowContext(ctx, `SELECT id, session_id, frequency FROM knowledge_gaps
+		WHERE lower(trim(topic)) = lower(trim(?)) ORDER BY last_encountered_at DESC, id LIMIT 1`, g.Topic).
+		Scan(&prev.ID, &prevSID, &prev.Frequency)
+	if errors.Is(err, sql.ErrNoRows) {
+		stored, err := tx.CreateKnowledgeGap(ctx, g)
+		return stored, err == nil, err
+	}
+	if err != nil {
+		return g, false, err
+	}
+	rel, err := gapConcepts(&g)
+	if err != nil {
+		return g, false, err
+	}
+	g.ID, g.SessionID, g.Frequency, g.Addressed = prev.ID, prevSID, prev.Frequency+1, false
+	g.Topic = strings.TrimSpace(g.Topic)
+	g.LastEncounteredAt = tx.s.now()
+	_, err = tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET frequency = ?, last_encountered_at = ?, severity = ?,
+		evidence = ?, related_concepts = ?, addressed = 0 WHERE id = ?`,
+		g.Frequency, sqlite.FormatTime(g.LastEncounteredAt), g.Severity, g.Evidence, rel, g.ID)
+	return g, false, err
+}
+
+// gapConcepts checks the severity and topic of g, makes nil
+// RelatedConcepts [] and returns them as the JSON stored.
+func gapConcepts(g *coach.KnowledgeGap) (string, error) {
+	if !g.Severity.Valid() {
+		return "", invalidf("knowledge gap severity %q", g.Severity)
+	}
+	if strings.TrimSpace(g.Topic) == "" {
+		return "", invalidf("knowledge gap without a topic")
+	}
 	if g.RelatedConcepts == nil {
 		g.RelatedConcepts = []string{}
 	}
-	rel, _ := json.Marshal(g.RelatedConcepts)
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO knowledge_gaps (id, session_id, topic, severity, evidence, related_concepts,
-		frequency, last_encountered_at, addressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.SessionID, g.Topic, g.Severity, g.Evidence, string(rel), g.Frequency,
-		sqlite.FormatTime(g.LastEncounteredAt), g.Addressed)
-	return g, insertErr("knowledge gap", "session "+g.SessionID, err)
+	rel, err := json.Marshal(g.RelatedConcepts)
+	return string(rel), err
 }
 
 // KnowledgeGaps returns gaps matching f, most recently encountered first.
@@ -121,7 +167,7 @@ func (s *Store) KnowledgeGaps(ctx context.Context, f GapFilter) (list []coach.Kn
 	}
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanKnowledgeGap, query, args...)
+		list, err = QueryAll(ctx, tx, scanKnowledgeGap, query, args...)
 		return err
 	})
 	return list, err
@@ -135,17 +181,10 @@ func (s *Store) SetGapAddressed(ctx context.Context, id string, addressed bool) 
 
 // SetGapAddressed is [Store.SetGapAddressed] inside a transaction.
 func (tx *Tx) SetGapAddressed(ctx context.Context, id string, addressed bool) error {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound("knowledge gap", id)
-	}
-	return nil
+	return execFound(ctx, tx.tx, "knowledge gap", id, `UPDATE knowledge_gaps SET addressed = ? WHERE id = ?`, addressed, id)
 }
 
-func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {
+func scanDreyfus(r Scanner) (a coach.DreyfusAssessment, err error) {
 	var at string
 	if err = r.Scan(&a.ID, &a.SkillArea, &a.Stage, &a.Confidence, &a.Evidence, &at); err != nil {
 		return a, err
@@ -154,7 +193,7 @@ func scanDreyfus(r scanner) (a coach.DreyfusAssessment, err error) {
 	return a, err
 }
 
-func scanKnowledgeGap(r scanner) (g coach.KnowledgeGap, err error) {
+func scanKnowledgeGap(r Scanner) (g coach.KnowledgeGap, err error) {
 	var rel, at string
 	if err = r.Scan(&g.ID, &g.SessionID, &g.Topic, &g.Severity, &g.Evidence, &rel, &g.Frequency, &at, &g.Addressed); err != nil {
 		return g, err

@@ -36,42 +36,40 @@ func migrationsUpTo(tb testing.TB, last string) fs.FS {
 	return out
 }
 
-// schemaObjects lists the indexes and triggers on table as "type name: sql".
-func schemaObjects(tb testing.TB, db *sql.DB, table string) []string {
+// openMigratedUpTo creates a coach database in a temporary directory with
+// the migrations up to last ("003") applied: the database an older Paige
+// left behind, open for the test to fill before OpenFile migrates it.
+func openMigratedUpTo(tb testing.TB, last string) (string, *sql.DB) {
 	tb.Helper()
-	rows, err := db.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master
-		WHERE tbl_name = ? AND type IN ('index', 'trigger') ORDER BY type, name`, table)
+	path := filepath.Join(tb.TempDir(), FileName)
+	db, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var typ, name, text string
-		if err := rows.Scan(&typ, &name, &text); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, typ+" "+name+": "+text)
+	tb.Cleanup(func() { db.Close() })
+	if err := sqlite.Migrate(context.Background(), db, Namespace, migrationsUpTo(tb, last)); err != nil {
+		tb.Fatal(err)
 	}
-	return out
+	return path, db
+}
+
+// schemaObjects lists the indexes and triggers on table as "type name: sql".
+func schemaObjects(tb testing.TB, db *sql.DB, table string) []string {
+	tb.Helper()
+	return column(tb, db, `SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master
+		WHERE tbl_name = ? AND type IN ('index', 'trigger') ORDER BY type, name`, table)
 }
 
 // dumpActions returns every action_log row, NULLs as "<null>".
 func dumpActions(tb testing.TB, db *sql.DB) [][5]string {
 	tb.Helper()
-	rows, err := db.Query(`SELECT id, coalesce(session_id, '<null>'), action_type, coalesce(data, '<null>'), created_at
+	out, err := QueryAll(context.Background(), db, func(r Scanner) (a [5]string, err error) {
+		err = r.Scan(&a[0], &a[1], &a[2], &a[3], &a[4])
+		return a, err
+	}, `SELECT id, coalesce(session_id, '<null>'), action_type, coalesce(data, '<null>'), created_at
 		FROM action_log ORDER BY id`)
 	if err != nil {
 		tb.Fatal(err)
-	}
-	defer rows.Close()
-	var out [][5]string
-	for rows.Next() {
-		var r [5]string
-		if err := rows.Scan(&r[0], &r[1], &r[2], &r[3], &r[4]); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, r)
 	}
 	return out
 }
@@ -83,14 +81,7 @@ func dumpActions(tb testing.TB, db *sql.DB) [][5]string {
 // actions still cannot.
 func TestMigrationActionLogOptionalSession(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	old, err := sqlite.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sqlite.Migrate(ctx, old, Namespace, migrationsUpTo(t, "003")); err != nil {
-		t.Fatal(err)
-	}
+	path, old := openMigratedUpTo(t, "003")
 	for _, q := range []string{
 		`INSERT INTO sessions (id, project_dir, status, started_at) VALUES ('s1', '/p', 'active', '2026-02-11T09:00:00.000Z'),
 			('s2', '/p', 'completed', '2026-02-10T09:00:00.000Z')`,

@@ -57,7 +57,7 @@ func (s *Store) DeletePlan(ctx context.Context, id string) error {
 	return s.Update(ctx, func(tx *Tx) error { return deleteRow(ctx, tx.tx, "plans", "plan", id) })
 }
 
-func scanPlan(r scanner) (coach.Plan, error) {
+func scanPlan(r Scanner) (coach.Plan, error) {
 	var p coach.Plan
 	var created string
 	if err := r.Scan(&p.ID, &p.SessionID, &p.RawPlanText, &created); err != nil {
@@ -115,7 +115,7 @@ func (s *Store) Phase(ctx context.Context, id string) (ph coach.Phase, err error
 func (s *Store) Phases(ctx context.Context, planID string) (list []coach.Phase, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var err error
-		list, err = queryAll(ctx, tx, scanPhase, `SELECT `+phaseCols+` FROM phases WHERE plan_id = ? ORDER BY number, id`, planID)
+		list, err = QueryAll(ctx, tx, scanPhase, `SELECT `+phaseCols+` FROM phases WHERE plan_id = ? ORDER BY number, id`, planID)
 		return err
 	})
 	return list, err
@@ -172,7 +172,7 @@ func findPhase(ctx context.Context, q querier, id string) (coach.Phase, error) {
 	return ph, err
 }
 
-func scanPhase(r scanner) (coach.Phase, error) {
+func scanPhase(r Scanner) (coach.Phase, error) {
 	var (
 		ph               coach.Phase
 		files            string

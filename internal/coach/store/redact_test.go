@@ -36,25 +36,14 @@ func TestSessionTitleAndActionsStoreNoSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored strings.Builder
-	rows, err := s.DB().Query(`SELECT coalesce(issue_title, '') FROM sessions UNION ALL SELECT coalesce(data, '') FROM action_log`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			t.Fatal(err)
-		}
-		stored.WriteString(v + "\n")
-	}
+	stored := strings.Join(column(t, s.DB(), `SELECT coalesce(issue_title, '') FROM sessions
+		UNION ALL SELECT coalesce(data, '') FROM action_log`), "\n")
 	for _, secret := range []string{"abcdefghijkl", "abcd1234efgh", "hunter22"} {
-		if strings.Contains(stored.String(), secret) {
-			t.Errorf("stored %q:\n%s", secret, stored.String())
+		if strings.Contains(stored, secret) {
+			t.Errorf("stored %q:\n%s", secret, stored)
 		}
 	}
-	if n := strings.Count(stored.String(), "[REDACTED:"); n != 3 {
-		t.Errorf("%d markers stored, want 3:\n%s", n, stored.String())
+	if n := strings.Count(stored, "[REDACTED:"); n != 3 {
+		t.Errorf("%d markers stored, want 3:\n%s", n, stored)
 	}
 }

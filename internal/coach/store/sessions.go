@@ -12,13 +12,6 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-// querier is what the find helpers need; *sql.Tx satisfies it.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // NewSession is the input of [Store.CreateSession]. ProjectDir is required;
 // IssueNumber nil means the session has no GitHub issue.
 type NewSession struct {
@@ -138,14 +131,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 }
 
 func deleteRow(ctx context.Context, q querier, table, what, id string) error {
-	res, err := q.ExecContext(ctx, `DELETE FROM `+table+` WHERE id = ?`, id)
-	if err != nil {
-		return fmt.Errorf("delete %s: %w", what, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound(what, id)
-	}
-	return nil
+	return execFound(ctx, q, what, id, `DELETE FROM `+table+` WHERE id = ?`, id)
 }
 
 func findSession(ctx context.Context, q querier, id string) (coach.Session, error) {
@@ -169,32 +155,10 @@ func findSessions(ctx context.Context, q querier, f SessionFilter) ([]coach.Sess
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	return queryAll(ctx, q, scanSession, query, args...)
+	return QueryAll(ctx, q, scanSession, query, args...)
 }
 
-// scanner is *sql.Row or *sql.Rows.
-type scanner interface{ Scan(dest ...any) error }
-
-// queryAll runs query on q and scans every row with scan, in order. No rows
-// give a nil slice.
-func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-func scanSession(r scanner) (coach.Session, error) {
+func scanSession(r Scanner) (coach.Session, error) {
 	var (
 		sess    coach.Session
 		issue   sql.NullInt64

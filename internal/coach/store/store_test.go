@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -79,19 +79,21 @@ var allTables = []string{"action_log", "api_call_log", "dreyfus_assessments", "k
 
 func tables(tb testing.TB, s *Store) []string {
 	tb.Helper()
-	rows, err := s.DB().Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`)
+	return column(tb, s.DB(), `SELECT name FROM sqlite_master
+		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name`)
+}
+
+// column returns the single text column of every row query reads from db.
+func column(tb testing.TB, db *sql.DB, query string, args ...any) []string {
+	tb.Helper()
+	out, err := QueryAll(context.Background(), db, func(r Scanner) (v string, err error) {
+		err = r.Scan(&v)
+		return v, err
+	}, query, args...)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return out
 }
 
 // Scenario 2.1, SC-006, SC-009, FR-010.

@@ -55,14 +55,7 @@ func (s *Store) ClaimWrapUp(ctx context.Context, id string) (claimed bool, err e
 // pending to give a claim back).
 func (s *Store) SetWrapUpStatus(ctx context.Context, id string, st WrapUpStatus) error {
 	return s.Update(ctx, func(tx *Tx) error {
-		res, err := tx.tx.ExecContext(ctx, `UPDATE sessions SET wrapup_status = ? WHERE id = ?`, st, id)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("session", id)
-		}
-		return nil
+		return execFound(ctx, tx.tx, "session", id, `UPDATE sessions SET wrapup_status = ? WHERE id = ?`, st, id)
 	})
 }
 
@@ -71,7 +64,7 @@ func (s *Store) SetWrapUpStatus(ctx context.Context, id string, st WrapUpStatus)
 // wrap-up of this run starts), oldest first.
 func (s *Store) PendingWrapUps(ctx context.Context) (list []coach.Session, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		list, err = queryAll(ctx, tx, scanSession, `SELECT `+sessionCols+` FROM sessions
+		list, err = QueryAll(ctx, tx, scanSession, `SELECT `+sessionCols+` FROM sessions
 			WHERE status != 'active' AND wrapup_status IN ('pending', 'running') ORDER BY started_at, id`)
 		return err
 	})
