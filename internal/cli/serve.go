@@ -48,6 +48,7 @@ type app struct {
 	mem        memory.Store      // the coach's memory store; nil when it could not be opened
 	dbs        *databases        // the stores being opened beside the coach's (databases.go)
 	walked     <-chan struct{}   // closed when the watcher's first walk of the project is over
+	status     statusDeps        // what GET /api/v1/status reads (status.go); set by wireCoach
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {
@@ -116,6 +117,9 @@ func serve(ctx context.Context, e *env) error {
 				}
 				fmt.Fprintf(e.stdout, "Paige is ready on %s\n  MCP (Claude Code): %s/mcp\n  WebSocket (editor): ws://%s/ws\n  GhostPath:          %s/ghostpath/\n  Health:             %s/health\n",
 					base, base, addr.String(), base, base)
+				c := connectLines(base)
+				fmt.Fprintf(e.stdout, "  Status:             %s/status\nConnect Claude Code:  %s\n                  or: %s\nStart coaching:       %s (in Claude Code)\n",
+					base, c.Install, c.MCPAdd, c.Coach)
 			},
 		})
 	} else {
