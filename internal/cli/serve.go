@@ -23,7 +23,9 @@ func newServeCmd(e *env) *cobra.Command {
 		Short: "Run the Paige server on HOST:PORT (default 127.0.0.1:3000)",
 		Long: `Run the Paige server: the workbench on / (open the URL it prints first: it carries
 the terminal's key), MCP for Claude Code on /mcp, WebSocket for the editor on /ws, the
-workbench terminal on /pty, GhostPath on /ghostpath/, and GET /health.
+workbench terminal on /pty, GhostPath on /ghostpath/, GET /health, and GET /api/v1/status
+(what the workbench's Status page shows). The startup output also says how to connect
+Claude Code (paige claude install, or claude mcp add with this server's MCP URL).
 
 Required: PROJECT_DIR (the project being coached), ANTHROPIC_API_KEY (or PAIGE_OFFLINE=1).
 See docs/configuration.md for every variable.`,
