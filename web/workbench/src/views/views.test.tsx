@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { TreeNode } from "../protocol/types";
 import { appStore } from "../state/store";
+import { Explain } from "./CoachPanel";
 import { DashboardView } from "./Dashboard";
 import { FileTree } from "./FileTree";
 
@@ -96,5 +97,19 @@ describe("DashboardView issues", () => {
     fireEvent.click(screen.getByRole("button", { name: "Coach me on this" }));
     expect(send).toHaveBeenCalledWith("session:start", { issueNumber: 12, issueTitle: "Cart ignores quantities" });
     expect(window.location.pathname).toBe("/work");
+  });
+});
+
+describe("Explain This offline", () => {
+  it("says once, calmly, what to set (no red error beside the note)", () => {
+    const store = appStore();
+    render(<Explain />);
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "connection:init", payload: { sessionId: "", featureFlags: { model: false } } } });
+      store.dispatch({ kind: "explain/requested", path: "src/cart.ts", selectedText: "items.reduce" });
+      store.dispatch({ kind: "server", env: { type: "explain:error", payload: { path: "src/cart.ts", error: "no model configured: set ANTHROPIC_API_KEY (PAIGE_OFFLINE=1 is set)" } } });
+    });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getAllByText(/ANTHROPIC_API_KEY/)).toHaveLength(1);
   });
 });
