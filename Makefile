@@ -11,11 +11,21 @@ LDFLAGS     := -s -w -X github.com/paige-dev/paige/internal/cli.Version=$(VERSIO
 
 .PHONY: run build test test-go test-web web lint bench generate
 
-## run: start Paige on examples/demo-project (offline when no ANTHROPIC_API_KEY is set)
+## run: start Paige on PROJECT_DIR, or else on a copy of examples/demo-project made once in
+## DEMO_DIR (default DATA_DIR/demo-project, DATA_DIR defaulting to ~/.paige): the browser's edits
+## go to that copy, never to the checkout's tracked files (offline when no ANTHROPIC_API_KEY is set)
+DEMO_DIR ?= $${DATA_DIR:-$$HOME/.paige}/demo-project
 run: build
-	@PROJECT_DIR="$${PROJECT_DIR:-$(CURDIR)/examples/demo-project}" \
+	@project="$${PROJECT_DIR:-}"; \
+	 if [ -z "$$project" ]; then \
+	   project="$(DEMO_DIR)"; \
+	   if [ ! -d "$$project" ]; then \
+	     mkdir -p "$$project" && cp -R examples/demo-project/. "$$project"/ && echo "Copied examples/demo-project to $$project"; \
+	   fi; \
+	 fi; \
+	 PROJECT_DIR="$$project" \
 	 PAIGE_OFFLINE="$${PAIGE_OFFLINE:-$$( [ -n "$$ANTHROPIC_API_KEY" ] || grep -qs '^ANTHROPIC_API_KEY=.' .env || echo 1)}" \
-	 ./$(BIN) serve
+	 exec $(abspath $(BIN)) serve
 
 ## build: compile bin/paige and, beside it, bin/paige-hook (the small binary the plugin's
 ## SessionStart hook runs)

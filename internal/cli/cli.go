@@ -74,9 +74,11 @@ func newRootCmd(e *env) *cobra.Command {
 
   paige serve     run the coaching server (MCP, WebSocket, GhostPath, dashboard)
   paige version   print the version`,
+		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("paige {{.Version}}\n")
 	root.AddCommand(
 		newVersionCmd(e),
 		newServeCmd(e),

@@ -14,13 +14,16 @@ func mapEnv(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// TestVersion: `paige version` and `paige --version` print the same line.
 func TestVersion(t *testing.T) {
-	var out bytes.Buffer
-	if err := Run(context.Background(), []string{"version"}, mapEnv(nil), nil, &out, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(out.String(), "paige ") {
-		t.Fatalf("version printed %q", out.String())
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		var out bytes.Buffer
+		if err := Run(context.Background(), args, mapEnv(nil), nil, &out, &out); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if got, want := out.String(), "paige "+Version+"\n"; got != want {
+			t.Errorf("%v printed %q, want %q", args, got, want)
+		}
 	}
 }
 

@@ -25,6 +25,7 @@ func wire(ctx context.Context, a *app, mux *routeMux) (err error) {
 	if err := wireCoach(ctx, a, mux); err != nil {
 		return err
 	}
+	mux.Handle("GET /api/v1/status", handleStatus(a.cfg, &a.status))
 	if err := wireIdeate(ctx, a, mux); err != nil {
 		return err
 	}

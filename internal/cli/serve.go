@@ -23,7 +23,9 @@ func newServeCmd(e *env) *cobra.Command {
 		Short: "Run the Paige server on HOST:PORT (default 127.0.0.1:3000)",
 		Long: `Run the Paige server: the workbench on / (open the URL it prints first: it carries
 the terminal's key), MCP for Claude Code on /mcp, WebSocket for the editor on /ws, the
-workbench terminal on /pty, GhostPath on /ghostpath/, and GET /health.
+workbench terminal on /pty, GhostPath on /ghostpath/, GET /health, and GET /api/v1/status
+(what the workbench's Status page shows). The startup output also says how to connect
+Claude Code (paige claude install, or claude mcp add with this server's MCP URL).
 
 Required: PROJECT_DIR (the project being coached), ANTHROPIC_API_KEY (or PAIGE_OFFLINE=1).
 See docs/configuration.md for every variable.`,
@@ -48,6 +50,7 @@ type app struct {
 	mem        memory.Store      // the coach's memory store; nil when it could not be opened
 	dbs        *databases        // the stores being opened beside the coach's (databases.go)
 	walked     <-chan struct{}   // closed when the watcher's first walk of the project is over
+	status     statusDeps        // what GET /api/v1/status reads (status.go); set by wireCoach
 }
 
 func (a *app) onClose(name string, f func(context.Context) error) {
@@ -116,6 +119,9 @@ func serve(ctx context.Context, e *env) error {
 				}
 				fmt.Fprintf(e.stdout, "Paige is ready on %s\n  MCP (Claude Code): %s/mcp\n  WebSocket (editor): ws://%s/ws\n  GhostPath:          %s/ghostpath/\n  Health:             %s/health\n",
 					base, base, addr.String(), base, base)
+				c := connectLines(base)
+				fmt.Fprintf(e.stdout, "  Status:             %s/status\nConnect Claude Code:  %s\n                  or: %s\nStart coaching:       %s (in Claude Code)\n",
+					base, c.Install, c.MCPAdd, c.Coach)
 			},
 		})
 	} else {

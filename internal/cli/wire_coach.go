@@ -54,6 +54,14 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 
 	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version,
 		Starter: wss, Extra: models.mcpTools()})
+	a.status.sess, a.status.seen = sess, newClaudeCodeSeen(a.cfg.DataDir)
+	a.status.sessions = func() (n int) {
+		for range mcpSrv.Sessions() {
+			n++
+		}
+		return n
+	}
+	mcpSrv.AddReceivingMiddleware(a.status.seen.middleware(func(err error) { log.Warn("cannot record Claude Code's first connection", "err", err) }))
 	a.onClose("mcp sessions", func(context.Context) error {
 		log.Info("mcp sessions closed", "count", mcpapi.CloseSessions(mcpSrv))
 		return nil

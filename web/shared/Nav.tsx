@@ -21,7 +21,7 @@ export type NavId = (typeof NAV_LINKS)[number]["id"];
  * handles plain left clicks on links it can route itself (it returns false
  * to let the browser load the page).
  */
-export function Nav({ current, onNavigate, children }: { current: NavId; onNavigate?: (href: string) => boolean; children?: ReactNode }) {
+export function Nav({ current, onNavigate, children }: { current: NavId | null; onNavigate?: (href: string) => boolean; children?: ReactNode }) {
   const click = (href: string) => (e: MouseEvent<HTMLAnchorElement>) => {
     if (!onNavigate || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     if (onNavigate(href)) e.preventDefault();

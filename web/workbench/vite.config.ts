@@ -18,7 +18,7 @@ function proxy() {
 export default defineConfig({
   base: "/",
   // index.html holds the entry script; ../shared/page.ts the page around it.
-  plugins: [tailwindcss(), paigePage({ title: "Paige" })],
+  plugins: [tailwindcss(), paigePage({ title: "Paige", icon: "/favicon.svg" })],
   esbuild: { jsx: "automatic" },
   // ../shared holds what both UIs use (the Nav, history routing); its
   // imports of React resolve to this UI's node_modules: one React per app.

@@ -46,7 +46,7 @@ func TestWorkbenchRoutes(t *testing.T) {
 	}
 	srv := httptest.NewServer(Handler(fsys))
 	t.Cleanup(srv.Close)
-	for path, want := range map[string]int{"/": 200, "/work": 200, "/practice/k1": 200,
+	for path, want := range map[string]int{"/": 200, "/work": 200, "/practice/k1": 200, "/status": 200,
 		"/api/v1/x": 404, "/ghostpath/x": 404, "/pty": 404, "/nope.js": 404} {
 		res, err := srv.Client().Get(srv.URL + path)
 		if err != nil {
@@ -59,6 +59,27 @@ func TestWorkbenchRoutes(t *testing.T) {
 		}
 		if want == http.StatusOK && !strings.Contains(string(body), "<div id=\"root\"") {
 			t.Errorf("GET %s: got %.80q, want the workbench page", path, body)
+		}
+	}
+}
+
+// TestWorkbenchFavicon: the icon browsers ask for is served, not 404.
+func TestWorkbenchFavicon(t *testing.T) {
+	fsys := FS()
+	if fsys == nil {
+		t.Skip("built with no_ui")
+	}
+	srv := httptest.NewServer(Handler(fsys))
+	t.Cleanup(srv.Close)
+	for _, path := range []string{"/favicon.ico", "/favicon.svg"} {
+		res, err := srv.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || len(body) == 0 || strings.Contains(string(body), "<div id=\"root\"") {
+			t.Errorf("GET %s: %d, %d bytes", path, res.StatusCode, len(body))
 		}
 	}
 }

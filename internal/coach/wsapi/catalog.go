@@ -68,6 +68,10 @@ var Catalog = []MessageSpec{
 	{TypeSessionGetState, ClientToServer, StatusFull, 0, p[Empty]()},
 	{TypeRefreshMaterials, ClientToServer, StatusSeam, 0, p[Empty]()},
 	{TypePracticeOpen, ClientToServer, StatusSeam, 0, p[PracticeOpen]()},
+	{TypeFSCreate, ClientToServer, StatusFull, 0, p[FSCreate]()},
+	{TypeFSRename, ClientToServer, StatusFull, 0, p[FSRename]()},
+	{TypeFSDelete, ClientToServer, StatusFull, 0, p[PathPayload]()},
+	{TypeFSSearch, ClientToServer, StatusFull, 0, p[FSSearch]()},
 
 	{TypeConnectionInit, ServerToClient, StatusSent, 5, p[ConnectionInit]()},
 	{TypeConnectionError, ServerToClient, StatusSent, 5, p[ConnectionError]()},
@@ -107,6 +111,10 @@ var Catalog = []MessageSpec{
 	{TypePracticeKataLoad, ServerToClient, StatusSent, 11, p[KataLoad]()},
 	{TypePracticeSolutionReview, ServerToClient, StatusSent, 11, p[ReviewResponse]()},
 	{TypeSessionState, ServerToClient, StatusSent, 0, p[SessionState]()},
+	{TypeFSCreated, ServerToClient, StatusSent, 0, p[FSCreate]()},
+	{TypeFSRenamed, ServerToClient, StatusSent, 0, p[FSRename]()},
+	{TypeFSDeleted, ServerToClient, StatusSent, 0, p[PathPayload]()},
+	{TypeFSSearchResult, ServerToClient, StatusSent, 0, p[FSSearchResult]()},
 }
 
 // Lookup returns the spec of typ and whether it is known.

@@ -23,10 +23,10 @@ func TestCatalogCounts(t *testing.T) {
 			t.Errorf("%s payload does not encode: %v", m.Type, err)
 		}
 	}
-	// 23 + 2 (status-table union) + 4 (workbench) client types; 32 + 5
-	// (later stories) + 1 (workbench) server types.
-	if count[ClientToServer] != 29 || count[ServerToClient] != 38 {
-		t.Errorf("got %d client and %d server types, want 29 and 38", count[ClientToServer], count[ServerToClient])
+	// 23 + 2 (status-table union) + 8 (workbench) client types; 32 + 5
+	// (later stories) + 5 (workbench) server types.
+	if count[ClientToServer] != 33 || count[ServerToClient] != 42 {
+		t.Errorf("got %d client and %d server types, want 33 and 42", count[ClientToServer], count[ServerToClient])
 	}
 }
 
@@ -40,8 +40,8 @@ func TestRouterCoversCatalog(t *testing.T) {
 			t.Errorf("%s (%s): routed = %v", m.Type, m.Direction, routed)
 		}
 	}
-	if len(s.routes) != 29 {
-		t.Errorf("router has %d routes, want 29", len(s.routes))
+	if len(s.routes) != 33 {
+		t.Errorf("router has %d routes, want 33", len(s.routes))
 	}
 }
 

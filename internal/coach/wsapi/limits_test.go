@@ -64,6 +64,10 @@ func TestMessageLimits(t *testing.T) {
 		TypeSessionGetState:        {},
 		TypePracticeOpen:           {map[string]any{"kataId": name}, want{"kataId", limits.NameBytes, limits.NameBytes + 1}},
 		TypeTerminalResize:         {map[string]any{"cols": 1, "rows": limits.TerminalCells + 1}, want{"rows", limits.TerminalCells, limits.TerminalCells + 1}},
+		TypeFSCreate:               {map[string]any{"path": deep}, want{"path", limits.PathDepth, limits.PathDepth + 1}},
+		TypeFSRename:               {map[string]any{"from": "a.go", "to": long}, want{"to", limits.PathBytes, limits.PathBytes + 1}},
+		TypeFSDelete:               {map[string]any{"path": long}, want{"path", limits.PathBytes, limits.PathBytes + 1}},
+		TypeFSSearch:               {map[string]any{"query": strings.Repeat("q", 257)}, want{"query", 256, 257}},
 	}
 	n := 0
 	for _, spec := range Catalog {

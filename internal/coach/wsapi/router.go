@@ -114,6 +114,10 @@ func (s *Server) routeTable() map[string]Handler {
 		TypeFSGetTree:              Handle(s.handleGetTree),
 		TypeSessionGetState:        Handle(s.handleGetState),
 		TypePracticeOpen:           or(s.ext.OpenKata, seam[PracticeOpen](s, "")),
+		TypeFSCreate:               Handle(s.handleCreate),
+		TypeFSRename:               Handle(s.handleRename),
+		TypeFSDelete:               Handle(s.handleDelete),
+		TypeFSSearch:               Handle(s.handleSearch),
 	}
 }
 

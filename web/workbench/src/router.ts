@@ -5,14 +5,16 @@ export type Route =
   | { page: "work" }
   | { page: "practice"; kataId: string | null }
   | { page: "memory" }
+  | { page: "status" }
   | { page: "not_found" };
 
-/** matchRoute maps a pathname to a page: /, /work, /practice, /practice/<kataId>, /memory. */
+/** matchRoute maps a pathname to a page: /, /work, /practice, /practice/<kataId>, /memory, /status. */
 export function matchRoute(pathname: string): Route {
   const rest = pathname.replace(/\/+$/, "");
   if (rest === "") return { page: "dashboard" };
   if (rest === "/work") return { page: "work" };
   if (rest === "/memory") return { page: "memory" };
+  if (rest === "/status") return { page: "status" };
   const m = /^\/practice(?:\/([^/]+))?$/.exec(rest);
   if (m) {
     try {

@@ -32,6 +32,10 @@ export const CLIENT_MESSAGE_TYPES = [
   "session:get_state",
   "dashboard:refresh_materials",
   "practice:open",
+  "fs:create",
+  "fs:rename",
+  "fs:delete",
+  "fs:search",
 ] as const;
 
 export type ClientMessageType = (typeof CLIENT_MESSAGE_TYPES)[number];
@@ -66,6 +70,10 @@ export interface ClientPayloads {
   "session:get_state": Empty;
   "dashboard:refresh_materials": Empty;
   "practice:open": PracticeOpen;
+  "fs:create": FSCreate;
+  "fs:rename": FSRename;
+  "fs:delete": PathPayload;
+  "fs:search": FSSearch;
 }
 
 export const SERVER_MESSAGE_TYPES = [
@@ -107,6 +115,10 @@ export const SERVER_MESSAGE_TYPES = [
   "practice:kata_load",
   "practice:solution_review",
   "session:state",
+  "fs:created",
+  "fs:renamed",
+  "fs:deleted",
+  "fs:search_result",
 ] as const;
 
 export type ServerMessageType = (typeof SERVER_MESSAGE_TYPES)[number];
@@ -150,6 +162,10 @@ export interface ServerPayloads {
   "practice:kata_load": KataLoad;
   "practice:solution_review": ReviewResponse;
   "session:state": SessionState;
+  "fs:created": FSCreate;
+  "fs:renamed": FSRename;
+  "fs:deleted": PathPayload;
+  "fs:search_result": FSSearchResult;
 }
 
 /** The envelope of every /ws message. */
@@ -311,6 +327,20 @@ export interface TerminalInput {
 
 export interface PracticeOpen {
   kataId: string;
+}
+
+export interface FSCreate {
+  path: string;
+  type: string;
+}
+
+export interface FSRename {
+  from: string;
+  to: string;
+}
+
+export interface FSSearch {
+  query: string;
 }
 
 export interface ConnectionInit {
@@ -662,5 +692,19 @@ export interface KataAttempt {
 
 export interface SessionState {
   restoredState: RestoredState | null;
+}
+
+export interface FSSearchResult {
+  query: string;
+  hits: SearchHit[];
+  files: number;
+  truncated: boolean;
+}
+
+export interface SearchHit {
+  path: string;
+  line: number;
+  column: number;
+  preview: string;
 }
 

@@ -55,4 +55,6 @@ export type {
   Kata,
   KataLoad,
   ConnectionError,
+  FSSearchResult,
+  FSRename,
 } from "./catalog.gen";

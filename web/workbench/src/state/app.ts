@@ -107,7 +107,8 @@ function server(s: AppState, env: Envelope): AppState {
     const p = env.payload as { sessionId?: string; featureFlags?: Record<string, boolean>; terminal?: TerminalInfo };
     next = { ...next, conn: { ...next.conn, serverSession: p.sessionId ?? "", flags: p.featureFlags ?? {}, terminal: p.terminal ?? NO_TERMINAL } };
   }
-  if (env.type === "session:started") next = { ...next, workspace: { ...initialWorkspace, tree: next.workspace.tree } };
+  // A new session starts without the last one's marks; the open files stay (the project was open before it).
+  if (env.type === "session:started") next = { ...next, workspace: { ...next.workspace, highlights: {}, hints: {}, decorations: {}, hovers: {}, reveal: null } };
   return toastsFor(next, env);
 }
 

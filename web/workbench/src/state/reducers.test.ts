@@ -171,3 +171,29 @@ describe("decorations", () => {
     expect(reduceWorkspace(s, env("editor:clear_decorations", { path: "a.ts" })).decorations["a.ts"]).toEqual([]);
   });
 });
+
+describe("reduceWorkspace file operations and search", () => {
+  const file = (path: string, content = "x") => env("fs:content", { path, language: "typescript", content, lineCount: 1, size: 1 });
+  it("moves tabs with fs:renamed (edits kept), closes them with fs:deleted, and keeps the latest search only", () => {
+    let s = reduceWorkspace(initialWorkspace, file("src/a.ts"));
+    s = reduceWorkspace(s, file("src/b.ts"));
+    s = reduceWorkspace(s, file("README.md"));
+    s = reduceWorkspace(s, { kind: "tab/edit", path: "src/a.ts", content: "edited" });
+    s = reduceWorkspace(s, { kind: "tab/activate", path: "src/a.ts" });
+    s = reduceWorkspace(s, env("fs:renamed", { from: "src", to: "lib" }));
+    expect(s.tabs.map((t) => t.path)).toEqual(["lib/a.ts", "lib/b.ts", "README.md"]);
+    expect(s.active).toBe("lib/a.ts");
+    expect(isDirty(s.tabs[0]!)).toBe(true);
+    s = reduceWorkspace(s, env("fs:deleted", { path: "lib" }));
+    expect(s.tabs.map((t) => t.path)).toEqual(["README.md"]);
+    expect(s.active).toBe("README.md");
+
+    s = reduceWorkspace(s, { kind: "tab/search", query: "old" });
+    s = reduceWorkspace(s, { kind: "tab/search", query: "total" });
+    s = reduceWorkspace(s, env("fs:search_result", { query: "old", hits: [], files: 1, truncated: false }));
+    expect(s.search.status).toBe("loading"); // an older answer is dropped
+    const r = { query: "total", hits: [{ path: "src/cart.ts", line: 3, column: 1, preview: "total" }], files: 4, truncated: false };
+    s = reduceWorkspace(s, env("fs:search_result", r));
+    expect(s.search).toEqual({ query: "total", status: "ready", result: r, error: null });
+  });
+});

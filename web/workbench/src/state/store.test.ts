@@ -36,6 +36,21 @@ describe("Store", () => {
     expect(socks[0]!.types()).toEqual(["connection:hello", "dashboard:request"]);
   });
 
+  it("opens the project without a session: the tree on connect; a file this page created opens", () => {
+    const { store, socks } = setup();
+    const s0 = socks[0]!;
+    s0.open();
+    s0.recv("connection:init", { sessionId: "", featureFlags: {} });
+    expect(s0.types()).toEqual(["connection:hello", "dashboard:request", "fs:get_tree"]);
+    store.createEntry("src/new.ts", false);
+    s0.recv("fs:created", { path: "src/other.ts", type: "file" }); // another editor's
+    s0.recv("fs:created", { path: "src/new.ts", type: "file" });
+    expect(s0.sent.slice(3)).toEqual([
+      { type: "fs:create", payload: { path: "src/new.ts", type: "file" } },
+      { type: "file:open", payload: { path: "src/new.ts" } },
+    ].map((m) => expect.objectContaining(m)));
+  });
+
   it("rebuilds an active session after a reconnect, with the edits made meanwhile", () => {
     vi.useFakeTimers();
     try {

@@ -3,6 +3,7 @@ import { createCoalescer, type Coalescer } from "../lib/coalesce";
 import type { ClientMessageType, ClientPayloads } from "../protocol/catalog.gen";
 import { Client, type ClientOptions, wsURL } from "../protocol/client";
 import type { Envelope, Period } from "../protocol/types";
+import { refreshStatus } from "../status/api";
 import { type AppAction, type AppState, initialApp, reduceApp } from "./app";
 import { isDirty } from "./workspace";
 
@@ -26,6 +27,8 @@ export class Store {
   private listeners = new Set<() => void>();
   readonly client: Client;
   readonly buffers: Coalescer<BufferState>;
+  /** created is the file this page asked to create last: it opens when fs:created confirms it. */
+  private created: string | null = null;
 
   constructor(opts: Partial<ClientOptions> = {}, window = BUFFER_WINDOW) {
     this.buffers = createCoalescer<BufferState>(window, (path, b) =>
@@ -74,10 +77,10 @@ export class Store {
     const p = env.payload as Record<string, unknown>;
     switch (env.type) {
       case "connection:init":
-        if (p.sessionId) {
-          this.send("session:get_state", {});
-          this.send("fs:get_tree", {});
-        }
+        // The project is open with or without a coaching session.
+        if (p.sessionId) this.send("session:get_state", {});
+        this.send("fs:get_tree", {});
+        void refreshStatus();
         // Edits made while disconnected reach the new connection.
         for (const t of this.state.workspace.tabs) if (isDirty(t)) this.buffers.push(t.path, { content: t.content, line: 1, column: 1 });
         break;
@@ -97,6 +100,17 @@ export class Store {
       case "session:ended":
       case "session:completed":
         this.send("dashboard:request", { statsPeriod: this.state.dashboard.period });
+        void refreshStatus();
+        break;
+      case "fs:created":
+        if (p.type === "file" && p.path === this.created) {
+          this.created = null;
+          this.openFile(String(p.path));
+        }
+        break;
+      case "connection:error":
+        if (this.state.workspace.search.status === "loading" && p.code === "FILE_ERROR" && !(p.context as { path?: string } | undefined)?.path)
+          this.dispatch({ kind: "tab/search_failed", error: String(p.message) });
         break;
     }
   }
@@ -164,6 +178,20 @@ export class Store {
     const previousLevel = this.state.session.hintLevel;
     this.dispatch({ kind: "hints/level", level });
     this.send("hints:level_change", { level, previousLevel });
+  };
+  /** createEntry creates an empty file (or a directory) in the project (fs:create). */
+  createEntry = (path: string, dir: boolean) => {
+    if (!dir) this.created = path;
+    this.send("fs:create", { path, type: dir ? "directory" : "file" });
+  };
+  renameEntry = (from: string, to: string) => {
+    this.buffers.flush(from);
+    this.send("fs:rename", { from, to });
+  };
+  deleteEntry = (path: string) => this.send("fs:delete", { path });
+  search = (query: string) => {
+    this.dispatch({ kind: "tab/search", query });
+    this.send("fs:search", { query });
   };
   mute = (muted: boolean) => this.send("observer:mute", { muted });
   explain = (req: { path: string; language: string; selectedText: string; selection: { startLine: number; startCol: number; endLine: number; endCol: number }; surroundingContext: string }) => {

@@ -1,4 +1,4 @@
-import type { EditorRange, Envelope, FileContent, FileHint, Highlight, HoverHint, TreeNode, TreeUpdate } from "../protocol/types";
+import type { EditorRange, Envelope, FileContent, FileHint, FSSearchResult, Highlight, HoverHint, TreeNode, TreeUpdate } from "../protocol/types";
 import { applyTreeUpdate } from "./tree";
 
 /** Tab is one open file: what the editor shows and what disk last had. */
@@ -25,6 +25,8 @@ export interface WorkspaceSlice {
   hovers: Record<string, HoverHint[]>;
   /** reveal is a line the editor should scroll to (a clicked anchor). */
   reveal: { path: string; line: number; seq: number } | null;
+  /** search is the last search in files (fs:search → fs:search_result). */
+  search: { query: string; status: "idle" | "loading" | "ready" | "error"; result: FSSearchResult | null; error: string | null };
 }
 
 export const initialWorkspace: WorkspaceSlice = {
@@ -36,6 +38,7 @@ export const initialWorkspace: WorkspaceSlice = {
   decorations: {},
   hovers: {},
   reveal: null,
+  search: { query: "", status: "idle", result: null, error: null },
 };
 
 export type WorkspaceAction =
@@ -43,7 +46,9 @@ export type WorkspaceAction =
   | { kind: "tab/activate"; path: string }
   | { kind: "tab/close"; path: string }
   | { kind: "tab/saving"; path: string; content: string }
-  | { kind: "tab/reveal"; path: string; line: number };
+  | { kind: "tab/reveal"; path: string; line: number }
+  | { kind: "tab/search"; query: string }
+  | { kind: "tab/search_failed"; error: string };
 
 /** isDirty reports whether a tab has edits that are not on disk. */
 export const isDirty = (t: Tab) => t.content !== t.saved;
@@ -82,7 +87,27 @@ function local(s: WorkspaceSlice, a: WorkspaceAction): WorkspaceSlice {
       return withTab(s, a.path, (t) => ({ ...t, saving: a.content, saveError: null }));
     case "tab/reveal":
       return { ...s, active: a.path, reveal: { path: a.path, line: a.line, seq: (s.reveal?.seq ?? 0) + 1 } };
+    case "tab/search":
+      return { ...s, search: { query: a.query, status: "loading", result: null, error: null } };
+    case "tab/search_failed":
+      return s.search.status === "loading" ? { ...s, search: { ...s.search, status: "error", error: a.error } } : s;
   }
+}
+
+/** under reports whether path is dir or inside it. */
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/** moved follows fs:renamed: tabs on or below `from` move to `to`, keeping their edits. */
+function moved(s: WorkspaceSlice, from: string, to: string): WorkspaceSlice {
+  const map = (p: string) => (under(p, from) ? to + p.slice(from.length) : p);
+  return { ...s, tabs: s.tabs.map((t) => (under(t.path, from) ? { ...t, path: map(t.path) } : t)), active: s.active && map(s.active) };
+}
+
+/** removed follows fs:deleted: tabs on or below path close. */
+function removed(s: WorkspaceSlice, path: string): WorkspaceSlice {
+  const tabs = s.tabs.filter((t) => !under(t.path, path));
+  const active = s.active && under(s.active, path) ? (tabs[tabs.length - 1]?.path ?? null) : s.active;
+  return { ...s, tabs, active };
 }
 
 /**
@@ -96,6 +121,14 @@ export function reduceWorkspace(s: WorkspaceSlice, a: Envelope | WorkspaceAction
   switch (a.type) {
     case "fs:tree":
       return { ...s, tree: (p.root as TreeNode) ?? null };
+    case "fs:renamed":
+      return moved(s, String(p.from), String(p.to));
+    case "fs:deleted":
+      return removed(s, String(p.path));
+    case "fs:search_result": {
+      const r = a.payload as FSSearchResult;
+      return r.query === s.search.query ? { ...s, search: { ...s.search, status: "ready", result: r } } : s;
+    }
     case "fs:tree_update":
       return s.tree ? { ...s, tree: applyTreeUpdate(s.tree, a.payload as TreeUpdate) } : s;
     case "fs:content":

@@ -11,7 +11,8 @@ const statusBadge: Record<string, string> = {
   complete: "bg-green-100 text-green-800",
 };
 
-function Explain() {
+/** Explain shows the last Explain This answer (in the coaching panel, or beside the editor without a session). */
+export function Explain() {
   const ex = useApp((s) => s.session.explain);
   const model = useApp((s) => modelFeaturesOn(s.conn));
   const store = appStore();
@@ -22,9 +23,12 @@ function Explain() {
         <h3 className="font-semibold">Explain This</h3>
         <button type="button" aria-label="Close explanation" onClick={() => store.dispatch({ kind: "explain/close" })}>×</button>
       </div>
-      {!model && <OfflineNote what="Explain This" />}
-      {ex.status === "loading" && <p className="text-gray-600">Explaining {ex.path}…</p>}
-      {ex.status === "error" && <p role="alert" className="text-red-700">{ex.error}</p>}
+      {!model ? <OfflineNote what="Explain This" /> : (
+        <>
+          {ex.status === "loading" && <p className="text-gray-600">Explaining {ex.path}…</p>}
+          {ex.status === "error" && <p role="alert" className="text-red-700">{ex.error}</p>}
+        </>
+      )}
       {ex.response && (
         <div className="space-y-2">
           <p>{ex.response.explanation}</p>

@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { Radar, stageLabel } from "../components/Radar";
+import { FirstRun } from "../components/FirstRun";
 import { OfflineNote } from "../components/OfflineNote";
+import { plural } from "../lib/plural";
 import type { Period } from "../protocol/types";
 import { navigate } from "../router";
 import { modelFeaturesOn } from "../state/app";
@@ -80,7 +82,7 @@ function Skills() {
         <p className="text-sm text-gray-500">No skill assessed yet. Finish a coaching session and Paige assesses the areas you worked on.</p>
       ) : (
         <div className="flex flex-wrap items-center gap-4">
-          <Radar entries={dreyfus} />
+          {dreyfus.length >= 3 && <Radar entries={dreyfus} />}
           <ul className="text-sm" aria-label="Skill stages">
             {dreyfus.map((e) => (
               <li key={e.skillArea}><strong>{e.skillArea}</strong>: {stageLabel(e.stage)}</li>
@@ -119,16 +121,14 @@ function Sessions() {
 
 function Issues() {
   const issues = useApp((s) => s.dashboard.issues);
-  const model = useApp((s) => modelFeaturesOn(s.conn));
   const store = appStore();
   return (
     <Card title="GitHub issues">
-      {!model && <OfflineNote what="Ranking issues by how well they suit you" />}
       {(issues.status === "loading" || issues.status === "idle") && <p className="text-sm text-gray-500">Loading issues…</p>}
       {issues.status === "error" && (
-        <p role="alert" className="text-sm text-red-700">
-          {issues.error}{" "}
-          <button type="button" className="ml-1 rounded border border-red-300 px-2 py-0.5" onClick={store.refreshIssues}>Retry</button>
+        <p role="status" className="text-sm text-gray-600">
+          {issues.error}. Paige lists this project's open issues with the GitHub CLI (<code>gh</code>) when the project has a GitHub remote; nothing else needs it.{" "}
+          <button type="button" className="ml-1 rounded border border-gray-300 px-2 py-0.5" onClick={store.refreshIssues}>Retry</button>
         </p>
       )}
       {issues.status === "ready" && (issues.data.length === 0 ? <p className="text-sm text-gray-500">No open issues.</p> : (
@@ -159,7 +159,7 @@ function Katas() {
           {katas.map((k) => (
             <li key={k.id} className="flex justify-between py-1">
               <a href={`/practice/${encodeURIComponent(k.id)}`} onClick={(e) => { e.preventDefault(); navigate(`/practice/${encodeURIComponent(k.id)}`); }} className="text-indigo-700 underline">{k.title}</a>
-              <span className="text-gray-500">{k.topic} · {k.attemptsCount} attempts{k.bestLevel != null && ` · best ${k.bestLevel}`}</span>
+              <span className="text-gray-500">{k.topic} · {plural(k.attemptsCount, "attempt")}{k.bestLevel != null && ` · best ${k.bestLevel}`}</span>
             </li>
           ))}
         </ul>
@@ -179,7 +179,6 @@ function Materials() {
   );
   return (
     <Card title="Learning materials" action={refresh || undefined}>
-      {!model && <OfflineNote what="Finding learning materials" />}
       {m.status === "idle" && <p className="text-sm text-gray-500">No open knowledge gaps, so nothing to study yet.</p>}
       {m.status === "loading" && <p className="text-sm text-gray-500">Finding materials…</p>}
       {m.status === "error" && <p role="alert" className="text-sm text-red-700">{m.error} <button type="button" className="ml-1 rounded border border-red-300 px-2 py-0.5" onClick={() => appStore().requestDashboard(appStore().state.dashboard.period)}>Retry</button></p>}
@@ -202,16 +201,26 @@ function Materials() {
   );
 }
 
-/** DashboardView is the home page: skills, stats, sessions, issues, katas and materials. */
+/** Offline is the dashboard's one note, without a Claude key, on what needs it and the one thing to set. */
+function Offline() {
+  const model = useApp((s) => modelFeaturesOn(s.conn));
+  return model ? null : <div className="lg:col-span-2"><OfflineNote many what="Ranking issues, learning materials, the wrap-up after a session, Explain This and reviews" /></div>;
+}
+
+/** DashboardView is the home page: getting started (until Claude Code connects), skills, stats, sessions, issues, katas and materials. */
 export function DashboardView() {
   return (
+    <div className="h-full overflow-auto">
     <div className="mx-auto grid max-w-6xl gap-4 p-4 lg:grid-cols-2">
+      <FirstRun />
+      <Offline />
       <Skills />
       <Stats />
       <Sessions />
       <Katas />
       <Issues />
       <Materials />
+    </div>
     </div>
   );
 }

@@ -15,7 +15,14 @@ const hintClass: Record<string, string> = {
  * rendered, so a 10,000-file tree opens without a long task. Hinted files
  * (explorer:hint_files) get their style and their folders open.
  */
-export function FileTree({ root, hints, active, onOpen }: { root: TreeNode | null; hints: Record<string, FileHint>; active: string | null; onOpen: (path: string) => void }) {
+export function FileTree({ root, hints, active, selected = null, onOpen, onSelect }: {
+  root: TreeNode | null;
+  hints: Record<string, FileHint>;
+  active: string | null;
+  selected?: string | null;
+  onOpen: (path: string) => void;
+  onSelect?: (path: string, dir: boolean) => void;
+}) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [scroll, setScroll] = useState(0);
   const [height, setHeight] = useState(600);
@@ -39,7 +46,7 @@ export function FileTree({ root, hints, active, onOpen }: { root: TreeNode | nul
   const last = Math.min(rows.length, Math.ceil((scroll + height) / ROW) + 10);
   const toggle = (p: string) => setExpanded((e) => { const n = new Set(e); if (n.has(p)) n.delete(p); else n.add(p); return n; });
 
-  if (!root) return <p className="p-3 text-sm text-gray-500">The project tree appears when a session starts.</p>;
+  if (!root) return <p className="p-3 text-sm text-gray-500">Loading the project…</p>;
   return (
     <div ref={box} role="tree" aria-label="Files" className="h-full overflow-auto text-sm" onScroll={(e) => setScroll(e.currentTarget.scrollTop)}>
       <div style={{ height: rows.length * ROW, position: "relative" }}>
@@ -51,13 +58,13 @@ export function FileTree({ root, hints, active, onOpen }: { root: TreeNode | nul
               key={node.path}
               role="treeitem"
               aria-expanded={dir ? expanded.has(node.path) : undefined}
-              aria-selected={node.path === active}
+              aria-selected={node.path === (selected ?? active)}
               data-path={node.path}
               data-hint={hint?.style}
               title={node.path}
-              onClick={() => (dir ? toggle(node.path) : onOpen(node.path))}
+              onClick={() => { if (dir) { toggle(node.path); onSelect?.(node.path, true); } else onOpen(node.path); }}
               style={{ position: "absolute", top: (first + i) * ROW, height: ROW, left: 0, right: 0, paddingLeft: 8 + depth * 14 }}
-              className={`flex cursor-pointer items-center gap-1 truncate pr-2 hover:bg-gray-100 ${node.path === active ? "bg-indigo-50" : ""} ${hint ? (hintClass[hint.style] ?? hintClass.suggested) : ""}`}
+              className={`flex cursor-pointer items-center gap-1 truncate pr-2 hover:bg-gray-100 ${node.path === (selected ?? active) ? "bg-indigo-50" : ""} ${hint ? (hintClass[hint.style] ?? hintClass.suggested) : ""}`}
             >
               <span aria-hidden className="w-3 text-gray-400">{dir ? (expanded.has(node.path) ? "▾" : "▸") : ""}</span>
               {node.name}

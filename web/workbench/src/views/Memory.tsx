@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { type CoachMemory, type LearnedEntry, type MemoryApi, memoryApi, type SeedProposal } from "../memory/api";
+import { ApiError, type CoachMemory, type LearnedEntry, type MemoryApi, memoryApi, type SeedProposal } from "../memory/api";
+import { useApp } from "../state/store";
 import { initialMemory, pendingCount, reduceMemory } from "../state/memory";
 
 /** SEARCH_DELAY is how long typing pauses before the page searches, in ms. */
@@ -148,12 +149,25 @@ export function forgottenNote(n: number): string | undefined {
 export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: MemoryApi; delay?: number }) {
   const [s, dispatch] = useReducer(reduceMemory, initialMemory);
   const query = useRef("");
+  // unreachable: the server did not answer at all (a restart); the page
+  // loads again by itself, sooner once the WebSocket is back.
+  const [unreachable, setUnreachable] = useState(false);
+  const conn = useApp((st) => st.conn.status);
+  const failed = useCallback((e: Error) => {
+    if (e instanceof ApiError) dispatch({ kind: "failed", error: e.message });
+    else setUnreachable(true);
+  }, []);
   const load = useCallback((q: string) => {
     query.current = q;
     dispatch({ kind: "query", query: q });
-    api.view(q).then((view) => dispatch({ kind: "loaded", view }), (e: Error) => dispatch({ kind: "failed", error: e.message }));
-  }, [api]);
+    api.view(q).then((view) => { setUnreachable(false); dispatch({ kind: "loaded", view }); }, failed);
+  }, [api, failed]);
   useEffect(() => { load(""); }, [load]);
+  useEffect(() => {
+    if (!unreachable) return;
+    const t = setTimeout(() => load(query.current), conn === "open" ? 500 : 3000);
+    return () => clearTimeout(t);
+  }, [unreachable, conn, load]);
   const [typed, setTyped] = useState("");
   useEffect(() => {
     if (typed === query.current) return;
@@ -162,7 +176,7 @@ export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: Me
   }, [typed, delay, load]);
   const act: Act = (id, notice, run) => {
     dispatch({ kind: "busy", id });
-    run(api).then(() => { dispatch({ kind: "done", notice }); load(query.current); }, (e: Error) => dispatch({ kind: "failed", error: e.message }));
+    run(api).then(() => { dispatch({ kind: "done", notice }); load(query.current); }, (e: Error) => { failed(e); if (!(e instanceof ApiError)) dispatch({ kind: "failed", error: "Paige did not answer; try again once it is back." }); });
   };
   const v = s.view;
   const entries = new Map((v?.entries ?? []).map((e) => [e.id, e]));
@@ -175,6 +189,7 @@ export function MemoryView({ api = memoryApi, delay = SEARCH_DELAY }: { api?: Me
         </div>
         <input type="search" aria-label="Search memory" placeholder="Search everything Paige remembers…" value={typed} onChange={(e) => setTyped(e.target.value)}
           className="w-full rounded border border-gray-300 px-3 py-1.5 text-sm" />
+        {unreachable && <p role="status" className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">Paige is not answering (restarting?); this page loads again by itself when it is back.</p>}
         {s.error && <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800">{s.error}</p>}
         {s.notice && <p role="status" className="text-sm text-green-800">{s.notice}</p>}
         {v?.seedWarnings?.map((w) => <p key={w} className="text-sm text-amber-800">{w}</p>)}

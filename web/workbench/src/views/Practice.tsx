@@ -76,10 +76,10 @@ function Kata({ kataId }: { kataId: string }) {
         <h2 className="font-semibold">Constraints (your level: {level})</h2>
         <Constraints all={kata.constraints.length ? kata.constraints : (kata.kata.constraints ?? [])} level={level} active={active} onToggle={toggle} />
         {!model && <OfflineNote what="Reviewing a solution" />}
-        <button type="button" disabled={p.submitting} className="rounded bg-indigo-600 px-3 py-1.5 text-white disabled:opacity-50" onClick={() => store.submitKata(kataId, current, [...active])}>
+        <button type="button" disabled={p.submitting || !model} className="rounded bg-indigo-600 px-3 py-1.5 text-white disabled:opacity-50" onClick={() => store.submitKata(kataId, current, [...active])}>
           {p.submitting ? "Reviewing…" : "Submit"}
         </button>
-        {p.reviewError && <p role="alert" className="text-red-700">{p.reviewError}</p>}
+        {model && p.reviewError && <p role="alert" className="text-red-700">{p.reviewError}</p>}
         {p.review && (
           <section aria-label="Review" className={`rounded border p-3 ${p.review.passed ? "border-green-300 bg-green-50" : "border-amber-300 bg-amber-50"}`}>
             <h2 className="font-semibold">Level {p.review.level} · {p.review.passed ? "passed" : "not passed yet"}</h2>

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { TreeNode } from "../protocol/types";
 import { appStore } from "../state/store";
+import { Explain } from "./CoachPanel";
 import { DashboardView } from "./Dashboard";
 import { FileTree } from "./FileTree";
 
@@ -20,13 +21,14 @@ describe("FileTree", () => {
 });
 
 describe("DashboardView", () => {
-  it("renders dashboard:state at once and an issues error with Retry", () => {
+  it("renders dashboard:state at once (one skill: a list, no radar) and an issues error calmly, with Retry", () => {
     const store = appStore();
+    let stats: unknown;
     render(<DashboardView />);
     act(() => {
       store.dispatch({ kind: "server", env: { type: "dashboard:state", payload: {
         dreyfus: [{ skillArea: "typescript", stage: "competent", confidence: 0.8, assessedAt: "" }],
-        stats: { period: "all", sessionsCompleted: 2, totalCoachingMinutes: 31, issuesWorkedOn: 1, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 4, apiCostTotal: 0.5, apiCostUnpricedCalls: 2 },
+        stats: stats = { period: "all", sessionsCompleted: 2, totalCoachingMinutes: 31, issuesWorkedOn: 1, knowledgeGapsIdentified: 0, knowledgeGapsAddressed: 0, hintsUsed: 4, apiCostTotal: 0.5, apiCostUnpricedCalls: 2 },
         inProgressSessions: [], katas: [{ id: "k", title: "Sum with quantities", topic: "reduce", attemptsCount: 0, bestLevel: null, constraintCount: 2 }],
       } } });
       store.dispatch({ kind: "server", env: { type: "dashboard:issues_error", payload: { error: "GitHub CLI not found" } } });
@@ -35,9 +37,20 @@ describe("DashboardView", () => {
     // calls with no known price are said to be unknown, not counted as $0
     expect(screen.getByText("API cost").nextSibling).toHaveTextContent("$0.50");
     expect(screen.getByText("+ 2 calls of unknown cost")).toBeInTheDocument();
-    expect(screen.getByRole("img", { name: "Dreyfus stages by skill area" })).toBeInTheDocument();
+    expect(screen.queryByRole("img", { name: "Dreyfus stages by skill area" })).toBeNull();
+    expect(screen.getByRole("list", { name: "Skill stages" })).toHaveTextContent("typescript: competent");
     expect(screen.getByRole("link", { name: "Sum with quantities" })).toHaveAttribute("href", "/practice/k");
-    expect(screen.getByRole("alert")).toHaveTextContent("GitHub CLI not found");
+    expect(screen.getByText("reduce · 0 attempts")).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).toBeNull(); // GitHub is optional: not an error
+    expect(screen.getByRole("status")).toHaveTextContent("GitHub CLI not found");
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "dashboard:state", payload: {
+        dreyfus: ["typescript", "sql", "testing"].map((skillArea) => ({ skillArea, stage: "novice", confidence: 0.5, assessedAt: "" })),
+        stats, inProgressSessions: [], katas: [{ id: "k", title: "Sum with quantities", topic: "reduce", attemptsCount: 1, bestLevel: 2, constraintCount: 2 }],
+      } } });
+    });
+    expect(screen.getByRole("img", { name: "Dreyfus stages by skill area" })).toBeInTheDocument();
+    expect(screen.getByText("reduce · 1 attempt · best 2")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
     expect(screen.getByText("Loading issues…")).toBeInTheDocument();
   });
@@ -80,9 +93,23 @@ describe("DashboardView issues", () => {
         { number: 12, title: "Cart ignores quantities", summary: "Totals are wrong.", suitability: "excellent", suitabilityReason: "", estimatedDifficulty: "low", relevantSkills: [], priorityScore: 1, learningOpportunities: [] },
       ] } } });
     });
-    expect(screen.getAllByText(/Set/).some((e) => e.textContent?.includes("ANTHROPIC_API_KEY"))).toBe(true);
+    expect(screen.getAllByText(/Set/).filter((e) => e.textContent?.includes("ANTHROPIC_API_KEY"))).toHaveLength(1); // once, not per card
     fireEvent.click(screen.getByRole("button", { name: "Coach me on this" }));
     expect(send).toHaveBeenCalledWith("session:start", { issueNumber: 12, issueTitle: "Cart ignores quantities" });
     expect(window.location.pathname).toBe("/work");
+  });
+});
+
+describe("Explain This offline", () => {
+  it("says once, calmly, what to set (no red error beside the note)", () => {
+    const store = appStore();
+    render(<Explain />);
+    act(() => {
+      store.dispatch({ kind: "server", env: { type: "connection:init", payload: { sessionId: "", featureFlags: { model: false } } } });
+      store.dispatch({ kind: "explain/requested", path: "src/cart.ts", selectedText: "items.reduce" });
+      store.dispatch({ kind: "server", env: { type: "explain:error", payload: { path: "src/cart.ts", error: "no model configured: set ANTHROPIC_API_KEY (PAIGE_OFFLINE=1 is set)" } } });
+    });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getAllByText(/ANTHROPIC_API_KEY/)).toHaveLength(1);
   });
 });
