@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,11 +125,73 @@ func TestPaigeHookBinaryMatchesPaigeHook(t *testing.T) {
 			if got[0].stdout == "" && got[0].code == 0 {
 				t.Error("no output at all: the comparison proves nothing")
 			}
-			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].commits, " started") {
-				t.Errorf("--record-session left no commit: %q", got[0].commits)
+			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].seed, `"lastSessionId": "`) {
+				t.Errorf("--record-session recorded nothing:\n%s", got[0].seed)
 			}
 		})
 	}
+}
+
+// TestPluginSessionStartStartsNoProcess: the SessionStart command of
+// plugin/hooks/hooks.json, run as Claude Code runs it (sh -c, JSON on
+// stdin), starts no git, with a git on PATH (a fake that records being
+// run) and without one; it prints the context and records the session.
+// The next paige write, with git, commits every session recorded so.
+func TestPluginSessionStartStartsNoProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	command := pluginCommand(t, "SessionStart")
+	home, seedPath := testSeed(t, "valid-seed.json")
+	ran := filepath.Join(t.TempDir(), "git-ran")
+	withGit, withoutGit := t.TempDir(), t.TempDir()
+	for _, dir := range []string{withGit, withoutGit} {
+		if err := os.Symlink(builtPaigeHook(t), filepath.Join(dir, "paige-hook")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(withGit, "git"), "#!/bin/sh\necho \"$@\" >> "+ran+"\nexit 1\n")
+	if err := os.Chmod(filepath.Join(withGit, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"plugin-1", "plugin-2", "plugin-3"}
+	for i, id := range ids {
+		bin := []string{withGit, withoutGit}[i%2]
+		env := []string{"PATH=" + bin, "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
+		stdin := strings.Replace(hookJSON, "sess-42", id, 1)
+		r := runHookProcess(t, "/bin/sh", t.TempDir(), env, stdin, seedPath, "-c", command)
+		if r.code != 0 || !strings.Contains(r.stdout, "Identity:") || r.stderr != "" || !strings.Contains(r.seed, `"lastSessionId": "`+id+`"`) {
+			t.Fatalf("%s with PATH=%s: exit %d\nstdout %s\nstderr %s\nseed %s", command, bin, r.code, r.stdout, r.stderr, r.seed)
+		}
+	}
+	if b, err := os.ReadFile(ran); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the hook ran git: %q %v", b, err)
+	}
+	if _, _, err := runCLI(t, map[string]string{"HOME": home}, "", "seed", "learn", "insight", "Later write"); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := exec.Command("git", "-C", filepath.Dir(seedPath), "log", "--format=%s").Output()
+	if want := "Learn: added insight \"Later write\"\nUpdate: 3 sessions started: " + strings.Join(ids, ", ") + "\n"; string(log) != want {
+		t.Errorf("commits = %q, want %q", log, want)
+	}
+}
+
+// pluginCommand returns the command of the plugin's hook for event.
+func pluginCommand(tb testing.TB, event string) string {
+	tb.Helper()
+	var cfg struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(mustRead(tb, filepath.Join("..", "..", "plugin", "hooks", "hooks.json")), &cfg); err != nil {
+		tb.Fatal(err)
+	}
+	groups := cfg.Hooks[event]
+	if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+		tb.Fatalf("hooks.json %s: %+v", event, groups)
+	}
+	return groups[0].Hooks[0].Command
 }
 
 // TestPaigeHookBinaryDotEnv: paige-hook reads .env in its working

@@ -258,6 +258,15 @@ func TestKilledWriteHelper(t *testing.T) {
 		}
 	case "before-commit":
 		hookBeforeCommit = func(string) { pause() }
+	case "record-before-rename": // the SessionStart hook, after its log line
+		hookBeforeRename = func(target string) {
+			if target == path {
+				pause()
+			}
+		}
+		_ = RecordSession(path, "killed-hook", time.Now())
+	case "after-session-commit":
+		hookAfterSessionCommit = func(string) { pause() }
 	}
 	learn(t, path, "Orphaned insight")
 	t.Fatal("the write finished; it should have been killed")
