@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestPaigeHookBinarySignals: SIGTERM or SIGINT while the hook waits for
@@ -57,7 +59,7 @@ func runSignalled(t *testing.T, sig syscall.Signal, args []string) procResult {
 	}
 	defer w.Close()
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
+	cmd.Env = []string{"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &out, &errb
 	if err := cmd.Start(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // builtPaigeHook returns the paige-hook that [builtPaige] builds beside
@@ -69,7 +70,7 @@ func TestPaigeHookBinaryMatchesPaigeHook(t *testing.T) {
 		t.Skip("builds both binaries")
 	}
 	paige, paigeHook := builtPaige(t), builtPaigeHook(t)
-	path := "PATH=" + os.Getenv("PATH")
+	path := "PATH=" + testenv.ToolPath(t, "git")
 	type seedKind func(tb testing.TB) (home, seedPath string)
 	valid := func(tb testing.TB) (string, string) { return testSeed(tb, "valid-seed.json") }
 	invalid := func(tb testing.TB) (string, string) { return invalidSeedHome(tb) }
@@ -205,7 +206,7 @@ func TestPaigeHookBinaryDotEnv(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PAI_SEED_PATH="+seedPath+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := runHookProcess(t, builtPaigeHook(t), dir, []string{"PATH=" + os.Getenv("PATH"), "PORT=1"}, hookJSON, seedPath, "session-start")
+	r := runHookProcess(t, builtPaigeHook(t), dir, []string{"PATH=" + testenv.ToolPath(t, "git"), "PORT=1"}, hookJSON, seedPath, "session-start")
 	if r.code != 0 || r.stdout != goldenContext(t) {
 		t.Errorf("paige-hook with .env: exit %d\n%s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
@@ -217,7 +218,7 @@ func TestPaigeHookBinaryUsage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin, env := builtPaigeHook(t), []string{"PATH=" + os.Getenv("PATH")}
+	bin, env := builtPaigeHook(t), []string{"PATH=" + testenv.ToolPath(t, "git")}
 	r := runHookProcess(t, bin, t.TempDir(), env, "", "", "pre-tool-use")
 	if r.code != 1 || r.stderr != "paige-hook: unknown hook \"pre-tool-use\": paige-hook runs session-start; the other hooks are `paige hook pre-tool-use`\n" {
 		t.Errorf("unknown hook: exit %d, stderr %q", r.code, r.stderr)

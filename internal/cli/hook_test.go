@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/seed"
+	"github.com/paige-dev/paige/internal/testenv"
 	"github.com/spf13/cobra"
 )
 
@@ -297,7 +298,7 @@ func TestHookSessionStartProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	path := "PATH=" + os.Getenv("PATH")
+	path := "PATH=" + testenv.ToolPath(t, "git")
 	home, _ := testSeed(t, "valid-seed.json")
 	unreadableHome, unreadable := testSeed(t, "valid-seed.json")
 	if os.Geteuid() == 0 {
@@ -351,7 +352,7 @@ func TestHookSessionStartProcess(t *testing.T) {
 // valid-seed.json as a whole process and reports the median wall time.
 func BenchmarkHookSessionStartProcess(b *testing.B) {
 	home, _ := testSeed(b, "valid-seed.json")
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	env := []string{"PATH=" + testenv.ToolPath(b, "git"), "HOME=" + home}
 	runBinary(b, env, hookJSON, "hook", "session-start") // warm the file cache
 	var times []time.Duration
 	b.ResetTimer()

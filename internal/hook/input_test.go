@@ -48,7 +48,9 @@ func TestReadInputWithin(t *testing.T) {
 	}{
 		{"pipe", func() *os.File { return pipeWith(t, hookInputJSON, true) }, time.Minute, ""},
 		{"regular file", func() *os.File { return open(t, regular) }, time.Minute, ""},
-		{"unknown fields", func() *os.File { return pipeWith(t, `{"session_id":"sess-42","source":"startup","new":[1,{"x":null}]}`, true) }, time.Minute, ""},
+		{"unknown fields", func() *os.File {
+			return pipeWith(t, `{"session_id":"sess-42","source":"startup","new":[1,{"x":null}]}`, true)
+		}, time.Minute, ""},
 		{"empty", func() *os.File { return pipeWith(t, " \n", true) }, time.Minute, ErrEmptyInput.Error()},
 		{"malformed", func() *os.File { return pipeWith(t, "{nope", true) }, time.Minute, "decode hook input: invalid character 'n'"},
 		{"wrong type", func() *os.File { return pipeWith(t, `{"session_id":42}`, true) }, time.Minute, "decode hook input: json: cannot unmarshal number"},
