@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
@@ -24,11 +25,11 @@ func builtPaigeHook(tb testing.TB) string {
 }
 
 // procResult is what a process left behind: its streams, exit code and the
-// seed directory's files and commits.
+// seed directory's seed, session log and commits.
 type procResult struct {
-	stdout, stderr string
-	code           int
-	seed, commits  string
+	stdout, stderr          string
+	code                    int
+	seed, sessions, commits string
 }
 
 // runHookProcess runs bin with args in dir and returns what it did to the
@@ -53,13 +54,19 @@ func runHookProcess(tb testing.TB, bin, dir string, env []string, stdin, seedPat
 	if b, err := os.ReadFile(seedPath); err == nil {
 		r.seed = lastSessionAt.ReplaceAllString(string(b), `"lastSessionAt": "…"`)
 	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(seedPath), ".seed.json"+seed.SessionLogSuffix)); err == nil {
+		r.sessions = loggedAt.ReplaceAllString(string(b), `"at":"…"`)
+	}
 	if log, err := exec.Command("git", "-C", filepath.Dir(seedPath), "log", "--format=%s%n%b").Output(); err == nil {
 		r.commits = string(log)
 	}
 	return r
 }
 
-var lastSessionAt = regexp.MustCompile(`"lastSessionAt":\s*"[^"]*"`)
+var (
+	lastSessionAt = regexp.MustCompile(`"lastSessionAt":\s*"[^"]*"`)
+	loggedAt      = regexp.MustCompile(`"at":"[^"]*"`)
+)
 
 // TestPaigeHookBinaryMatchesPaigeHook: `paige-hook session-start` (what the
 // plugin runs) and `paige hook session-start` print the same bytes on
@@ -126,8 +133,8 @@ func TestPaigeHookBinaryMatchesPaigeHook(t *testing.T) {
 			if got[0].stdout == "" && got[0].code == 0 {
 				t.Error("no output at all: the comparison proves nothing")
 			}
-			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].seed, `"lastSessionId": "`) {
-				t.Errorf("--record-session recorded nothing:\n%s", got[0].seed)
+			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].sessions, `"id":"`) {
+				t.Errorf("--record-session recorded nothing: %q", got[0].sessions)
 			}
 		})
 	}
@@ -161,8 +168,9 @@ func TestPluginSessionStartStartsNoProcess(t *testing.T) {
 		env := []string{"PATH=" + bin, "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
 		stdin := strings.Replace(hookJSON, "sess-42", id, 1)
 		r := runHookProcess(t, "/bin/sh", t.TempDir(), env, stdin, seedPath, "-c", command)
-		if r.code != 0 || !strings.Contains(r.stdout, "Identity:") || r.stderr != "" || !strings.Contains(r.seed, `"lastSessionId": "`+id+`"`) {
-			t.Fatalf("%s with PATH=%s: exit %d\nstdout %s\nstderr %s\nseed %s", command, bin, r.code, r.stdout, r.stderr, r.seed)
+		st, _, err := seed.ReadOnly(seedPath)
+		if r.code != 0 || !strings.Contains(r.stdout, "Identity:") || r.stderr != "" || err != nil || st.State.LastSessionID != id {
+			t.Fatalf("%s with PATH=%s: exit %d\nstdout %s\nstderr %s\nseed read %v", command, bin, r.code, r.stdout, r.stderr, err)
 		}
 	}
 	if b, err := os.ReadFile(ran); !errors.Is(err, fs.ErrNotExist) {

@@ -78,7 +78,7 @@ type SessionStartOptions struct {
 func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Format, "format", seed.LayoutFull, "context layout: full or compact")
 	fs.BoolVar(&o.JSON, "json", false, `print Claude Code's {"hookSpecificOutput":{…}} JSON instead of plain text`)
-	fs.BoolVar(&o.RecordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (committed as Update: by the next write of the seed; skipped when the seed has invalid values)")
+	fs.BoolVar(&o.RecordSession, "record-session", false, "record this session as state.lastSessionAt/lastSessionId (logged beside the seed, committed as Update: by its next write; skipped when the seed has invalid values)")
 	fs.StringVar(&o.SessionID, "session-id", "", "session id to record when stdin carries none")
 }
 
@@ -86,7 +86,8 @@ func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
 const SessionStartHelp = `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
 source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
 identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
-It never writes the seed (only --record-session does, and not to an invalid seed; run from
+It never writes the seed and starts no process (--record-session appends the session, for a
+valid seed, to the log beside it, which the next write of the seed commits; run from
 Claude Code's plugin it notes CLAUDE_PLUGIN_ROOT in DATA_DIR/claude-plugin.json for doctor, and
 it warns when paige serve uses another DATA_DIR): a seed with invalid
 values is presented with every valid value after the line "seed.json has N invalid values; run
@@ -143,7 +144,8 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 		if id == "" {
 			id = o.SessionID
 		}
-		// No process starts here: the commit waits for the next write.
+		// Only a log line: the seed file and its commit wait for the
+		// next write, off the path Claude Code waits for.
 		if err := seed.RecordSession(path, id, time.Now()); err != nil {
 			fmt.Fprintf(e.Stderr, "paige hook session-start: record session: %v\n", err)
 		}

@@ -34,7 +34,11 @@ func ReadOnly(path string) (s *Seed, problems []Problem, err error) {
 	if err != nil {
 		return nil, nil, ioErr("Failed to read seed file", err)
 	}
-	return salvageBytes(data, time.Now())
+	s, problems, err = salvageBytes(data, time.Now())
+	if err == nil {
+		withLoggedSessions(path, s)
+	}
+	return s, problems, err
 }
 
 // salvageBytes parses data and salvages it (see [ReadOnly]).

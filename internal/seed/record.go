@@ -33,36 +33,23 @@ func sessionLogPath(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+SessionLogSuffix)
 }
 
-// RecordSession stores a session start (at, and id when not "") in the
-// seed's state.lastSessionAt and lastSessionId without starting a process:
-// it is what the SessionStart hook runs, on the path Claude Code waits for.
-// Under the seed lock it appends the session as one line to the session
-// log beside the seed (fsynced) and then replaces the seed (see [Write]).
-// The git commit ("Update: session … started") is made by the next write
-// of the seed ([Update], [RunSetup], [Repair]), which already runs git: if
-// the process is killed at any point, the log still holds the session and
-// that write applies it. A seed that does not parse or has invalid values
-// is refused with an error and left untouched, as by [Update].
+// RecordSession records a session start (at, and id when not "") without
+// starting a process and without rewriting the seed: it is what the
+// SessionStart hook runs, on the path Claude Code waits for. Under the
+// seed lock it appends the session as one line to the session log beside
+// the seed and fsyncs it. Every read of the seed ([ReadOnly], [Load],
+// [Peek]) shows the newest logged session as state.lastSessionAt and
+// lastSessionId; the next write of the seed ([Update], [RunSetup],
+// [Repair]), which already runs git, writes it into the file, commits it
+// ("Update: session … started") and removes the log. The caller records
+// only sessions of a valid seed (the hook checks first).
 func RecordSession(path, id string, at time.Time) error {
 	unlock, err := lockSeed(path)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("seed: read %s: %w", path, err)
-	}
-	res, err := parse(path, data, false)
-	if err != nil {
-		return refuseInvalid(path, err)
-	}
-	rec := loggedSession{At: FormatTime(at), ID: id}
-	if err := appendSessionLog(path, rec); err != nil {
-		return err
-	}
-	res.Seed.State.LastSessionAt, res.Seed.State.LastSessionID = rec.At, rec.ID
-	return Write(path, res.Seed)
+	return appendSessionLog(path, loggedSession{At: FormatTime(at), ID: id})
 }
 
 // appendSessionLog appends rec as one JSON line to the session log and
@@ -156,17 +143,33 @@ func applyLoggedSession(path string, rec loggedSession) string {
 	if err != nil {
 		return "recorded sessions kept in " + sessionLogPath(path) + ": the seed is invalid"
 	}
-	st := &res.Seed.State
-	if cur, err := time.Parse(time.RFC3339Nano, st.LastSessionAt); err == nil {
-		if at, _ := time.Parse(time.RFC3339Nano, rec.At); !at.After(cur) {
-			return ""
-		}
+	if !takeSession(&res.Seed.State, rec) {
+		return ""
 	}
-	st.LastSessionAt, st.LastSessionID = rec.At, rec.ID
 	if err := Write(path, res.Seed); err != nil {
 		return "could not write the recorded session: " + err.Error()
 	}
 	return ""
+}
+
+// takeSession sets st's last session to rec unless st holds it or a later
+// one, and reports whether it did.
+func takeSession(st *State, rec loggedSession) bool {
+	if cur, err := time.Parse(time.RFC3339Nano, st.LastSessionAt); err == nil {
+		if at, _ := time.Parse(time.RFC3339Nano, rec.At); !at.After(cur) {
+			return false
+		}
+	}
+	st.LastSessionAt, st.LastSessionID = rec.At, rec.ID
+	return true
+}
+
+// withLoggedSessions shows s (read from path) with the newest session of
+// the session log, which the next write commits (see [RecordSession]).
+func withLoggedSessions(path string, s *Seed) {
+	if recs, err := readSessionLog(path); err == nil && len(recs) > 0 {
+		takeSession(&s.State, recs[len(recs)-1])
+	}
 }
 
 // sessionsSummary is the commit summary for the logged sessions.

@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,21 +23,31 @@ func sessionCommits(tb testing.TB, dir string) []string {
 	return out
 }
 
-// TestRecordSessionCommittedByNextWrite: RecordSession writes the state at
-// once and commits nothing; the next write commits every logged session
-// (one commit naming them all, below its own) and removes the log.
+// TestRecordSessionCommittedByNextWrite: RecordSession leaves the seed
+// file as it is and commits nothing, while every read shows the newest
+// session; the next write commits every logged session (one commit naming
+// them all, below its own) and removes the log.
 func TestRecordSessionCommittedByNextWrite(t *testing.T) {
 	path := versionedSeed(t)
 	dir := filepath.Dir(path)
+	before := testenv.ReadFile(t, path)
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	for i, id := range []string{"s1", "s2", "s3"} {
 		if err := RecordSession(path, id, at.Add(time.Duration(i)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st := mustLoad(t, path).State
-	if st.LastSessionID != "s3" || st.LastSessionAt != "2026-03-01T09:02:00.000Z" || len(gitLog(t, dir)) != 1 {
-		t.Fatalf("after three sessions: state %+v, log %q", st, gitLog(t, dir))
+	if !bytes.Equal(testenv.ReadFile(t, path), before) || len(gitLog(t, dir)) != 1 {
+		t.Fatalf("RecordSession wrote the seed or committed: log %q", gitLog(t, dir))
+	}
+	ro, _, err := ReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range map[string]State{"Load": mustLoad(t, path).State, "Peek": mustSeed(t)(Peek(path)).State, "ReadOnly": ro.State} {
+		if st.LastSessionID != "s3" || st.LastSessionAt != "2026-03-01T09:02:00.000Z" {
+			t.Errorf("%s shows %s at %s, want the newest logged session", name, st.LastSessionID, st.LastSessionAt)
+		}
 	}
 	if n := strings.Count(string(testenv.ReadFile(t, sessionLogPath(path))), "\n"); n != 3 {
 		t.Fatalf("session log holds %d lines, want 3", n)
@@ -46,6 +57,9 @@ func TestRecordSessionCommittedByNextWrite(t *testing.T) {
 	if len(log) != 3 || !strings.HasPrefix(log[0], "Learn: added insight Next insight") || log[1] != "Update: 3 sessions started: s1, s2, s3\n\n"+CommitTrailer {
 		t.Errorf("log = %q", log)
 	}
+	if st := mustLoad(t, path).State; st.LastSessionID != "s3" {
+		t.Errorf("state after the commit: %+v", st)
+	}
 	if _, err := os.Stat(sessionLogPath(path)); !os.IsNotExist(err) {
 		t.Errorf("session log left after the commit: %v", err)
 	}
@@ -54,19 +68,34 @@ func TestRecordSessionCommittedByNextWrite(t *testing.T) {
 	}
 }
 
-// TestRecordSessionRefusesInvalidSeed: an invalid seed is left byte for
-// byte as it is and nothing is logged.
-func TestRecordSessionRefusesInvalidSeed(t *testing.T) {
-	invalid := []byte(`{"version": "1.0.0", "identity": 1}`)
-	path := seedFile(t, invalid)
-	if err := RecordSession(path, "x", time.Now()); err == nil || !strings.Contains(err.Error(), "left untouched") {
-		t.Errorf("RecordSession = %v, want a refusal", err)
+// TestSessionLogKeptForInvalidSeed: a write refused because the seed is
+// invalid keeps the log (and writes nothing); after the repair the next
+// write commits it.
+func TestSessionLogKeptForInvalidSeed(t *testing.T) {
+	path := versionedSeed(t)
+	if err := RecordSession(path, "s1", time.Now()); err != nil {
+		t.Fatal(err)
 	}
-	if got := testenv.ReadFile(t, path); string(got) != string(invalid) {
-		t.Errorf("seed rewritten: %s", got)
+	valid := testenv.ReadFile(t, path)
+	invalid := bytes.Replace(valid, []byte(`"aiName": "Ivy"`), []byte(`"aiName": 5`), 1)
+	if err := os.WriteFile(path, invalid, 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(sessionLogPath(path)); !os.IsNotExist(err) {
-		t.Errorf("session logged for an invalid seed: %v", err)
+	if _, _, err := Update(path, nil, CategoryLearn, func(*Seed) (string, error) { return "x", nil }); err == nil {
+		t.Fatal("a write to an invalid seed succeeded")
+	}
+	if !bytes.Equal(testenv.ReadFile(t, path), invalid) {
+		t.Error("the invalid seed was rewritten")
+	}
+	if _, err := os.Stat(sessionLogPath(path)); err != nil {
+		t.Fatalf("session log gone with the seed invalid: %v", err)
+	}
+	if err := os.WriteFile(path, valid, 0o600); err != nil { // the user's fix
+		t.Fatal(err)
+	}
+	learn(t, path, "After the fix")
+	if got := sessionCommits(t, filepath.Dir(path)); len(got) != 1 || got[0] != "Update: session s1 started" {
+		t.Errorf("session commits: %q", got)
 	}
 }
 
@@ -88,41 +117,43 @@ func TestSessionLogWithoutGit(t *testing.T) {
 	if _, _, err := Update(path, noGit, CategoryLearn, func(*Seed) (string, error) { return "", nil }); err != nil {
 		t.Fatal(err)
 	}
-	if st := mustLoad(t, path).State; st.LastSessionID != "s1" {
-		t.Errorf("state %+v", st)
+	if !bytes.Contains(testenv.ReadFile(t, path), []byte(`"lastSessionId": "s1"`)) {
+		t.Errorf("seed without the session:\n%s", testenv.ReadFile(t, path))
 	}
 	if _, err := os.Stat(sessionLogPath(path)); !os.IsNotExist(err) {
 		t.Errorf("session log left: %v", err)
 	}
 }
 
-// TestKilledSessionRecordIsKept: a SessionStart hook killed after its log
-// line and before its seed write, and a write killed after committing the
-// logged sessions and before removing the log, lose nothing and commit
-// nothing twice: the next write holds every session exactly once.
+// TestKilledSessionRecordIsKept: a write killed while it writes the logged
+// sessions into the seed, and one killed after committing them and before
+// removing the log, lose nothing and commit nothing twice: the next write
+// holds every session exactly once.
 func TestKilledSessionRecordIsKept(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills a process")
 	}
 	path := versionedSeed(t)
 	dir := filepath.Dir(path)
-	if err := RecordSession(path, "before-kill", time.Now().Add(-time.Minute)); err != nil {
-		t.Fatal(err)
+	for i, id := range []string{"s1", "s2"} {
+		if err := RecordSession(path, id, time.Now().Add(time.Duration(i-5)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	killMidWrite(t, path, "record-before-rename")
-	if st := mustLoad(t, path).State; st.LastSessionID != "before-kill" {
-		t.Fatalf("the killed hook replaced the seed: %+v", st)
+	killMidWrite(t, path, "session-before-rename")
+	if got := sessionCommits(t, dir); len(got) != 0 {
+		t.Fatalf("session commits after a kill before the rename: %q", got)
 	}
 	killMidWrite(t, path, "after-session-commit")
-	if got := sessionCommits(t, dir); len(got) != 1 || got[0] != "Update: 2 sessions started: before-kill, killed-hook" {
+	if got := sessionCommits(t, dir); len(got) != 1 || got[0] != "Update: 2 sessions started: s1, s2" {
 		t.Fatalf("session commits after the kills: %q", got)
-	}
-	if st := mustLoad(t, path).State; st.LastSessionID != "killed-hook" {
-		t.Errorf("state %+v, want the killed hook's session", st)
 	}
 	learn(t, path, "Next insight")
 	if got := sessionCommits(t, dir); len(got) != 1 {
 		t.Errorf("session commits after the next write: %q", got)
+	}
+	if st := mustLoad(t, path).State; st.LastSessionID != "s2" {
+		t.Errorf("state %+v, want the newest session", st)
 	}
 	if _, err := os.Stat(sessionLogPath(path)); !os.IsNotExist(err) {
 		t.Errorf("session log left: %v", err)

@@ -258,13 +258,12 @@ func TestKilledWriteHelper(t *testing.T) {
 		}
 	case "before-commit":
 		hookBeforeCommit = func(string) { pause() }
-	case "record-before-rename": // the SessionStart hook, after its log line
+	case "session-before-rename": // writing the logged session into the seed
 		hookBeforeRename = func(target string) {
 			if target == path {
 				pause()
 			}
 		}
-		_ = RecordSession(path, "killed-hook", time.Now())
 	case "after-session-commit":
 		hookAfterSessionCommit = func(string) { pause() }
 	}
