@@ -53,7 +53,9 @@ func RecordSession(path, id string, at time.Time) error {
 }
 
 // appendSessionLog appends rec as one JSON line to the session log and
-// fsyncs it, so that a session reported as recorded survives a crash.
+// fsyncs it, so that a session reported as recorded survives a crash. The
+// line starts with a newline too, so that a line torn by a kill mid-append
+// costs only its own session, never the next one's.
 func appendSessionLog(path string, rec loggedSession) error {
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -63,7 +65,7 @@ func appendSessionLog(path string, rec loggedSession) error {
 	if err != nil {
 		return fmt.Errorf("seed: session log: %w", err)
 	}
-	_, err = f.Write(append(line, '\n'))
+	_, err = f.Write(append(append([]byte{'\n'}, line...), '\n'))
 	if err == nil {
 		err = f.Sync()
 	}
@@ -77,7 +79,7 @@ func appendSessionLog(path string, rec loggedSession) error {
 }
 
 // readSessionLog returns the sessions of the log, oldest first. A line that
-// is not a session (a torn write: the process died mid-line) is skipped.
+// is not a session (empty, or torn: the process died mid-line) is skipped.
 func readSessionLog(path string) ([]loggedSession, error) {
 	data, err := os.ReadFile(sessionLogPath(path))
 	if errors.Is(err, fs.ErrNotExist) {

@@ -49,8 +49,8 @@ func TestRecordSessionCommittedByNextWrite(t *testing.T) {
 			t.Errorf("%s shows %s at %s, want the newest logged session", name, st.LastSessionID, st.LastSessionAt)
 		}
 	}
-	if n := strings.Count(string(testenv.ReadFile(t, sessionLogPath(path))), "\n"); n != 3 {
-		t.Fatalf("session log holds %d lines, want 3", n)
+	if recs, err := readSessionLog(path); err != nil || len(recs) != 3 {
+		t.Fatalf("session log holds %+v (%v), want 3 sessions", recs, err)
 	}
 	learn(t, path, "Next insight")
 	log := gitLog(t, dir)
@@ -100,7 +100,8 @@ func TestSessionLogKeptForInvalidSeed(t *testing.T) {
 }
 
 // TestSessionLogWithoutGit: without git the next write applies the log
-// and removes it; a torn last line (a kill mid-append) is skipped.
+// and removes it; a torn line (a kill mid-append) is skipped and costs no
+// later session.
 func TestSessionLogWithoutGit(t *testing.T) {
 	path := seedFile(t, fixture(t, "valid-seed.json"))
 	if err := RecordSession(path, "s1", time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)); err != nil {
@@ -114,10 +115,16 @@ func TestSessionLogWithoutGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	if err := RecordSession(path, "s2", time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := readSessionLog(path); err != nil || len(recs) != 2 || recs[1].ID != "s2" {
+		t.Fatalf("after a torn line: %+v, %v", recs, err)
+	}
 	if _, _, err := Update(path, noGit, CategoryLearn, func(*Seed) (string, error) { return "", nil }); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(testenv.ReadFile(t, path), []byte(`"lastSessionId": "s1"`)) {
+	if !bytes.Contains(testenv.ReadFile(t, path), []byte(`"lastSessionId": "s2"`)) {
 		t.Errorf("seed without the session:\n%s", testenv.ReadFile(t, path))
 	}
 	if _, err := os.Stat(sessionLogPath(path)); !os.IsNotExist(err) {
