@@ -52,30 +52,16 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## bench-report: build paige and print issue 15's performance table with today's figures
+## bench-report: build paige and print issue 24's budgets with today's figures
 ## (medians and min–max over 5 runs, load average, targets; see docs/performance.md).
 ## BENCH_SHORT=1 runs every tool once on tiny inputs; BENCH_REPORT_FLAGS='-runs 3 -root DIR'
 .PHONY: bench-report bench-short
 bench-report:
 	$(GO) run ./bench/report $(BENCH_REPORT_FLAGS)
 
-## bench-short: the report's short mode, which CI runs so the load tools never rot
+## bench-short: the report's short mode, which CI runs so the report never rots
 bench-short:
 	BENCH_SHORT=1 $(GO) run ./bench/report
-
-## bench-mcp: paige_get_buffer under load (bench/mcpload: 16 clients, open loop at 5,000 calls/s
-## for 10 s, src/auth.ts holding an unsaved buffer) against a temporary offline server; more
-## flags in MCPLOAD_FLAGS='-mode closed'
-.PHONY: bench-mcp
-bench-mcp:
-	@tmp=$$(mktemp -d); pid=; trap '[ -z "$$pid" ] || { kill $$pid; wait $$pid; }; rm -rf $$tmp' EXIT; \
-	 $(GO) build -o $$tmp/paige ./cmd/paige && $(GO) build -o $$tmp/mcpload ./bench/mcpload || exit 1; \
-	 mkdir -p $$tmp/project/src $$tmp/home && printf 'export const x = 1;\n' > $$tmp/project/src/auth.ts; \
-	 HOME=$$tmp/home PROJECT_DIR=$$tmp/project DATA_DIR=$$tmp/data PAIGE_OFFLINE=1 PORT=0 LOG_LEVEL=warn \
-	   $$tmp/paige serve > $$tmp/serve.log 2>&1 & pid=$$!; url=; \
-	 for i in $$(seq 100); do url=$$(sed -n 's/.*MCP (Claude Code): //p' $$tmp/serve.log); [ -n "$$url" ] && break; sleep 0.1; done; \
-	 [ -n "$$url" ] || { cat $$tmp/serve.log; exit 1; }; \
-	 uptime; $$tmp/mcpload -url $$url -server-pid $$pid -buffer 'export const x = 1;' $(MCPLOAD_FLAGS)
 
 # The two web UIs: GhostPath (web/ghostpath → internal/ideate/web/dist) and the
 # Paige workbench (web/workbench → internal/coach/workbench/dist). Each has its

@@ -92,10 +92,11 @@ type hookProc struct {
 	stdin string
 }
 
-// measureHook runs `paige-hook session-start` (what the plugin runs; left
-// out when the tree has no paige-hook), `paige hook session-start` with the
-// seed fixture and a hello-world Go binary built the same way, interleaved,
-// r.hookRuns times each after one warm-up run of each.
+// measureHook runs `paige-hook session-start --record-session` (what the
+// plugin runs; left out when the tree has no paige-hook) and `paige hook
+// session-start --record-session` with the seed fixture, and a
+// hello-world Go binary built the same way, interleaved, r.hookRuns times
+// each after one warm-up run of each.
 func (r *runner) measureHook(ctx context.Context) (smallHook, hook, hello *procStats, err error) {
 	home := filepath.Join(r.tmp, "hook-home")
 	seed, err := os.ReadFile(filepath.Join(r.root, "internal", "seed", "testdata", "valid-seed.json"))
@@ -111,11 +112,11 @@ func (r *runner) measureHook(ctx context.Context) (smallHook, hook, hello *procS
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 	smallHook, hook, hello = &procStats{}, &procStats{}, &procStats{}
 	procs := []hookProc{
-		{hook, r.paige, []string{"hook", "session-start"}, hookInput},
+		{hook, r.paige, []string{"hook", "session-start", "--record-session"}, hookInput},
 		{hello, r.hello, nil, ""},
 	}
 	if r.paigeHook != "" {
-		procs = append([]hookProc{{smallHook, r.paigeHook, []string{"session-start"}, hookInput}}, procs...)
+		procs = append([]hookProc{{smallHook, r.paigeHook, []string{"session-start", "--record-session"}, hookInput}}, procs...)
 	}
 	var warm procStats
 	for i := -1; i < r.hookRuns; i++ {

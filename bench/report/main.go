@@ -1,24 +1,28 @@
-// Command report measures the whole table of issue 15 ("Performance near
-// the machine's limits") on this machine and prints it as Markdown: each
-// figure as the median and min–max over several runs, with the 1-minute
-// load average beside it and the target beside that. `make bench-report`
-// runs it.
+// Command report measures the budgets of issue 24 ("Back to the
+// libraries: speed where a person waits") on this machine and prints them
+// as Markdown: each figure as the median and min–max over several runs,
+// with the 1-minute load average beside it and the budget beside that.
+// `make bench-report` runs it.
 //
-// It builds `paige` and `paige-hook` (as `make build` does) and a hello-world Go binary the
-// same way, the load tools bench/mcpload and bench/wsload, then measures:
+// It builds `paige` and `paige-hook` (as `make build` does) and a
+// hello-world Go binary the same way, then measures:
 //
-//   - `paige-hook session-start` and `paige hook session-start` as whole processes, /usr/bin/time-style
-//     (wall, user+system CPU, peak RSS from wait4), against the hello-world;
-//   - a real `paige serve` (offline, temporary project, data dir and HOME):
-//     RSS once idle (its start-up work behind /health done), paige_get_buffer with 1 and 16 MCP
-//     clients (server CPU per call from /proc), RSS with 16 MCP sessions,
-//     buffer:update on one WebSocket (server CPU per message), RSS with 500
+//   - `paige-hook session-start --record-session` (what the plugin's
+//     SessionStart hook runs) and `paige hook session-start` as whole
+//     processes, /usr/bin/time-style (wall, user+system CPU, peak RSS),
+//     against the hello-world;
+//   - a real `paige serve` (offline, temporary project, data dir and HOME),
+//     driven by library clients (the official MCP Go SDK client, and
+//     github.com/coder/websocket for the editor WebSocket): RSS once idle,
+//     paige_get_buffer with 1 and 16 MCP clients (server CPU per call from
+//     /proc) and RSS with those 16 sessions, buffer:update on one WebSocket
+//     during a coaching session (server CPU per message), RSS with 500
 //     WebSocket clients;
 //   - start → /health on a generated 100,000-file project, against a small
 //     one: the server's CPU when /health first answers and again once it is
 //     idle, in nanoseconds (its CPU-time clock, proc.CPUExact), and RSS;
-//   - the Go benchmarks of the seed validation, learn's heuristic
-//     extraction, the embedded memory query and dashboard:state.
+//   - the Go benchmarks of learn's heuristic extraction, the embedded
+//     memory query and dashboard:state.
 //
 // CPU per operation and ratios are what to compare on a shared machine;
 // wall figures depend on the load printed beside them.
@@ -49,22 +53,20 @@ func main() {
 // runner holds a report's settings and the binaries it built.
 type runner struct {
 	short     bool
-	runs      int    // server scenarios and -count of the Go benchmarks
-	hookRuns  int    // hook and hello-world runs
-	loadFor   string // each load tool run's duration
-	conns     int    // idle WebSocket clients
-	files     int    // files of the large project
+	runs      int           // server scenarios and -count of the Go benchmarks
+	hookRuns  int           // hook and hello-world runs
+	loadFor   time.Duration // each load run's duration
+	conns     int           // idle WebSocket clients
+	files     int           // files of the large project
 	benchtime string
 	goCmd     string
 	root      string // the module measured (paige and the Go benchmarks)
-	toolsRoot string // the module the load tools are built from
 	tmp       string
 	log       io.Writer       // progress and the tools' raw output
 	only      map[string]bool // steps to run; empty means all
 
-	paige, hello, mcpload, wsload string
-	mcpfloor                      string // bench/mcpfloor, built from the tools' tree
-	paigeHook                     string // "" when the measured tree has no cmd/paige-hook
+	paige, hello string
+	paigeHook    string // "" when the measured tree has no cmd/paige-hook
 }
 
 // realMain runs the report and returns the exit code.
@@ -74,7 +76,7 @@ func realMain(args []string, getenv func(string) string, stdout, stderr io.Write
 	short := fs.Bool("short", getenv("BENCH_SHORT") == "1", "run every tool once on tiny inputs (CI; also BENCH_SHORT=1)")
 	runs := fs.Int("runs", 5, "runs of each server scenario and -count of each Go benchmark")
 	only := fs.String("only", "", "comma-separated steps to run (hook, serve, large, bench); default all")
-	root := fs.String("root", "", "measure the paige source tree in this directory (default: this module), e.g. an older commit's `git archive` for before/after figures; the load tools always come from this module")
+	root := fs.String("root", "", "measure the paige source tree in this directory (default: this module), e.g. an older commit's `git archive` for before/after figures")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -85,7 +87,7 @@ func realMain(args []string, getenv func(string) string, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "report: -runs %d: want 1 to 100\n", *runs)
 		return 2
 	}
-	r := &runner{short: *short, runs: *runs, hookRuns: 20, loadFor: "3s", conns: 500, files: 100_000,
+	r := &runner{short: *short, runs: *runs, hookRuns: 20, loadFor: 3 * time.Second, conns: 500, files: 100_000,
 		benchtime: "1s", goCmd: "go", log: stderr, root: *root, only: map[string]bool{}}
 	for _, s := range strings.Split(*only, ",") {
 		switch s = strings.TrimSpace(s); s {
@@ -98,7 +100,7 @@ func realMain(args []string, getenv func(string) string, stdout, stderr io.Write
 		}
 	}
 	if r.short {
-		r.runs, r.hookRuns, r.loadFor, r.conns, r.files, r.benchtime = 1, 2, "300ms", 20, 500, "1x"
+		r.runs, r.hookRuns, r.loadFor, r.conns, r.files, r.benchtime = 1, 2, 300*time.Millisecond, 20, 500, "1x"
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -115,9 +117,8 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 	if err != nil || strings.TrimSpace(string(mod)) == "" || strings.TrimSpace(string(mod)) == os.DevNull {
 		return fmt.Errorf("run inside the paige module: go env GOMOD: %v", err)
 	}
-	r.toolsRoot = filepath.Dir(strings.TrimSpace(string(mod)))
 	if r.root == "" {
-		r.root = r.toolsRoot
+		r.root = filepath.Dir(strings.TrimSpace(string(mod)))
 	}
 	if r.root, err = filepath.Abs(r.root); err != nil {
 		return err
@@ -154,8 +155,8 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 	return nil
 }
 
-// build compiles paige as `make build` does, a hello-world Go binary the
-// same way, the two load tools and bench/mcpfloor.
+// build compiles paige and paige-hook as `make build` does and a
+// hello-world Go binary the same way.
 func (r *runner) build(ctx context.Context) error {
 	fmt.Fprintln(r.log, "== build")
 	helloDir := filepath.Join(r.tmp, "hello")
@@ -170,17 +171,12 @@ func (r *runner) build(ctx context.Context) error {
 		return err
 	}
 	r.paige, r.hello = filepath.Join(r.tmp, "paige"), filepath.Join(r.tmp, "hello-world")
-	r.mcpload, r.wsload = filepath.Join(r.tmp, "mcpload"), filepath.Join(r.tmp, "wsload")
-	r.mcpfloor = filepath.Join(r.tmp, "mcpfloor")
 	if _, err := os.Stat(filepath.Join(r.root, "cmd", "paige-hook")); err == nil { // older trees have none
 		r.paigeHook = filepath.Join(r.tmp, "paige-hook")
 	}
 	for _, b := range []struct{ dir, out, pkg string }{
 		{r.root, r.paige, "./cmd/paige"},
 		{helloDir, r.hello, "."},
-		{r.toolsRoot, r.mcpload, "./bench/mcpload"},
-		{r.toolsRoot, r.wsload, "./bench/wsload"},
-		{r.toolsRoot, r.mcpfloor, "./bench/mcpfloor"},
 		{r.root, r.paigeHook, "./cmd/paige-hook"},
 	} {
 		if b.out == "" {

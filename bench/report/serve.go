@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paige-dev/paige/bench/internal/proc"
@@ -131,54 +130,6 @@ func (s *server) stop() error {
 		<-done
 		return errors.New("paige serve did not stop within 30 s of SIGINT")
 	}
-}
-
-// tool runs one of the load tools (mcpload, wsload) and returns its
-// output; its failure includes the output.
-func (r *runner) tool(ctx context.Context, bin string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	out, err := cmd.CombinedOutput()
-	shown := make([]string, len(args))
-	for i, a := range args {
-		if shown[i] = a; len(a) > 60 {
-			shown[i] = fmt.Sprintf("%q…(%d bytes)", a[:20], len(a))
-		}
-	}
-	fmt.Fprintf(r.log, "    %s %s\n%s", filepath.Base(bin), strings.Join(shown, " "), indent(string(out)))
-	if err != nil {
-		return string(out), fmt.Errorf("%s: %w\n%s", filepath.Base(bin), err, out)
-	}
-	return string(out), nil
-}
-
-// indent prefixes each line of s with four spaces.
-func indent(s string) string {
-	var b strings.Builder
-	for line := range strings.Lines(s) {
-		b.WriteString("    " + line)
-	}
-	return b.String()
-}
-
-// field returns the number that follows label in a tool's output (the
-// first match), e.g. field(out, "server cpu") for "server cpu 85.2 µs/call".
-func field(out, label string) (float64, error) {
-	for line := range strings.Lines(out) {
-		i := strings.Index(line, label)
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(line[i+len(label):])
-		if len(f) == 0 {
-			break
-		}
-		v, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "ms"), 64)
-		if err != nil {
-			return 0, fmt.Errorf("%q: %w", label, err)
-		}
-		return v, nil
-	}
-	return 0, fmt.Errorf("no %q in the output:\n%s", label, out)
 }
 
 // writeProject writes a project of n source files, 100 per directory,

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,16 +34,8 @@ type figures struct {
 	rssIdle, rss16, rss500 series // MiB
 
 	mcpSeqCPU, mcp16CPU series // server µs per paige_get_buffer call
-	// The same calls answered by bench/mcpfloor (net/http served as paige
-	// serve serves it, a constant answer of the same size, no MCP work):
-	// the floor under the two figures above.
-	floorSeqCPU, floor16CPU series
-	mcp16Rate, mcp16P99     series // calls/s, ms
-	// 16 clients sending targetRate calls/s together (open loop): the
-	// rate achieved and the p99 at the rate the target names, where the
-	// closed loop above measures the tail at saturation.
-	openRate, openP99 series
-	wsCPU, wsRate     series // server µs per buffer:update, msg/s
+	mcp16Rate           series // calls/s, 16 clients back to back
+	wsCPU, wsRate       series // server µs per buffer:update, msg/s
 
 	bench map[string]*series // "BenchmarkName unit"
 }
@@ -76,58 +64,14 @@ func (r *runner) stepServe(ctx context.Context, f *figures) error {
 		if err := r.serveOnce(ctx, f, project, filepath.Join(r.tmp, fmt.Sprintf("serve-%d", i))); err != nil {
 			return err
 		}
-		if err := r.floorOnce(ctx, f); err != nil {
-			return err
-		}
 	}
 	return nil
 }
 
-// floorOnce runs serveOnce's two mcpload measurements (without a seeded
-// buffer: the floor has no /ws, and its answer carries one of the same
-// size anyway) against a fresh bench/mcpfloor.
-func (r *runner) floorOnce(ctx context.Context, f *figures) error {
-	port, err := freePort()
-	if err != nil {
-		return err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	cmd := exec.CommandContext(ctx, r.mcpfloor, "-addr", addr, "-buffer-bytes", strconv.Itoa(len(bufferText)))
-	var log bytes.Buffer // read once the process has ended
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start mcpfloor: %w", err)
-	}
-	stop := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }
-	defer stop()
-	if err := waitListening(ctx, addr); err != nil {
-		stop()
-		return fmt.Errorf("mcpfloor: %w\n%s", err, log.Bytes())
-	}
-	args := []string{"-url", "http://" + addr + "/mcp", "-server-pid", strconv.Itoa(cmd.Process.Pid),
-		"-mode", "closed", "-duration", r.loadFor}
-	for _, run := range []struct {
-		workers string
-		cpu     *series
-	}{{"16", &f.floor16CPU}, {"1", &f.floorSeqCPU}} {
-		out, err := r.tool(ctx, r.mcpload, append(args, "-workers", run.workers)...)
-		if err != nil {
-			return err
-		}
-		if err := addFields(out, loadNow(), map[string]*series{"server cpu": run.cpu}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// targetRate is the MCP throughput the target names, in calls/s.
-const targetRate = 10_000
-
-// serveOnce is one server's scenarios, in order: ready, idle RSS, 16 MCP
-// clients back to back, RSS with their sessions, one sequential MCP
-// client, 16 MCP clients at targetRate, one WebSocket client's
-// buffer:updates, r.conns idle WebSocket clients.
+// serveOnce is one server's scenarios, in order: idle RSS, an editor
+// that starts a coaching session and holds the buffer, 16 MCP clients
+// back to back (RSS with their sessions open), one MCP client, the
+// editor's buffer:updates, r.conns idle WebSocket clients (RSS).
 func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string) (err error) {
 	s, err := r.startServe(ctx, project, dir)
 	if err != nil {
@@ -139,84 +83,38 @@ func (r *runner) serveOnce(ctx context.Context, f *figures, project, dir string)
 		}
 	}()
 	s.settle(quietFor, settleLimit) // idle: the start's work behind /health is done
-	load := loadNow()
-	f.rssIdle.add(s.rss(), load)
-	pid := strconv.Itoa(s.pid())
-	mcpArgs := func(mode string, more ...string) []string {
-		return append([]string{"-url", s.base + "/mcp", "-server-pid", pid, "-mode", mode,
-			"-duration", r.loadFor, "-buffer", bufferText}, more...)
-	}
-	out, err := r.tool(ctx, r.mcpload, mcpArgs("closed", "-workers", "16")...)
+	f.rssIdle.add(s.rss(), loadNow())
+	ws := wsURL(s.base)
+	editor, err := startEditor(ctx, ws, bufferText)
 	if err != nil {
 		return err
 	}
-	load = loadNow()
-	if err := addFields(out, load, map[string]*series{"server cpu": &f.mcp16CPU, "achieved": nil, "p99": &f.mcp16P99}); err != nil {
-		return err
-	}
-	rate, err := callsPerSecond(out)
+	defer editor.close()
+	res, err := mcpLoad(ctx, s.base, s.pid(), 16, len(bufferText), r.loadFor, func() { f.rss16.add(s.rss(), loadNow()) })
 	if err != nil {
 		return err
 	}
-	f.mcp16Rate.add(rate, load)
-	f.rss16.add(s.rss(), load)
-	if out, err = r.tool(ctx, r.mcpload, mcpArgs("closed", "-workers", "1")...); err != nil {
+	r.logLoad("MCP paige_get_buffer, 16 clients", res, "call")
+	f.mcp16CPU.add(res.cpuPerOp(), loadNow())
+	f.mcp16Rate.add(res.rate(), loadNow())
+	if res, err = mcpLoad(ctx, s.base, s.pid(), 1, len(bufferText), r.loadFor, func() {}); err != nil {
 		return err
 	}
-	if err := addFields(out, loadNow(), map[string]*series{"server cpu": &f.mcpSeqCPU}); err != nil {
+	r.logLoad("MCP paige_get_buffer, 1 client", res, "call")
+	f.mcpSeqCPU.add(res.cpuPerOp(), loadNow())
+	if res, err = wsLoad(ctx, editor, s.pid(), bufferText, r.loadFor); err != nil {
 		return err
 	}
-	if out, err = r.tool(ctx, r.mcpload, mcpArgs("open", "-workers", "16", "-rate", strconv.Itoa(targetRate))...); err != nil {
-		return err
-	}
-	if err := addFields(out, loadNow(), map[string]*series{"p99": &f.openP99}); err != nil {
-		return err
-	}
-	if rate, err = callsPerSecond(out); err != nil {
-		return err
-	}
-	f.openRate.add(rate, loadNow())
-	ws := "ws" + strings.TrimPrefix(s.base, "http") + "/ws"
-	if out, err = r.tool(ctx, r.wsload, "-url", ws, "-server-pid", pid, "-session", "-duration", r.loadFor); err != nil {
-		return err
-	}
-	if err := addFields(out, loadNow(), map[string]*series{"server cpu": &f.wsCPU, "=": &f.wsRate}); err != nil {
-		return err
-	}
-	out, err = r.tool(ctx, r.wsload, "-url", ws, "-server-pid", pid, "-mode", "idle",
-		"-conns", strconv.Itoa(r.conns), "-hold", "1s")
-	if err != nil {
-		return err
-	}
-	return addFields(out, loadNow(), map[string]*series{"server rss": &f.rss500})
+	r.logLoad("WS buffer:update, 1 client", res, "msg")
+	f.wsCPU.add(res.cpuPerOp(), loadNow())
+	f.wsRate.add(res.rate(), loadNow())
+	return idleClients(ctx, ws, r.conns, time.Second, func() { f.rss500.add(s.rss(), loadNow()) })
 }
 
-// addFields adds, for each label with a non-nil series, the number after
-// label in out.
-func addFields(out string, load float64, m map[string]*series) error {
-	for label, s := range m {
-		if s == nil {
-			continue
-		}
-		v, err := field(out, label)
-		if err != nil {
-			return err
-		}
-		s.add(v, load)
-	}
-	return nil
-}
-
-// callsPerSecond reads mcpload's "= N calls/s achieved".
-func callsPerSecond(out string) (float64, error) {
-	for line := range strings.Lines(out) {
-		if i := strings.Index(line, "calls/s achieved"); i > 0 {
-			if j := strings.LastIndex(line[:i], "="); j >= 0 {
-				return strconv.ParseFloat(strings.TrimSpace(line[j+1:i]), 64)
-			}
-		}
-	}
-	return 0, fmt.Errorf("no calls/s in mcpload's output:\n%s", out)
+// logLoad notes one load run's figures in the progress log.
+func (r *runner) logLoad(what string, res loadResult, unit string) {
+	fmt.Fprintf(r.log, "    %s: %d %ss in %.2fs = %.0f/s, server CPU %.1f µs/%s\n",
+		what, res.ops, unit, res.elapsed.Seconds(), res.rate(), res.cpuPerOp(), unit)
 }
 
 // stepLarge times start → /health on a generated r.files-file project
@@ -297,7 +195,6 @@ var goBenches = []struct {
 	pkg, pattern, cpu string
 	heavy, tmpfs      bool
 }{
-	{"./internal/seed", "^Benchmark(ValidateJSONLarge|ValidateLarge)$", "", false, false},
 	{"./internal/learn/pipeline", "^BenchmarkHeuristicExtract3MB$", "1", false, true},
 	{"./internal/memory", "^Benchmark(Query100k|Search100k)$", "", false, false}, // 10,000 memories (1,000 rows for the scan) with -short
 	{"./internal/coach/dashboard", "^BenchmarkDashboardState$", "", true, false},
@@ -346,20 +243,4 @@ func (r *runner) addBench(ctx context.Context, f *figures, pkg, pattern, cpu, tm
 		f.bench[prefix+k] = v
 	}
 	return nil
-}
-
-// waitListening waits (at most ten seconds) until addr accepts a TCP
-// connection.
-func waitListening(ctx context.Context, addr string) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			return c.Close()
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("not listening on %s after 10 s: %w", addr, err)
-		}
-		time.Sleep(5 * time.Millisecond) // polling: nothing to wait on but the port
-	}
 }

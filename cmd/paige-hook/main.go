@@ -18,11 +18,8 @@ import (
 
 func main() {
 	// SIGINT and SIGTERM do not stop the hook: it finishes and prints the
-	// context, as under paige's signal.NotifyContext. Ignoring them is one
-	// sigaction each; catching them (Notify) costs a process that lives a
-	// few milliseconds three threads and a dozen thread switches. Before
-	// it starts git, the hook catches them again so that git starts with
-	// their default dispositions (see internal/hook's recordSession).
+	// context, as under paige's signal.NotifyContext. The hook starts no
+	// process, so no child inherits the ignored dispositions.
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
 	os.Exit(hook.Run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/seed"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // claudeCode plays Claude Code against a built paige: same binary, same
@@ -24,7 +25,7 @@ type claudeCode struct {
 func newClaudeCode(tb testing.TB) *claudeCode {
 	tb.Helper()
 	c := &claudeCode{tb: tb, bin: builtPaige(tb), home: tb.TempDir(), data: tb.TempDir()}
-	c.env = []string{"HOME=" + c.home, "DATA_DIR=" + c.data, "PATH=" + os.Getenv("PATH"),
+	c.env = []string{"HOME=" + c.home, "DATA_DIR=" + c.data, "PATH=" + testenv.ToolPath(tb, "git"),
 		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "PAIGE_OFFLINE=1"}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestClaudeInstallWhateverTheBinaryIsCalled runs the built binary under a
@@ -28,7 +29,7 @@ func TestClaudeInstallWhateverTheBinaryIsCalled(t *testing.T) {
 	settings, claudeJSON := filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude.json")
 	writeFile(t, settings, origSettings)
 	writeFile(t, claudeJSON, origClaudeJSON)
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "PAIGE_OFFLINE=1", "DATA_DIR=" + filepath.Join(home, "data")}
+	env := []string{"HOME=" + home, "PATH=" + testenv.ToolPath(t, "git"), "PAIGE_OFFLINE=1", "DATA_DIR=" + filepath.Join(home, "data")}
 
 	runBinHook(t, tool, env, "", "claude", "install")
 	once := string(mustRead(t, settings))

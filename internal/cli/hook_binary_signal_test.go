@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestPaigeHookBinarySignals: SIGTERM or SIGINT while the hook waits for
@@ -58,7 +59,7 @@ func runSignalled(t *testing.T, sig syscall.Signal, args []string) procResult {
 	}
 	defer w.Close()
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
+	cmd.Env = []string{"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -84,45 +85,4 @@ func runSignalled(t *testing.T, sig syscall.Signal, args []string) procResult {
 	}
 	res.stdout, res.stderr = out.String(), errb.String()
 	return res
-}
-
-// TestPaigeHookBinaryGitSignalDispositions: the git that --record-session
-// runs starts with SIGINT and SIGTERM at their default dispositions under
-// paige-hook (which ignores them until then) as under paige.
-func TestPaigeHookBinaryGitSignalDispositions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds both binaries")
-	}
-	realGit, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatalf("git, which --record-session runs: %v", err)
-	}
-	bin := t.TempDir()
-	log := filepath.Join(t.TempDir(), "sigign")
-	script := "#!/bin/sh\ngrep '^SigIgn' /proc/$$/status >> " + log + "\nexec " + realGit + ` "$@"` + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
-	var ignored [2]string
-	for i, args := range [][]string{{builtPaige(t), "hook", "session-start"}, {builtPaigeHook(t), "session-start"}} {
-		home, seedPath := testSeed(t, "valid-seed.json")
-		env := []string{path, "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
-		r := runHookProcess(t, args[0], t.TempDir(), env, hookJSON, seedPath, append(args[1:], "--record-session")...)
-		b, err := os.ReadFile(log)
-		if err != nil || r.code != 0 || !strings.Contains(r.commits, " started") {
-			t.Fatalf("%s: exit %d, commits %q, git log %v", args[0], r.code, r.commits, err)
-		}
-		ignored[i] = string(b)
-		os.Remove(log)
-	}
-	if ignored[0] != ignored[1] {
-		t.Errorf("git's ignored signals under paige:\n%s\nunder paige-hook:\n%s", ignored[0], ignored[1])
-	}
-	for _, line := range strings.Split(strings.TrimSpace(ignored[1]), "\n") {
-		mask, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "SigIgn:")), 16, 64)
-		if err != nil || mask&(1<<(syscall.SIGINT-1)|1<<(syscall.SIGTERM-1)) != 0 {
-			t.Errorf("git started with SIGINT or SIGTERM ignored: %q", line)
-		}
-	}
 }

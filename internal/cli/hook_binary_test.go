@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/seed"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // builtPaigeHook returns the paige-hook that [builtPaige] builds beside
@@ -20,11 +25,11 @@ func builtPaigeHook(tb testing.TB) string {
 }
 
 // procResult is what a process left behind: its streams, exit code and the
-// seed directory's files and commits.
+// seed directory's seed, session log and commits.
 type procResult struct {
-	stdout, stderr string
-	code           int
-	seed, commits  string
+	stdout, stderr          string
+	code                    int
+	seed, sessions, commits string
 }
 
 // runHookProcess runs bin with args in dir and returns what it did to the
@@ -49,13 +54,19 @@ func runHookProcess(tb testing.TB, bin, dir string, env []string, stdin, seedPat
 	if b, err := os.ReadFile(seedPath); err == nil {
 		r.seed = lastSessionAt.ReplaceAllString(string(b), `"lastSessionAt": "…"`)
 	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(seedPath), ".seed.json"+seed.SessionLogSuffix)); err == nil {
+		r.sessions = loggedAt.ReplaceAllString(string(b), `"at":"…"`)
+	}
 	if log, err := exec.Command("git", "-C", filepath.Dir(seedPath), "log", "--format=%s%n%b").Output(); err == nil {
 		r.commits = string(log)
 	}
 	return r
 }
 
-var lastSessionAt = regexp.MustCompile(`"lastSessionAt":\s*"[^"]*"`)
+var (
+	lastSessionAt = regexp.MustCompile(`"lastSessionAt":\s*"[^"]*"`)
+	loggedAt      = regexp.MustCompile(`"at":"[^"]*"`)
+)
 
 // TestPaigeHookBinaryMatchesPaigeHook: `paige-hook session-start` (what the
 // plugin runs) and `paige hook session-start` print the same bytes on
@@ -66,7 +77,7 @@ func TestPaigeHookBinaryMatchesPaigeHook(t *testing.T) {
 		t.Skip("builds both binaries")
 	}
 	paige, paigeHook := builtPaige(t), builtPaigeHook(t)
-	path := "PATH=" + os.Getenv("PATH")
+	path := "PATH=" + testenv.ToolPath(t, "git")
 	type seedKind func(tb testing.TB) (home, seedPath string)
 	valid := func(tb testing.TB) (string, string) { return testSeed(tb, "valid-seed.json") }
 	invalid := func(tb testing.TB) (string, string) { return invalidSeedHome(tb) }
@@ -122,11 +133,74 @@ func TestPaigeHookBinaryMatchesPaigeHook(t *testing.T) {
 			if got[0].stdout == "" && got[0].code == 0 {
 				t.Error("no output at all: the comparison proves nothing")
 			}
-			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].commits, " started") {
-				t.Errorf("--record-session left no commit: %q", got[0].commits)
+			if strings.HasPrefix(tt.name, "valid record") && !strings.Contains(got[0].sessions, `"id":"`) {
+				t.Errorf("--record-session recorded nothing: %q", got[0].sessions)
 			}
 		})
 	}
+}
+
+// TestPluginSessionStartStartsNoProcess: the SessionStart command of
+// plugin/hooks/hooks.json, run as Claude Code runs it (sh -c, JSON on
+// stdin), starts no git, with a git on PATH (a fake that records being
+// run) and without one; it prints the context and records the session.
+// The next paige write, with git, commits every session recorded so.
+func TestPluginSessionStartStartsNoProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	command := pluginCommand(t, "SessionStart")
+	home, seedPath := testSeed(t, "valid-seed.json")
+	ran := filepath.Join(t.TempDir(), "git-ran")
+	withGit, withoutGit := t.TempDir(), t.TempDir()
+	for _, dir := range []string{withGit, withoutGit} {
+		if err := os.Symlink(builtPaigeHook(t), filepath.Join(dir, "paige-hook")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(withGit, "git"), "#!/bin/sh\necho \"$@\" >> "+ran+"\nexit 1\n")
+	if err := os.Chmod(filepath.Join(withGit, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"plugin-1", "plugin-2", "plugin-3"}
+	for i, id := range ids {
+		bin := []string{withGit, withoutGit}[i%2]
+		env := []string{"PATH=" + bin, "HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PORT=1"}
+		stdin := strings.Replace(hookJSON, "sess-42", id, 1)
+		r := runHookProcess(t, "/bin/sh", t.TempDir(), env, stdin, seedPath, "-c", command)
+		st, _, err := seed.ReadOnly(seedPath)
+		if r.code != 0 || !strings.Contains(r.stdout, "Identity:") || r.stderr != "" || err != nil || st.State.LastSessionID != id {
+			t.Fatalf("%s with PATH=%s: exit %d\nstdout %s\nstderr %s\nseed read %v", command, bin, r.code, r.stdout, r.stderr, err)
+		}
+	}
+	if b, err := os.ReadFile(ran); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the hook ran git: %q %v", b, err)
+	}
+	if _, _, err := runCLI(t, map[string]string{"HOME": home}, "", "seed", "learn", "insight", "Later write"); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := exec.Command("git", "-C", filepath.Dir(seedPath), "log", "--format=%s").Output()
+	if want := "Learn: added insight \"Later write\"\nUpdate: 3 sessions started: " + strings.Join(ids, ", ") + "\n"; string(log) != want {
+		t.Errorf("commits = %q, want %q", log, want)
+	}
+}
+
+// pluginCommand returns the command of the plugin's hook for event.
+func pluginCommand(tb testing.TB, event string) string {
+	tb.Helper()
+	var cfg struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(mustRead(tb, filepath.Join("..", "..", "plugin", "hooks", "hooks.json")), &cfg); err != nil {
+		tb.Fatal(err)
+	}
+	groups := cfg.Hooks[event]
+	if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+		tb.Fatalf("hooks.json %s: %+v", event, groups)
+	}
+	return groups[0].Hooks[0].Command
 }
 
 // TestPaigeHookBinaryDotEnv: paige-hook reads .env in its working
@@ -140,7 +214,7 @@ func TestPaigeHookBinaryDotEnv(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PAI_SEED_PATH="+seedPath+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := runHookProcess(t, builtPaigeHook(t), dir, []string{"PATH=" + os.Getenv("PATH"), "PORT=1"}, hookJSON, seedPath, "session-start")
+	r := runHookProcess(t, builtPaigeHook(t), dir, []string{"PATH=" + testenv.ToolPath(t, "git"), "PORT=1"}, hookJSON, seedPath, "session-start")
 	if r.code != 0 || r.stdout != goldenContext(t) {
 		t.Errorf("paige-hook with .env: exit %d\n%s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
@@ -152,7 +226,7 @@ func TestPaigeHookBinaryUsage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin, env := builtPaigeHook(t), []string{"PATH=" + os.Getenv("PATH")}
+	bin, env := builtPaigeHook(t), []string{"PATH=" + testenv.ToolPath(t, "git")}
 	r := runHookProcess(t, bin, t.TempDir(), env, "", "", "pre-tool-use")
 	if r.code != 1 || r.stderr != "paige-hook: unknown hook \"pre-tool-use\": paige-hook runs session-start; the other hooks are `paige hook pre-tool-use`\n" {
 		t.Errorf("unknown hook: exit %d, stderr %q", r.code, r.stderr)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // runBinHook runs the built paige with args, stdin and env, failing on a
@@ -32,7 +34,7 @@ func runBinHook(tb testing.TB, bin string, env []string, stdin string, args ...s
 func BenchmarkHookSessionEndProcess(b *testing.B) {
 	bin := builtPaige(b)
 	data, dir := b.TempDir(), b.TempDir()
-	env := []string{"HOME=" + b.TempDir(), "DATA_DIR=" + data, "PAIGE_BIN=/bin/true", "PATH=" + os.Getenv("PATH")}
+	env := []string{"HOME=" + b.TempDir(), "DATA_DIR=" + data, "PAIGE_BIN=/bin/true", "PATH=" + testenv.ToolPath(b, "git")}
 	inputs := make([]string, b.N)
 	for i := range inputs {
 		tr := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i))
@@ -55,7 +57,7 @@ func BenchmarkHookPreToolUseProcess(b *testing.B) {
 	bin := builtPaige(b)
 	data := b.TempDir()
 	activeSessionDB(b, data, "/proj")
-	env := []string{"HOME=" + b.TempDir(), "DATA_DIR=" + data, "PATH=" + os.Getenv("PATH")}
+	env := []string{"HOME=" + b.TempDir(), "DATA_DIR=" + data, "PATH=" + testenv.ToolPath(b, "git")}
 	in := preToolUseJSON(b, "/proj", "Bash", map[string]string{"command": "go test ./... > out.txt"})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -20,6 +20,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // learnTranscripts is the reader's copy of the real transcripts and the
@@ -37,7 +38,7 @@ var learnTranscripts = func() string {
 func learnEnv(tb testing.TB, extra ...string) []string {
 	tb.Helper()
 	home := tb.TempDir()
-	return append([]string{"HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PATH=" + os.Getenv("PATH")}, extra...)
+	return append([]string{"HOME=" + home, "DATA_DIR=" + filepath.Join(home, "data"), "PATH=" + testenv.ToolPath(tb, "git")}, extra...)
 }
 
 // runLearnBin runs the built paige binary with env in a temp directory and

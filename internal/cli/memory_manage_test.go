@@ -12,6 +12,7 @@ import (
 	"github.com/paige-dev/paige/internal/memory"
 	"github.com/paige-dev/paige/internal/memoryview"
 	"github.com/paige-dev/paige/internal/memoryview/memoryviewtest"
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // TestMemoryCommands drives `paige memory list|show|edit|pin|unpin|forget`
@@ -29,7 +30,7 @@ func TestMemoryCommands(t *testing.T) {
 		t.Fatalf("loop: %+v", res)
 	}
 	memoryviewtest.Memories(t, data, "coach-1", "/p", memory.Memory{Content: "Learner mixes up slices and arrays"}).Close()
-	vars := map[string]string{"DATA_DIR": data, "HOME": home, "PATH": os.Getenv("PATH"),
+	vars := map[string]string{"DATA_DIR": data, "HOME": home, "PATH": testenv.ToolPath(t, "git"),
 		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"}
 	run := func(args ...string) string {
 		t.Helper()

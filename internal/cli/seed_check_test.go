@@ -97,7 +97,7 @@ func TestHookSessionStartInvalidSeedProcess(t *testing.T) {
 	}
 	home, path := invalidSeedHome(t)
 	before := testenv.Snapshot(t, filepath.Dir(path))
-	out, errOut, code := runBinary(t, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, hookJSON, "hook", "session-start")
+	out, errOut, code := runBinary(t, []string{"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + home}, hookJSON, "hook", "session-start")
 	if code != 0 || !strings.HasPrefix(out, invalidWarning+"\n\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

@@ -21,9 +21,10 @@ import (
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
-// procEnv turns vars into a process environment with nothing inherited but PATH.
-func procEnv(vars map[string]string) []string {
-	env := []string{"PATH=" + os.Getenv("PATH")}
+// procEnv turns vars into a process environment with nothing inherited: the
+// PATH holds git only (see [testenv.ToolPath]).
+func procEnv(tb testing.TB, vars map[string]string) []string {
+	env := []string{"PATH=" + testenv.ToolPath(tb, "git")}
 	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}
@@ -38,7 +39,7 @@ func runServeProcess(tb testing.TB, dir string, vars map[string]string) (stdout,
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "serve")
-	cmd.Dir, cmd.Env = dir, procEnv(vars)
+	cmd.Dir, cmd.Env = dir, procEnv(tb, vars)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -94,7 +95,7 @@ var procReadyRE = regexp.MustCompile(`Paige is ready on http://(\S+)`)
 func startServeProcess(tb testing.TB, dir string, vars map[string]string) (cmd *exec.Cmd, addr string, logs *testenv.SyncBuffer) {
 	tb.Helper()
 	cmd = exec.Command(builtPaige(tb), "serve")
-	cmd.Dir, cmd.Env = dir, procEnv(vars)
+	cmd.Dir, cmd.Env = dir, procEnv(tb, vars)
 	logs = &testenv.SyncBuffer{}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(logs, pw), logs

@@ -18,8 +18,7 @@ import (
 // session:started and fs:tree broadcast to the editor, the session tools
 // engaged; the same issue again keeps the session, another one replaces it.
 func TestServeStartSessionMCP(t *testing.T) {
-	fakeGHOnPath(t, `{"number":42,"title":"Token refresh race","body":"Two tabs refresh at once.","labels":[{"name":"bug"}],"url":"https://github.com/o/r/issues/42"}`)
-	s := startServe(t, serveEnv(t))
+	s := startServe(t, withFakeGH(t, serveEnv(t), `{"number":42,"title":"Token refresh race","body":"Two tabs refresh at once.","labels":[{"name":"bug"}],"url":"https://github.com/o/r/issues/42"}`))
 	db := openDB(t, s)
 	editor, cs := s.ws(t), s.mcpClient(t)
 	if msg := callTool(t, cs, "paige_get_session_state", map[string]any{}, nil); msg != "No active session" {
@@ -72,8 +71,9 @@ func TestServeStartSessionMCP(t *testing.T) {
 
 // Without gh the session still starts, untitled, and the result says why.
 func TestServeStartSessionNoGH(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	s := startServe(t, serveEnv(t))
+	env := serveEnv(t)
+	env["PATH"] = t.TempDir() // whatever gh the machine has is not on it
+	s := startServe(t, env)
 	editor, cs := s.ws(t), s.mcpClient(t)
 	var out mcpapi.StartOut
 	if msg := callTool(t, cs, "paige_start_session", map[string]any{"issueNumber": 5}, &out); msg != "" {
@@ -119,8 +119,7 @@ func (w *wsClient) until(typ string) ([]string, map[string]wsapi.Envelope) {
 // messages reach a watching editor, and the same session:started payload
 // (the issue looked up with gh in both cases) but for the session id.
 func TestServeStartSessionBroadcastsLikeSessionStart(t *testing.T) {
-	fakeGHOnPath(t, `{"number":42,"title":"Token refresh race","body":"Two tabs refresh at once.","labels":[{"name":"bug"}],"url":"https://github.com/o/r/issues/42"}`)
-	s := startServe(t, serveEnv(t))
+	s := startServe(t, withFakeGH(t, serveEnv(t), `{"number":42,"title":"Token refresh race","body":"Two tabs refresh at once.","labels":[{"name":"bug"}],"url":"https://github.com/o/r/issues/42"}`))
 	starter, watcher, cs := s.ws(t), s.ws(t), s.mcpClient(t)
 	for _, c := range []*wsClient{starter, watcher} { // both registered before the start
 		c.send(wsapi.TypeConnectionHello, wsapi.ConnectionHello{})

@@ -44,7 +44,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	wss := wsapi.New(wsapi.Options{Log: log, Hub: hub, Session: sess, Version: Version,
 		Files: wsapi.WorkspaceFiles{WS: ws, Buffers: al, Log: log}, Extensions: ext,
 		Terminal: a.terminalStatus(), ModelConfigured: a.cfg.HasModel(),
-		Issues: ghIssues{gh: &dashboard.GH{Dir: a.cfg.ProjectDir, Timeout: issueLookupTimeout}}})
+		Issues: ghIssues{gh: a.gh(issueLookupTimeout)}})
 	a.onClose("websocket connections", func(context.Context) error {
 		n := hub.Len()
 		hub.Close()

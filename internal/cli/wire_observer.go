@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
@@ -29,7 +30,7 @@ func openObserverDashboard(a *app, st *store.Store, bus *actionlog.Bus, sess *se
 		obs.Start(id)
 	}
 	dash := dashboard.New(dashboard.Options{Store: st, LLM: models.llm, Session: sess, Memory: models.mem,
-		GH: &dashboard.GH{Dir: a.cfg.ProjectDir}, ProjectDir: a.cfg.ProjectDir, Log: log.With("component", "dashboard")})
+		GH: a.gh(0), ProjectDir: a.cfg.ProjectDir, Log: log.With("component", "dashboard")})
 	a.onClose("observer and dashboard", func(context.Context) error {
 		obs.Close()
 		return dash.Close()
@@ -51,4 +52,11 @@ func (a activeActions) LogSession(ctx context.Context, sessionID string, t coach
 		return nil
 	}
 	return a.sess.Log(ctx, t, data)
+}
+
+// gh is the GitHub CLI in the project directory, found on the PATH of
+// paige's configuration (the environment it was given), as doctor finds
+// it; timeout 0 means the default.
+func (a *app) gh(timeout time.Duration) *dashboard.GH {
+	return &dashboard.GH{Dir: a.cfg.ProjectDir, Timeout: timeout, LookPath: dashboard.LookPathIn(a.cfg.Process.Path)}
 }

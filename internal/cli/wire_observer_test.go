@@ -15,25 +15,25 @@ import (
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
-// fakeGHOnPath puts an executable `gh` printing out first on PATH for
-// this (sequential) test.
-func fakeGHOnPath(t *testing.T, out string) {
+// withFakeGH returns env with a PATH holding only an executable `gh` that
+// prints out (the machine's own gh, if any, is never found).
+func withFakeGH(t *testing.T, env map[string]string, out string) map[string]string {
 	t.Helper()
 	bin := t.TempDir()
 	script := "#!/bin/sh\ncat <<'EOF'\n" + out + "\nEOF\n"
 	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env["PATH"] = bin
+	return env
 }
 
 // TestServeDashboard drives story 12 through the real server:
 // dashboard:request answers dashboard:state, then dashboard:issues from gh
 // found on PATH and scripted Sonnet.
 func TestServeDashboard(t *testing.T) {
-	fakeGHOnPath(t, `[{"number":5,"title":"Handle OAuth errors","body":"b","labels":[],"assignees":[],"comments":[]}]`)
 	fake := llmtest.NewServer(t)
-	s := startServe(t, modelEnv(t, fake))
+	s := startServe(t, withFakeGH(t, modelEnv(t, fake), `[{"number":5,"title":"Handle OAuth errors","body":"b","labels":[],"assignees":[],"comments":[]}]`))
 	editor := s.ws(t)
 	fake.Enqueue(llmtest.JSON(map[string]any{"issues": []any{map[string]any{
 		"number": 5, "title": "x", "summary": "Good first step", "suitability": "good_fit", "suitability_reason": "r",

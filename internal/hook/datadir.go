@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -37,20 +39,44 @@ const maxHealthResponse = 1 << 16
 // nothing answers like Paige within timeout (status 200 and a JSON body
 // with "status":"ok"); id is "" for a Paige that does not report it.
 //
-// It speaks HTTP/1.0 over one TCP connection instead of using net/http:
-// the request is one fixed line, a Go server answers an HTTP/1.0 request
-// with the body as it is (never chunked) and closes the connection, and
-// linking net/http would cost the SessionStart hook's process a third of
-// its start-up (docs/performance.md). A response in any other shape is
-// "not Paige". On Linux the exchange is a handful of system calls on a
-// non-blocking socket, waited for with poll(2) (getHealth); elsewhere it
-// goes through package net (getHealthNet).
+// It speaks HTTP/1.0 over one TCP connection (package net) instead of
+// using net/http: the request is one fixed line, a Go server answers an
+// HTTP/1.0 request with the body as it is (never chunked) and closes the
+// connection, and linking net/http would cost the SessionStart hook's
+// process a third of its start-up (docs/performance.md). A response in any
+// other shape is "not Paige".
 func ServerDataDir(ctx context.Context, port int, timeout time.Duration) (id string, running bool) {
 	resp, ok := getHealth(ctx, port, timeout)
 	if !ok {
 		return "", false
 	}
 	return healthDataDir(resp)
+}
+
+// getHealth sends GET /health to 127.0.0.1:port and returns the whole
+// answer, read until the server closes the connection; ok is false when the
+// connection, the request or the read fails, the answer is longer than
+// maxHealthResponse, or timeout (or ctx) ends it first.
+func getHealth(ctx context.Context, port int, timeout time.Duration) (resp []byte, ok bool) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	addr := healthAddr(port)
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, false
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	if _, err := io.WriteString(conn, healthRequest(addr)); err != nil {
+		return nil, false
+	}
+	resp, err = io.ReadAll(io.LimitReader(conn, maxHealthResponse+1))
+	if err != nil || len(resp) > maxHealthResponse {
+		return nil, false
+	}
+	return resp, true
 }
 
 // healthAddr is the address [ServerDataDir] asks, "127.0.0.1:port".

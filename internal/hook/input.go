@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 )
 
@@ -46,8 +45,7 @@ func ReadInput(r io.Reader) (Input, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return in, ErrEmptyInput
 	}
-	in, err = decodeInput(data)
-	if err != nil {
+	if err := json.Unmarshal(data, &in); err != nil {
 		return in, fmt.Errorf("decode hook input: %w", err)
 	}
 	return in, nil
@@ -60,15 +58,9 @@ type SilentError struct{ Timeout time.Duration }
 func (e *SilentError) Error() string { return fmt.Sprintf("no hook input within %v", e.Timeout) }
 
 // ReadInputWithin is [ReadInput] bounded by timeout: when r has not ended
-// within it, it returns a *[SilentError] and leaves the read running (a
-// hook's process ends soon after). A file (stdin) is read on the calling
-// goroutine, each read waiting in poll(2) at most until the deadline.
+// within it, it returns a *[SilentError] and leaves the read running on its
+// goroutine (a hook's process ends soon after).
 func ReadInputWithin(r io.Reader, timeout time.Duration) (Input, error) {
-	if f, ok := r.(*os.File); ok {
-		if in, ok, err := readFileWithin(f, timeout); ok {
-			return in, err
-		}
-	}
 	type result struct {
 		in  Input
 		err error

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -80,7 +78,7 @@ type SessionStartOptions struct {
 func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Format, "format", seed.LayoutFull, "context layout: full or compact")
 	fs.BoolVar(&o.JSON, "json", false, `print Claude Code's {"hookSpecificOutput":{…}} JSON instead of plain text`)
-	fs.BoolVar(&o.RecordSession, "record-session", false, "record this session in state.lastSessionAt/lastSessionId (commit Update:; skipped when the seed has invalid values)")
+	fs.BoolVar(&o.RecordSession, "record-session", false, "record this session as state.lastSessionAt/lastSessionId (logged beside the seed, committed as Update: by its next write; skipped when the seed has invalid values)")
 	fs.StringVar(&o.SessionID, "session-id", "", "session id to record when stdin carries none")
 }
 
@@ -88,7 +86,8 @@ func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
 const SessionStartHelp = `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
 source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
 identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
-It never writes the seed (only --record-session does, and not to an invalid seed; run from
+It never writes the seed and starts no process (--record-session appends the session, for a
+valid seed, to the log beside it, which the next write of the seed commits; run from
 Claude Code's plugin it notes CLAUDE_PLUGIN_ROOT in DATA_DIR/claude-plugin.json for doctor, and
 it warns when paige serve uses another DATA_DIR): a seed with invalid
 values is presented with every valid value after the line "seed.json has N invalid values; run
@@ -145,18 +144,16 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 		if id == "" {
 			id = o.SessionID
 		}
-		if err := recordSession(path, id, &seed.Options{GitPath: cfg.Process.Path}); err != nil {
+		// Only a log line: the seed file and its commit wait for the
+		// next write, off the path Claude Code waits for.
+		if err := seed.RecordSession(path, id, time.Now()); err != nil {
 			fmt.Fprintf(e.Stderr, "paige hook session-start: record session: %v\n", err)
 		}
 	}
 }
 
-// loadConfig is [config.Load] with the Config (688 bytes) on the heap: in
-// SessionStart's frame it (and the copies made for the calls taking it)
-// sat under every call the hook makes, and made the goroutine's stack
-// grow, a copy of the stack that the process pays at start-up.
-//
-//go:noinline
+// loadConfig is [config.Load] returning a pointer, as the hook passes the
+// configuration on.
 func loadConfig(getenv func(string) string) (*config.Config, error) {
 	cfg, err := config.Load(getenv)
 	return &cfg, err
@@ -188,33 +185,6 @@ func writeContext(w io.Writer, text string, asJSON bool) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out) // nothing useful to do if stdout is gone
-}
-
-// recordSession stores the session start in the seed's state.
-func recordSession(path, id string, opts *seed.Options) error {
-	catchIgnoredInterrupts()
-	_, _, err := seed.Update(path, opts, seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
-		s.State.LastSessionAt = seed.FormatTime(time.Now())
-		s.State.LastSessionID = id
-		if id == "" {
-			return "session started", nil
-		}
-		return "session " + id + " started", nil
-	})
-	return err
-}
-
-// catchIgnoredInterrupts makes the process catch SIGINT and SIGTERM where
-// it ignores them (paige-hook does until then), as [signal.NotifyContext]
-// does in paige: a child process (git) then starts with their default
-// dispositions instead of inheriting "ignored". Catching them costs a few
-// thread switches, which only a run that starts git pays.
-func catchIgnoredInterrupts() {
-	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		if signal.Ignored(s) {
-			signal.Notify(make(chan os.Signal, 1), s)
-		}
-	}
 }
 
 // readSessionStartInput returns Claude Code's hook input, or a zero value

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"sync"
 )
 
 // Encode renders s the way seed files are written: keys in schema order
@@ -104,30 +103,6 @@ func ValidateSeed(s *Seed) ValidationResult {
 	return ValidateJSON(b)
 }
 
-// defaultsTree is [Defaults] as a decoded document, written out: encoding
-// Defaults() through encoding/json instead costs a cold process (the
-// SessionStart hook's, once per session) 0.2–0.3 ms of reflection.
-// TestDefaultsTreeMatchesDefaults keeps it equal to Encode(Defaults())
-// decoded. Callers must not mutate it.
-var defaultsTree = sync.OnceValue(func() map[string]any {
-	return map[string]any{
-		"version": DefaultVersion,
-		"identity": map[string]any{
-			"principalName": DefaultPrincipalName,
-			"aiName":        DefaultAIName,
-			"catchphrase":   DefaultCatchphrase(DefaultAIName),
-			"voiceId":       DefaultVoiceID,
-			"preferences": map[string]any{
-				"responseStyle": DefaultStyle,
-				"timezone":      DefaultTimezone,
-				"locale":        DefaultLocale,
-			},
-		},
-		"learned": map[string]any{"patterns": []any{}, "insights": []any{}, "selfKnowledge": []any{}},
-		"state":   map[string]any{"proposals": []any{}, "activeProjects": []any{}},
-	}
-})
-
 // Merge deep-merges a decoded seed document over the decoded defaults and
 // returns a new value: keys missing in file are added from defaults, nested
 // objects merge recursively, and anything present in file wins (arrays, even
@@ -156,7 +131,7 @@ func Merge(defaults, file map[string]any) map[string]any {
 // MergeWithDefaults merges file over [Defaults] (see [Merge]) and reports
 // whether the result differs from file.
 func MergeWithDefaults(file map[string]any) (merged map[string]any, changed bool) {
-	merged = Merge(defaultsTree(), file)
+	merged = Merge(defaultTree(), file)
 	return merged, !reflect.DeepEqual(merged, file)
 }
 

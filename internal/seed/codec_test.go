@@ -3,7 +3,6 @@ package seed
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -205,20 +204,4 @@ func withValidPlain(tb testing.TB, edit func(map[string]any)) map[string]any {
 	}
 	edit(doc)
 	return doc
-}
-
-// TestDefaultsTreeMatchesDefaults: the written-out defaults document is
-// exactly what encoding Defaults() and decoding it gives.
-func TestDefaultsTreeMatchesDefaults(t *testing.T) {
-	b, err := Encode(Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := decodeAny(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(defaultsTree(), want) {
-		t.Errorf("defaultsTree() = %#v\nwant %#v", defaultsTree(), want)
-	}
 }

@@ -73,7 +73,11 @@ func load(path string, write bool) (Loaded, error) {
 	if err != nil {
 		return Loaded{}, ioErr("Failed to read seed file", err)
 	}
-	return parse(path, data, write)
+	res, err := parse(path, data, write)
+	if err == nil {
+		withLoggedSessions(path, res.Seed)
+	}
+	return res, err
 }
 
 func parse(path string, data []byte, write bool) (Loaded, error) {

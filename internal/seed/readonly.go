@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,14 +27,18 @@ var ErrNoSeed = errors.New("seed: no seed file")
 //
 // Missing keys are filled from the defaults in memory and are not problems.
 func ReadOnly(path string) (s *Seed, problems []Problem, err error) {
-	data, err := readFile(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%w at %s: %w", ErrNoSeed, path, err)
 	}
 	if err != nil {
 		return nil, nil, ioErr("Failed to read seed file", err)
 	}
-	return salvageBytes(data, time.Now())
+	s, problems, err = salvageBytes(data, time.Now())
+	if err == nil {
+		withLoggedSessions(path, s)
+	}
+	return s, problems, err
 }
 
 // salvageBytes parses data and salvages it (see [ReadOnly]).
@@ -50,14 +55,11 @@ func salvageBytes(data []byte, now time.Time) (*Seed, []Problem, error) {
 		v := Validate(tree)
 		return nil, nil, &LoadError{Code: CodeValidation, Message: "Seed validation failed: " + v.Errors[0].Message, Details: v.Errors}
 	}
-	merged := Merge(defaultsTree(), obj) // MergeWithDefaults without its comparison
+	merged := Merge(defaultTree(), obj) // MergeWithDefaults without its comparison
 	fixed, problems, ok := Salvage(merged, now)
 	if !ok {
 		v := Validate(fixed)
 		return nil, problems, &LoadError{Code: CodeValidation, Message: validationMessage(v.Errors), Details: v.Errors}
-	}
-	if s, ok := seedFromTree(fixed); ok {
-		return s, problems, nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

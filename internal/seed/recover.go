@@ -33,7 +33,9 @@ var (
 //  2. removes a stale ".git/index.lock" (a git command killed mid-way), for
 //     the same reason: paige runs git in the seed repository only under the
 //     seed lock;
-//  3. commits a seed change that is not committed yet (a write killed
+//  3. commits the sessions [RecordSession] logged since the last write as
+//     "Update: session … started" (see commitSessionLog);
+//  4. commits a seed change that is not committed yet (a write killed
 //     between rename and commit, a commit killed after "git add", or an
 //     edit made outside paige) on its own as "Recover: …", so it is never
 //     swept into the commit of the unrelated write that follows. A change
@@ -55,7 +57,7 @@ func prepareWrite(path string, opts *Options) []string {
 	}
 	g, _ := findGit(path, opts)
 	if g == nil || !g.isRepo() {
-		return warnings
+		return append(warnings, nonEmpty(commitSessionLog(g, path))...)
 	}
 	lock := filepath.Join(g.dir, ".git", "index.lock")
 	if _, err := os.Lstat(lock); err == nil {
@@ -65,6 +67,7 @@ func prepareWrite(path string, opts *Options) []string {
 			warnings = append(warnings, "removed a stale .git/index.lock left by an interrupted commit")
 		}
 	}
+	warnings = append(warnings, nonEmpty(commitSessionLog(g, path))...)
 	if w := recoverUncommitted(g, path); w != "" {
 		warnings = append(warnings, w)
 	}

@@ -258,6 +258,14 @@ func TestKilledWriteHelper(t *testing.T) {
 		}
 	case "before-commit":
 		hookBeforeCommit = func(string) { pause() }
+	case "session-before-rename": // writing the logged session into the seed
+		hookBeforeRename = func(target string) {
+			if target == path {
+				pause()
+			}
+		}
+	case "after-session-commit":
+		hookAfterSessionCommit = func(string) { pause() }
 	}
 	learn(t, path, "Orphaned insight")
 	t.Fatal("the write finished; it should have been killed")

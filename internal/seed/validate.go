@@ -49,19 +49,8 @@ func knownTopLevel(key string) bool {
 
 // ValidateJSON decodes data (numbers as [json.Number]) and validates it. Empty
 // input and the literal null fail step 1; malformed JSON fails with code
-// invalid_format at "$". A valid seed of the usual form is recognised in
-// one pass over the bytes, without decoding; anything else is decoded and
-// validated, which gives the errors and warnings.
+// invalid_format at "$".
 func ValidateJSON(data []byte) ValidationResult {
-	if v, warnings := scanSeed(data); v == verdictValid {
-		return ValidationResult{Valid: true, Warnings: warnings}
-	}
-	return validateDecoded(data)
-}
-
-// validateDecoded is ValidateJSON by decoding data and validating the
-// value.
-func validateDecoded(data []byte) ValidationResult {
 	v, err := decodeAny(data)
 	if err != nil {
 		return fail("$", "Invalid JSON: "+err.Error(), CodeInvalidFormat)
@@ -70,20 +59,11 @@ func validateDecoded(data []byte) ValidationResult {
 }
 
 // decodeAny decodes one JSON value with numbers kept as json.Number. Empty
-// input decodes to nil. Common input takes [fastDecode]; the rest, and
-// every error, is encoding/json's.
+// input decodes to nil.
 func decodeAny(data []byte) (any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
-	if v, ok := fastDecode(data); ok {
-		return v, nil
-	}
-	return decodeAnyStd(data)
-}
-
-// decodeAnyStd is decodeAny with encoding/json only.
-func decodeAnyStd(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

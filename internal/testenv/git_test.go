@@ -2,6 +2,9 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,5 +24,18 @@ func TestIsolateGit(t *testing.T) {
 		if v, ok := os.LookupEnv(k); ok {
 			t.Errorf("%s = %q, want it unset", k, v)
 		}
+	}
+}
+
+// TestToolPath: the PATH holds the named tools and nothing else.
+func TestToolPath(t *testing.T) {
+	path := ToolPath(t, "git")
+	entries, err := os.ReadDir(path)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "git" {
+		t.Fatalf("ToolPath dir: %v, %v", entries, err)
+	}
+	out, err := exec.Command(filepath.Join(path, "git"), "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "git version") {
+		t.Errorf("linked git: %q, %v", out, err)
 	}
 }

@@ -176,7 +176,9 @@ func TestPtyBadControlMessage(t *testing.T) {
 
 // TestPtyClaudeWrapper: `claude` typed in the terminal runs the real claude
 // with the generated plugin, whose MCP server is this server; without
-// Claude Code on PATH it says how to install it.
+// Claude Code on PATH it says how to install it. The shell's PATH holds
+// only the test's directories, so whatever claude the machine has (in
+// /usr/bin with Debian's Node) is never found.
 func TestPtyClaudeWrapper(t *testing.T) {
 	fake := t.TempDir()
 	script := "#!/bin/sh\necho \"FAKE-CLAUDE $*\"\n"
@@ -186,7 +188,7 @@ func TestPtyClaudeWrapper(t *testing.T) {
 	kit := &ClaudeKit{Bin: "/opt/paige bin/paige", Version: "v1.2.3"}
 	r := newRig(t, func(o *Options) {
 		o.Claude = kit
-		o.Env = append(o.Env, "PATH="+fake+":/usr/bin:/bin")
+		o.Env = append(o.Env, "PATH="+fake)
 	})
 	req, _ := http.NewRequest("GET", r.srv.URL, nil)
 	if st := r.m.Status(req); !st.ClaudeOnPath || st.Authorized {
@@ -205,7 +207,11 @@ func TestPtyClaudeWrapper(t *testing.T) {
 	}
 
 	// Without Claude Code on PATH: the wrapper explains.
-	r2 := newRig(t, func(o *Options) { o.Claude = &ClaudeKit{Bin: "/bin/paige"} })
+	empty := t.TempDir()
+	r2 := newRig(t, func(o *Options) {
+		o.Claude = &ClaudeKit{Bin: "/bin/paige"}
+		o.Env = append(o.Env, "PATH="+empty)
+	})
 	if st := r2.m.Status(req); st.ClaudeOnPath {
 		t.Errorf("status: got claude on PATH, want not")
 	}

@@ -28,7 +28,7 @@ func TestBrowserFlow(t *testing.T) {
 	fake.Handle(script.reply)
 
 	dataDir := t.TempDir()
-	srv := testenv.StartServe(t, bin, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOST=127.0.0.1",
+	srv := testenv.StartServe(t, bin, []string{"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + t.TempDir(), "HOST=127.0.0.1",
 		"PROJECT_DIR=" + t.TempDir(), "DATA_DIR=" + dataDir, "ANTHROPIC_API_KEY=test",
 		"ANTHROPIC_BASE_URL=" + fake.URL(), "LOG_FORMAT=json", "LOG_LEVEL=debug"})
 

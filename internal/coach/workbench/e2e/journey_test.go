@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,7 +37,7 @@ func TestWorkbenchJourney(t *testing.T) {
 	claudeModel := &model{}
 	fake.Handle(claudeModel.reply)
 	srv := startWorkbench(t, d.bin, []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(d.tmp, "home"), "HOST=127.0.0.1",
+		"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + filepath.Join(d.tmp, "home"), "HOST=127.0.0.1",
 		"PROJECT_DIR=" + d.project, "DATA_DIR=" + filepath.Join(d.tmp, "data"), "PAIGE_TOKEN=" + token,
 		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + fake.URL(), "LOG_FORMAT=json", "LOG_LEVEL=debug",
 	})

@@ -32,7 +32,7 @@ func TestMemoryJourney(t *testing.T) {
 	data, home := filepath.Join(d.tmp, "data"), filepath.Join(d.tmp, "home")
 	st := fillStores(t, d.project, data, home)
 	srv := startWorkbench(t, d.bin, []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HOST=127.0.0.1", "PROJECT_DIR=" + d.project, "DATA_DIR=" + data,
+		"PATH=" + testenv.ToolPath(t, "git"), "HOME=" + home, "HOST=127.0.0.1", "PROJECT_DIR=" + d.project, "DATA_DIR=" + data,
 		"PAIGE_TOKEN=" + token, "PAIGE_OFFLINE=1", "LOG_FORMAT=json", "GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

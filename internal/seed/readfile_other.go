@@ -1,8 +1,0 @@
-//go:build !unix
-
-package seed
-
-import "os"
-
-// readFile is os.ReadFile.
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
