@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -187,6 +186,10 @@ func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) er
 		if !ok {
 			return filepath.SkipDir
 		}
+		if !d.IsDir() && isTempName(d.Name()) {
+			wt.removeLeftover(rel, d)
+			return nil
+		}
 		if d.IsDir() {
 			if path != root && Excluded(d.Name()) {
 				return filepath.SkipDir
@@ -323,12 +326,6 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			emit(FileEvent{Action: OpUnlink, Path: rel})
 		}
 	}
-}
-
-// isTempName reports whether name is one of WriteFile's temporary files,
-// which are renamed over their target and never reported.
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
 // forget drops rel and, for a directory, everything known below it,

@@ -51,6 +51,7 @@ const DefaultMaxReadBytes = 50 << 20
 // Workspace is the file-system layer for one project directory.
 type Workspace struct {
 	guard   *Guard
+	started time.Time // when New ran: older temporary files are leftovers
 	now     func() time.Time
 	maxRead int64
 	bufs    bufferCache
@@ -72,7 +73,7 @@ func New(projectDir string, opts *Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{guard: g, now: o.Now, maxRead: o.MaxReadBytes}
+	w := &Workspace{guard: g, started: time.Now(), now: o.Now, maxRead: o.MaxReadBytes}
 	w.bufs.init()
 	return w, nil
 }
@@ -218,9 +219,6 @@ func removeCreated(r *os.Root, created []string) {
 		_ = r.Remove(created[i])
 	}
 }
-
-// tempMarker marks WriteFile's temporary files (".name.paige-123").
-const tempMarker = ".paige-"
 
 // createTemp creates a new temporary file in dir under r whose name starts
 // with prefix, like os.CreateTemp, and returns it with its path relative
