@@ -58,9 +58,9 @@
 //
 // String and JSON are pure, safe for concurrent use and never panic. They
 // are idempotent (redacting twice gives what redacting once gives). Work is
-// linear in the input: every rule is an RE2 regexp guarded by a cheap
-// substring test on the lower-cased text, so text without any hint costs a
-// few substring searches (see BenchmarkString).
+// linear in the input: every rule is an anchored RE2 regexp tried only
+// where one of its hints occurs in the lower-cased text (strings.Index), on
+// a bounded window (see BenchmarkString).
 package redact
 
 import (
@@ -107,9 +107,6 @@ const maxPasses = 4
 // String returns s with every secret replaced by its marker (see the
 // package doc). Text without secrets is returned unchanged.
 func String(s string) string {
-	if !mayHaveSecret(s) { // no rule can match: see prefilter.go
-		return s
-	}
 	for range maxPasses {
 		out := pass(s)
 		if out == s {
