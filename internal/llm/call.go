@@ -202,9 +202,11 @@ func (c *Client) send(ctx context.Context, req Request, res Result, schema *Sche
 	return res, nil
 }
 
-// params builds the Messages API request of req. The system prompt and the
-// user message are redacted here, the one point every structured call
-// passes, so no secret a caller forgot reaches the model.
+// params builds the Messages API request of req. The user message is
+// redacted here, the one point every structured call passes, so no secret
+// a caller forgot reaches the model. The system prompt is not: it is the
+// program's own text (which may well mention "<private>" or "password =")
+// around data redacted where it was stored.
 func (c *Client) params(req Request, model string, schema *Schema) anthropic.MessageNewParams {
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
@@ -217,7 +219,7 @@ func (c *Client) params(req Request, model string, schema *Schema) anthropic.Mes
 		OutputConfig: anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema.param}},
 	}
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: redact.String(req.System)}}
+		p.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
 	if req.WebSearch != nil {
 		ws := &anthropic.WebSearchTool20250305Param{}

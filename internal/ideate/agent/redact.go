@@ -6,20 +6,12 @@ import (
 	"github.com/paige-dev/paige/internal/redact"
 )
 
-// redactParams returns params with the secrets of its system prompt and of
-// the text the user side sends (user text, tool results) replaced by
-// markers (internal/redact), so none reaches the model (issue 29). It
-// copies what it changes: params and the history it points into stay as
-// they were.
+// redactParams returns params with the secrets of the text the user side
+// sends (user text, tool results) replaced by markers (internal/redact), so
+// none reaches the model (issue 29). The system prompt, the program's own
+// text, is sent as written. It copies what it changes: params and the
+// history it points into stay as they were.
 func redactParams(params anthropic.MessageNewParams) anthropic.MessageNewParams {
-	system := make([]anthropic.TextBlockParam, len(params.System))
-	for i, b := range params.System {
-		b.Text = redact.String(b.Text)
-		system[i] = b
-	}
-	if params.System != nil {
-		params.System = system
-	}
 	msgs := make([]anthropic.MessageParam, len(params.Messages))
 	for i, m := range params.Messages {
 		if m.Role == anthropic.MessageParamRoleUser {

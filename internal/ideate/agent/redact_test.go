@@ -10,15 +10,15 @@ import (
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
-// TestCreateRedactsWhatItSends: secrets in the system prompt, the user's
-// text and tool results never reach the model (issue 29); the caller's
-// params are left as they were.
+// TestCreateRedactsWhatItSends: secrets in the user's text and tool
+// results never reach the model (issue 29); the system prompt is sent as
+// written, and the caller's params are left as they were.
 func TestCreateRedactsWhatItSends(t *testing.T) {
 	fake := llmtest.NewServer(t)
 	fake.Enqueue(llmtest.Text("ok"))
 	c, _ := newTestClient(t, fake.URL())
 	params := anthropic.MessageNewParams{Model: "claude-opus-4-6", MaxTokens: 100,
-		System: []anthropic.TextBlockParam{{Text: "The user's key is sk-ant-api03-AbC_dEf-1234567890abcd"}},
+		System: []anthropic.TextBlockParam{{Text: "Never echo <private> text; password = \"x\" is an example"}},
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("deploy with glpat-Xy9zAbCdEfGh12345678")),
 			anthropic.NewAssistantMessage(anthropic.NewToolUseBlock("toolu_1", map[string]any{"q": "x"}, "get_context")),
@@ -28,12 +28,13 @@ func TestCreateRedactsWhatItSends(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := string(fake.Requests()[0].Raw)
-	for _, secret := range []string{"sk-ant-api03-AbC_dEf-1234567890abcd", "glpat-Xy9zAbCdEfGh12345678", "p4ssW0rdX"} {
+	for _, secret := range []string{"glpat-Xy9zAbCdEfGh12345678", "p4ssW0rdX"} {
 		if strings.Contains(raw, secret) {
 			t.Errorf("%s sent to the model", secret)
 		}
 	}
-	if !strings.Contains(raw, "[REDACTED:gitlab-token]") || !strings.Contains(raw, "toolu_1") {
+	if !strings.Contains(raw, "[REDACTED:gitlab-token]") || !strings.Contains(raw, "toolu_1") ||
+		fake.Requests()[0].System != "Never echo <private> text; password = \"x\" is an example" {
 		t.Errorf("sent %s", raw)
 	}
 	if params.Messages[0].Content[0].OfText.Text != "deploy with glpat-Xy9zAbCdEfGh12345678" {
