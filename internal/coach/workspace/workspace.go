@@ -18,6 +18,10 @@
 //     are flagged on read and never enter the buffer cache or a diff (EC-12).
 //   - [Workspace.WriteFile] is for the editor (WebSocket) side only; MCP tools
 //     must never call it (FR-026).
+//   - A save writes a temporary file beside its target and renames it over
+//     it: the file is the old or the new content, never torn. The
+//     watcher's walk removes the temporary files of saves killed before
+//     their rename, when they are older than the Workspace.
 //
 // A Workspace is safe for concurrent use. Concurrent buffer updates of the
 // same file: last write wins (EC-15).
