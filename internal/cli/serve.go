@@ -49,7 +49,6 @@ type app struct {
 	calls      llm.CallLogger    // api_call_log (the coach's action log); set by wireCoach, used by learn
 	mem        memory.Store      // the coach's memory store; nil when it could not be opened
 	dbs        *databases        // the stores being opened beside the coach's (databases.go)
-	walked     <-chan struct{}   // closed when the watcher's first walk of the project is over
 	status     statusDeps        // what GET /api/v1/status reads (status.go); set by wireCoach
 }
 
@@ -111,7 +110,6 @@ func serve(ctx context.Context, e *env) error {
 			Ready: func(addr net.Addr) {
 				log.Info("paige ready", "addr", addr.String(), "project", cfg.ProjectDir,
 					"data", cfg.DataDir, "startup", time.Since(start).String())
-				go releaseWhenSettled(ctx, a.walked, server.ReleaseStartupPages, log)
 				base := "http://" + addr.String()
 				if a.term != nil {
 					a.term.SetServerURL(base)
@@ -137,33 +135,4 @@ func serve(ctx context.Context, e *env) error {
 	}
 	log.Info("paige stopped")
 	return nil
-}
-
-// settleDelay is how long after the start's last work (being ready, the
-// watcher's first walk) serve waits before giving back the start's pages:
-// the first requests, which come at once, do not share the CPU with it.
-const settleDelay = 250 * time.Millisecond
-
-// releaseWhenSettled gives back the pages of code and data only the start
-// used ([server.ReleaseStartupPages]) once the watcher's first walk is over
-// (a large project's walk runs after /health) and settleDelay has passed,
-// unless serve stops first.
-func releaseWhenSettled(ctx context.Context, walked <-chan struct{}, release func() (int64, error), log *slog.Logger) {
-	select {
-	case <-walked:
-	case <-ctx.Done():
-		return
-	}
-	settled := time.NewTimer(settleDelay)
-	defer settled.Stop()
-	select {
-	case <-settled.C:
-	case <-ctx.Done():
-		return
-	}
-	if n, err := release(); err != nil {
-		log.Debug("startup pages kept", "err", err)
-	} else {
-		log.Debug("startup pages released", "mappedBytes", n)
-	}
 }

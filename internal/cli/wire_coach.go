@@ -34,7 +34,6 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 		return fmt.Errorf("watch PROJECT_DIR: %w", err)
 	}
 	a.onClose("watcher", func(context.Context) error { return watcher.Close() })
-	a.walked = watcher.Ready()
 
 	models := openCoachModels(ctx, a, st, al, sess, log) // wire_coach_models.go: stories 9 and 11
 	hub := wsapi.NewHub(log, 0)

@@ -11,6 +11,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
+
+	"github.com/paige-dev/paige/internal/redact"
 )
 
 // maxPauseContinuations bounds how often Call resends a paused turn
@@ -200,6 +202,11 @@ func (c *Client) send(ctx context.Context, req Request, res Result, schema *Sche
 	return res, nil
 }
 
+// params builds the Messages API request of req. The user message is
+// redacted here, the one point every structured call passes, so no secret
+// a caller forgot reaches the model. The system prompt is not: it is the
+// program's own text (which may well mention "<private>" or "password =")
+// around data redacted where it was stored.
 func (c *Client) params(req Request, model string, schema *Schema) anthropic.MessageNewParams {
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
@@ -208,7 +215,7 @@ func (c *Client) params(req Request, model string, schema *Schema) anthropic.Mes
 	p := anthropic.MessageNewParams{
 		Model:        anthropic.Model(model),
 		MaxTokens:    int64(maxTokens),
-		Messages:     []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.User))},
+		Messages:     []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(redact.String(req.User)))},
 		OutputConfig: anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema.param}},
 	}
 	if req.System != "" {

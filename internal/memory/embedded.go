@@ -18,7 +18,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql migrations/schema.snapshot
+//go:embed migrations/*.sql
 var migrations embed.FS
 
 // Embedded is the default backend: memories in a SQLite file, searched
@@ -48,7 +48,6 @@ var _ Store = (*Embedded)(nil)
 // embedder leaves the store degraded until a later call succeeds.
 func OpenEmbedded(ctx context.Context, path string, emb pembed.Embedder, opts *Options) (*Embedded, error) {
 	sub, _ := fs.Sub(migrations, "migrations")
-	_, _ = sqlite.CreateMigrated(ctx, path, "memory", sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("memory: open %s: %w", path, err)

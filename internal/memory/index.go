@@ -14,9 +14,9 @@ const parallelMin = 16384
 // contiguous float32 slice. A query then costs one pass over the columns
 // where the query is non-zero (scores[i] += q[j]·cols[j][i]): a lexical query
 // of a few words touches a sixth of the data a row-major scan would, and a
-// dense query costs the same as a row scan. The pass runs eight columns at a
-// time with SIMD on amd64 (axpy8), bit for bit the scalar sum. It is not safe
-// for concurrent mutation; Embedded guards it.
+// dense query costs the same as a row scan. Rows are scored a block at a
+// time, and a project search skips the blocks that hold none of its rows. It
+// is not safe for concurrent mutation; Embedded guards it.
 type index struct {
 	dims     int
 	cols     [][]float32     // dims columns of len(rows) values
@@ -162,27 +162,15 @@ func (x *index) scan(lo, hi int, q []float32, nz []int, k int, project int32) []
 	return top
 }
 
-// zeroCol pads the last group of eight columns of a query: adding +0·0 to a
-// score leaves it unchanged (a sum that starts at +0 is never −0).
-var zeroCol [scoreBlock]float32
-
 // score sets s[i] to the dot product of q and row lo+i, visiting only the
-// columns in nz, in order: the float32 sum ((0 + q[j₁]·c₁) + q[j₂]·c₂) + …
-// of the scalar loop, computed eight columns at a time (axpy8).
+// columns in nz: one pass per column, s[i] += q[j]·cols[j][lo+i].
 func (x *index) score(s []float32, q []float32, nz []int, lo int) {
 	clear(s)
-	var a [8]float32
-	var p [8]*float32
-	for g := 0; g < len(nz); g += 8 {
-		for t := range a {
-			a[t], p[t] = 0, &zeroCol[0]
-			if g+t < len(nz) {
-				j, c := nz[g+t], x.cols[nz[g+t]]
-				_ = c[lo+len(s)-1] // the kernel reads len(s) values from c[lo]
-				a[t], p[t] = q[j], &c[lo]
-			}
+	for _, j := range nz {
+		a, c := q[j], x.cols[j][lo:lo+len(s)]
+		for i := range s {
+			s[i] += a * c[i]
 		}
-		axpy8(&a, &p, s)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// scoreReference is the scalar scan index.score replaced, kept as the
-// oracle: one pass per query column, s[i] += q[j]·cols[j][lo+i].
+// scoreReference scores rows without blocks or the non-zero column list:
+// one pass per query column, s[i] += q[j]·cols[j][lo+i].
 func scoreReference(x *index, s []float32, q []float32, lo int) {
 	clear(s)
 	for j, qj := range q {
@@ -22,7 +22,7 @@ func scoreReference(x *index, s []float32, q []float32, lo int) {
 	}
 }
 
-// searchReference is the exact search without blocks, kernels or workers:
+// searchReference is the exact search without blocks or workers:
 // every row scored by scoreReference, filtered, sorted by better, cut at k.
 func searchReference(x *index, q []float32, k int, project string) []hit {
 	if len(x.rows) == 0 || k <= 0 || len(q) != x.dims {
@@ -85,50 +85,6 @@ func edgeValue(r *rand.Rand, inf bool) float32 {
 	return float32(r.NormFloat64())
 }
 
-// TestAxpyMatchesScalar checks the kernels against the Go loop bit for bit,
-// over every tail length and values that stress rounding.
-func TestAxpyMatchesScalar(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 3))
-	for n := range 70 {
-		for range 20 {
-			inf := r.IntN(4) == 0
-			var a [8]float32
-			var cols [8][]float32
-			var p [8]*float32
-			y0 := make([]float32, n+1) // +1: a valid pointer when n == 0
-			for i := range y0 {
-				y0[i] = edgeValue(r, inf)
-			}
-			for c := range cols {
-				a[c] = edgeValue(r, inf)
-				cols[c] = make([]float32, n+1)
-				for i := range cols[c] {
-					cols[c][i] = edgeValue(r, inf)
-				}
-				p[c] = &cols[c][0]
-			}
-			want := slices.Clone(y0[:n])
-			for c := range cols {
-				for i := range want {
-					want[i] += a[c] * cols[c][i]
-				}
-			}
-			got := slices.Clone(y0[:n])
-			axpy8(&a, &p, got)
-			if !sameFloats(got, want) {
-				t.Fatalf("axpy8 n=%d: got %v, want %v", n, got, want)
-			}
-			got = slices.Clone(y0[:n])
-			for c := range cols {
-				axpy1(a[c], p[c], got)
-			}
-			if !sameFloats(got, want) {
-				t.Fatalf("axpy1 n=%d: got %v, want %v", n, got, want)
-			}
-		}
-	}
-}
-
 // randomIndex builds an index of n rows over dims dimensions and projects
 // projects. With ties, values come from a handful of exact steps so many rows
 // share a score; clustered rows arrive in runs of one project (as sessions
@@ -185,7 +141,7 @@ func checkSearch(t *testing.T, r *rand.Rand, x *index, projects int, ties bool) 
 	}
 }
 
-// FuzzSearchMatchesReference: the block-skipping, eight-column SIMD search
+// FuzzSearchMatchesReference: the block-skipping, parallel search
 // answers exactly what the scalar full scan answers (same rows, same float32
 // scores, same order of ties), on random stores and queries.
 func FuzzSearchMatchesReference(f *testing.F) {

@@ -103,7 +103,8 @@ func secretName(name string) (kind string, ok bool) {
 		return "secret", true
 	case hasSuffix(sq, "token"):
 		return "token", true
-	case hasSuffix(sq, "apikey", "accesskey", "privatekey", "signingkey", "encryptionkey", "masterkey", "authkey"):
+	case hasSuffix(sq, "apikey", "accesskey", "privatekey", "signingkey", "encryptionkey", "masterkey", "authkey",
+		"accountkey", "sharedaccesskey"):
 		return "api-key", true
 	}
 	return "", false
@@ -187,11 +188,11 @@ func bareSecret(v string) bool {
 }
 
 // plainHints are the words a plain-language secret needs.
-var plainHints = []string{"pass", "token", "secret", "api"}
+var plainHints = []string{"pass", "token", "secret", "api", "pin"}
 
 // plainRe matches "the password is X", "my token was X", "api key is X",
 // "password for the db is X"; [redactPlain] decides whether X is a secret.
-var plainRe = lazyRegexp(`^(?i)((password|passphrase|passcode|token|api[ _\-]?key|secret)` +
+var plainRe = lazyRegexp(`^(?i)((password|passphrase|passcode|pin(?:[ \t]+(?:code|number))?|token|api[ _\-]?key|secret)` +
 	`(?:\s+(?:for|of|to)\s+(?:the\s+|my\s+)?[\w.\-]+)?\s+(?:is|was)\s+(?:now\s+|still\s+|set\s+to\s+)?)` +
 	"(\"[^\"\\n]+\"|'[^'\\n]+'|`[^`\\n]+`|[^\\s\"'`,;]+)")
 
@@ -240,6 +241,8 @@ func redactPlain(sub []string) string {
 		kind = "secret"
 	case strings.HasPrefix(word, "api"):
 		kind = "api-key"
+	case strings.HasPrefix(word, "pin"):
+		kind = "pin"
 	}
 	if q := val[0]; q == '"' || q == '\'' || q == '`' {
 		if !literalSecret(val[1 : len(val)-1]) {

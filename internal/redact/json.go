@@ -10,13 +10,12 @@ import (
 // a secret (see the assignment rule: "password", "api_key", "clientSecret",
 // …) becomes the marker unless it is empty or a placeholder.
 //
-// Raw without any hint of a secret is returned as is (the same slice, no
-// allocation). Otherwise the result is the value re-encoded compactly, with
-// object keys sorted, or raw itself when nothing needed redacting. Raw that
+// The result is raw itself (the same slice) when nothing needed redacting,
+// else the value re-encoded compactly, with object keys sorted. Raw that
 // is not valid JSON is redacted as text with [String]. A nil or empty raw
 // is returned as is.
 func JSON(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || !jsonHinted(raw) {
+	if len(raw) == 0 {
 		return raw
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -34,15 +33,6 @@ func JSON(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage(String(string(raw)))
 	}
 	return out
-}
-
-// jsonHinted reports whether raw may hold a secret: a hint of any rule, or
-// a \u escape that could hide one from the substring test.
-func jsonHinted(raw []byte) bool {
-	if bytes.Contains(raw, []byte(`\u`)) {
-		return true
-	}
-	return mayHaveSecret(string(raw))
 }
 
 // walk redacts the strings of a decoded JSON value; key is the object key

@@ -13,16 +13,24 @@
 //     END line, or the end of the text). Certificates and public keys stay.
 //   - Provider keys: Anthropic sk-ant-…, OpenAI sk-… / sk-proj-…, Stripe
 //     sk_live_ / rk_live_ / sk_test_ / rk_test_ / whsec_, GitHub ghp_ gho_
-//     ghu_ ghs_ ghr_ github_pat_, AWS access key ids AKIA… / ASIA…, Slack
-//     xox?-…, Google AIza…, JWTs (eyJ….eyJ….sig).
-//   - Credentials in URLs (scheme://user:password@host), Bearer tokens,
+//     ghu_ ghs_ ghr_ github_pat_, GitLab glpat- (and runner, deploy,
+//     trigger tokens), AWS access key ids AKIA… / ASIA…, Slack xox?- and
+//     xapp- tokens and webhook URLs, Google AIza… and GOCSPX-…, Hugging
+//     Face hf_, SendGrid SG.….…, npm npm_, PyPI pypi-AgE…, DigitalOcean
+//     dop_v1_ / doo_v1_ / dor_v1_, Databricks dapi…, Shopify shpat_…,
+//     Postman PMAK-, Linear lin_api_, age AGE-SECRET-KEY-1…, Telegram bot
+//     tokens, JWTs (eyJ….eyJ….sig) (providers.go).
+//   - Passwords on command lines and in .netrc: mysql -pX, curl -u
+//     user:X, docker login -p X / --password X, machine … password X.
+//   - Credentials in URLs (scheme://user:password@host, scheme://:password@host), Bearer tokens,
 //     Authorization header values and "token <credential>".
 //   - Assignments in code and configuration whose name says secret
 //     (password, passwd, passphrase, *_pass, *_pwd, secret, *_token,
 //     api_key, access_key, private_key, aws_secret_access_key, …) with a
 //     literal value: password = "x", PASSWORD=x, api_token: x,
 //     "secret": "x", export API_KEY=…, X-Api-Key: ….
-//   - Plain language: "the password is hunter2", "my token is abc123".
+//   - Plain language: "the password is hunter2", "my token is abc123",
+//     "my passphrase is …", "my PIN is 4821".
 //
 // # What is not
 //
@@ -37,9 +45,12 @@
 //
 // Each secret becomes [REDACTED:kind], kind naming what was there
 // (private, private-key, anthropic-key, openai-key, stripe-key,
-// github-token, aws-access-key, aws-secret-key, slack-token, google-key,
-// jwt, url-password, bearer-token, authorization, password, secret, token,
-// api-key). The name, operator and quotes of an assignment are kept
+// github-token, gitlab-token, aws-access-key, aws-secret-key, slack-token,
+// slack-webhook, google-key, google-oauth-secret, huggingface-token,
+// sendgrid-key, npm-token, pypi-token, digitalocean-token,
+// databricks-token, shopify-token, postman-key, linear-key, age-key,
+// telegram-token, jwt, url-password, bearer-token, authorization,
+// password, pin, secret, token, api-key). The name, operator and quotes of an assignment are kept
 // (password = "[REDACTED:password]"), so the text still reads and JSON
 // stays valid. Text already redacted is left as it is.
 //
@@ -47,13 +58,14 @@
 //
 // String and JSON are pure, safe for concurrent use and never panic. They
 // are idempotent (redacting twice gives what redacting once gives). Work is
-// linear in the input: every rule is an RE2 regexp guarded by a cheap
-// substring test on the lower-cased text, so text without any hint costs a
-// few substring searches (see BenchmarkString).
+// linear in the input: every rule is an anchored RE2 regexp tried only
+// where one of its hints occurs in the lower-cased text (strings.Index), on
+// a bounded window (see BenchmarkString).
 package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -95,9 +107,6 @@ const maxPasses = 4
 // String returns s with every secret replaced by its marker (see the
 // package doc). Text without secrets is returned unchanged.
 func String(s string) string {
-	if !mayHaveSecret(s) { // no rule can match: see prefilter.go
-		return s
-	}
 	for range maxPasses {
 		out := pass(s)
 		if out == s {
@@ -305,6 +314,12 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // rules are compiled on first use, not at package initialisation: the
 // SessionStart hook links this package (through the seed) and never redacts.
 var rules = sync.OnceValue(func() []rule {
+	return slices.Concat(coreRules(), providerRules(), commandRules(), prose())
+})
+
+// coreRules are the private blocks, private keys and the first provider
+// keys, tried first.
+func coreRules() []rule {
 	return []rule{
 		{hints: []string{"<private>"}, multiLine: true, re: regexp.MustCompile(`^(?is)<private>(?:.*?</private>|.*$)`), kind: "private"},
 		{hints: []string{"-----begin "}, multiLine: true, kind: "private-key", re: regexp.MustCompile(
@@ -326,8 +341,15 @@ var rules = sync.OnceValue(func() []rule {
 		{hints: []string{"aiza"}, word: true, re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{30,}`), kind: "google-key"},
 		{hints: []string{"eyj"}, word: true, kind: "jwt",
 			re: regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+	}
+}
+
+// prose are the rules on credentials in URLs, headers, assignments and
+// sentences, tried last.
+func prose() []rule {
+	return []rule{
 		{hints: []string{"://"}, back: schemeChar, word: true,
-			re: regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:)([^@\s/]+)(@)`),
+			re: regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)([^@\s/]+)(@)`),
 			fn: keep("url-password", func(v string) bool { return !isMarker(v) })},
 		{hints: []string{"authorization"}, word: true, re: regexp.MustCompile(
 			`^(?i)(authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|token|digest)[ \t]+)?)([A-Za-z0-9._~+/=\-]{8,})()`),
@@ -341,7 +363,7 @@ var rules = sync.OnceValue(func() []rule {
 		{hints: assignHints, back: identChar, ahead: assignmentAhead, re: assignRe(), fn: redactAssignment},
 		{hints: plainHints, back: wordChar, ahead: plainAhead, re: plainRe(), fn: redactPlain},
 	}
-})
+}
 
 // Blank reports whether s holds nothing but markers and white space: text
 // that was all secret.

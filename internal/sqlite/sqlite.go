@@ -39,11 +39,14 @@ const BusyTimeout = 10 * time.Second
 var ErrCorrupt = errors.New("sqlite: database file is corrupt or not a SQLite database")
 
 // Open opens (creating if needed) the database at path, with its parent
-// directory. The returned *sql.DB is safe for concurrent use.
+// directory, after removing the temporary databases an older Paige left
+// beside it ([RemoveLeftovers]). The returned *sql.DB is safe for
+// concurrent use.
 func Open(ctx context.Context, path string) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create database directory: %w", err)
 	}
+	RemoveLeftovers(path)
 	db, err := sql.Open("sqlite", dsn(path, "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -92,8 +95,7 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // It first looks at what is recorded, in one transaction: when every
 // migration is, there is nothing to do; when none is (a new database),
 // it applies them all in that transaction, one commit instead of one per
-// migration, or, when fsys holds a snapshot made from them
-// ([SnapshotName]), the schema they leave, and records them. Otherwise (some recorded), or when that transaction fails,
+// migration. Otherwise (some recorded), or when that transaction fails,
 // it rolls back and applies each missing migration in its own
 // transaction, so a database migrated in part, or a migration that fails,
 // ends in the same state with the same error as that path alone
@@ -130,9 +132,6 @@ func migrateAtOnce(ctx context.Context, db *sql.DB, namespace string, fsys fs.FS
 			}
 		}
 		return true // up to date; the rollback undoes nothing
-	}
-	if snapshot := snapshotFor(fsys, migs); snapshot != "" {
-		return applySnapshot(ctx, tx, namespace, snapshot, migs) == nil && tx.Commit() == nil
 	}
 	for _, m := range migs {
 		if err := applyIn(ctx, tx, namespace, fsys, m); err != nil {

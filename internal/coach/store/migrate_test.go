@@ -161,11 +161,3 @@ func TestMigrationActionLogOptionalSession(t *testing.T) {
 		t.Errorf("s1's actions = %d, %v; want 2", len(got), err)
 	}
 }
-
-// TestMigrationsEmbedSnapshot: the binary carries the schema snapshot, so
-// a new database gets the schema at once (sqlite.SnapshotName).
-func TestMigrationsEmbedSnapshot(t *testing.T) {
-	if _, err := fs.Stat(migrationFiles, "migrations/"+sqlite.SnapshotName); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -40,7 +40,7 @@ import (
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
-//go:embed migrations/*.sql migrations/schema.snapshot
+//go:embed migrations/*.sql
 var migrationFiles embed.FS
 
 // FileName is the database file inside DATA_DIR (FR-010).
@@ -86,7 +86,6 @@ func OpenFile(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("coach store: %w", err)
 	}
-	_, _ = sqlite.CreateMigrated(ctx, path, Namespace, sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("coach store: %w", err)

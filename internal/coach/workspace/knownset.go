@@ -67,48 +67,6 @@ func (k *knownSet) set(rel string, isDir bool) {
 	}
 }
 
-// setIn records name, in the directory dir ("." for the project's top),
-// with its kind: set(dir+"/"+name) without building that path.
-func (k *knownSet) setIn(dir, name string, isDir bool) {
-	c := &k.top
-	if dir != "." {
-		if c = k.dirs[dir]; c == nil {
-			c = &children{}
-			k.dirs[strings.Clone(dir)] = c
-		}
-	}
-	if c.put(name, isDir) {
-		k.n++
-	}
-}
-
-// reserve makes room for n more children of dir ("." for the project's
-// top) holding size bytes of names in all, so a directory's listing is
-// recorded without growing its slices step by step (garbage the walk of
-// a large project would leave).
-func (k *knownSet) reserve(dir string, n, size int) {
-	c := &k.top
-	if dir != "." {
-		if c = k.dirs[dir]; c == nil {
-			c = &children{}
-			k.dirs[strings.Clone(dir)] = c
-		}
-	}
-	c.names = growExact(c.names, size)
-	c.ends = growExact(c.ends, n)
-}
-
-// growExact returns s with room for n more elements and no more (compact
-// then has nothing to trim).
-func growExact[T any](s []T, n int) []T {
-	if cap(s)-len(s) >= n {
-		return s
-	}
-	out := make([]T, len(s), len(s)+n)
-	copy(out, s)
-	return out
-}
-
 // remove forgets rel itself (not what lies below it).
 func (k *knownSet) remove(rel string) {
 	i := strings.LastIndexByte(rel, '/')

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -142,7 +141,7 @@ func (wt *Watcher) initialWalk(started chan<- error) bool {
 		wt.known.compact()
 	}
 	if err == nil && entries > syncEntries {
-		// A large walk grew the heap (the known set, the lister's buffers,
+		// A large walk grew the heap (the known set, the listings,
 		// fsnotify's tables) past what stays live; at the server's GOGC the
 		// difference would stay resident: return it once, now that the
 		// walk is over.
@@ -171,96 +170,56 @@ func (wt *Watcher) addTree(dir string, emit func(FileEvent)) error {
 
 // walk is addTree calling after (when not nil) after each entry, once a
 // directory is watched; an error from after stops the walk and is returned.
-// It visits what filepath.WalkDir would, in the same order, but builds no
-// path per file: a file's name is recorded under its directory's, and
-// directories are listed into reused buffers ([dirLister]).
+// An error at dir itself (gone, unreadable, not watchable) is returned; a
+// subdirectory that cannot be read or watched is skipped with what could
+// be read of it.
 func (wt *Watcher) walk(dir string, emit func(FileEvent), after func() error) error {
 	root := wt.ws.guard.root
-	info, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	rel, ok := within(root, dir)
-	if !ok {
-		return nil
-	}
-	if info.IsDir() {
-		if dir != root && Excluded(info.Name()) {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			return nil // vanished or unreadable: what was read of it
+		}
+		rel, ok := within(root, path)
+		if !ok {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && isTempName(d.Name()) {
+			wt.removeLeftover(rel, d)
 			return nil
 		}
-		if err := wt.fw.Add(dir); err != nil {
-			return err
+		if d.IsDir() {
+			if path != root && Excluded(d.Name()) {
+				return filepath.SkipDir
+			}
+			if err := wt.fw.Add(path); err != nil {
+				if path == dir {
+					return err
+				}
+				// Typically the inotify watch limit: keep going, say so.
+				wt.log.Warn("cannot watch directory", "path", rel, "err", err)
+			}
 		}
-	}
-	if after == nil {
-		after = func() error { return nil }
-	}
-	if err := after(); err != nil {
-		return err
-	}
-	if rel != "." {
-		wt.known.set(rel, info.IsDir())
-	}
-	if !info.IsDir() {
-		return nil
-	}
-	lister := &dirLister{}
-	entries, err := lister.list(dir, 0)
-	if err != nil {
-		return err
-	}
-	return wt.walkEntries(lister, dir, rel, entries, 1, emit, after)
-}
-
-// walkEntries is walk below the directory at path (relative: rel) whose
-// entries are given, at depth (for the lister's buffers); a subdirectory
-// that cannot be read or watched is skipped (with what could be read of
-// it), as by filepath.WalkDir.
-func (wt *Watcher) walkEntries(lister *dirLister, path, rel string, entries *dirListing, depth int,
-	emit func(FileEvent), after func() error) error {
-	wt.known.reserve(rel, len(entries.ents), len(entries.names))
-	for i, e := range entries.ents {
-		if !e.isDir {
+		if after != nil {
 			if err := after(); err != nil {
 				return err
 			}
-			name := entries.name(i)
-			wt.known.setIn(rel, string(name), false) // a short name is converted on the stack
-			if emit != nil {
-				emit(FileEvent{Action: OpAdd, Path: joinRel(rel, string(name))})
+		}
+		if rel == "." {
+			return nil
+		}
+		wt.known.set(rel, d.IsDir())
+		if emit != nil && path != dir {
+			op := OpAdd
+			if d.IsDir() {
+				op = OpAddDir
 			}
-			continue
+			emit(FileEvent{Action: op, Path: rel})
 		}
-		name := string(entries.name(i))
-		if Excluded(name) {
-			continue
-		}
-		sub, subRel := filepath.Join(path, name), joinRel(rel, name)
-		if err := wt.fw.Add(sub); err != nil {
-			// Typically the inotify watch limit: keep going, say so.
-			wt.log.Warn("cannot watch directory", "path", subRel, "err", err)
-		}
-		if err := after(); err != nil {
-			return err
-		}
-		wt.known.set(subRel, true)
-		if emit != nil {
-			emit(FileEvent{Action: OpAddDir, Path: subRel})
-		}
-		subEntries, _ := lister.list(sub, depth) // vanished or unreadable: what was read
-		if err := wt.walkEntries(lister, sub, subRel, subEntries, depth+1, emit, after); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// joinRel is the relative path of name in the directory rel.
-func joinRel(rel, name string) string {
-	if rel == "." {
-		return name
-	}
-	return rel + "/" + name
+		return nil
+	})
 }
 
 // loop runs the initial walk (see [Watcher.initialWalk]), then turns
@@ -367,12 +326,6 @@ func (wt *Watcher) translate(ev fsnotify.Event, emit func(FileEvent)) {
 			emit(FileEvent{Action: OpUnlink, Path: rel})
 		}
 	}
-}
-
-// isTempName reports whether name is one of WriteFile's temporary files,
-// which are renamed over their target and never reported.
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
 // forget drops rel and, for a directory, everything known below it,

@@ -18,6 +18,10 @@
 //     are flagged on read and never enter the buffer cache or a diff (EC-12).
 //   - [Workspace.WriteFile] is for the editor (WebSocket) side only; MCP tools
 //     must never call it (FR-026).
+//   - A save writes a temporary file beside its target and renames it over
+//     it: the file is the old or the new content, never torn. The
+//     watcher's walk removes the temporary files of saves killed before
+//     their rename, when they are older than the Workspace.
 //
 // A Workspace is safe for concurrent use. Concurrent buffer updates of the
 // same file: last write wins (EC-15).
@@ -51,6 +55,7 @@ const DefaultMaxReadBytes = 50 << 20
 // Workspace is the file-system layer for one project directory.
 type Workspace struct {
 	guard   *Guard
+	started time.Time // when New ran: older temporary files are leftovers
 	now     func() time.Time
 	maxRead int64
 	bufs    bufferCache
@@ -72,7 +77,7 @@ func New(projectDir string, opts *Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{guard: g, now: o.Now, maxRead: o.MaxReadBytes}
+	w := &Workspace{guard: g, started: time.Now(), now: o.Now, maxRead: o.MaxReadBytes}
 	w.bufs.init()
 	return w, nil
 }
@@ -218,9 +223,6 @@ func removeCreated(r *os.Root, created []string) {
 		_ = r.Remove(created[i])
 	}
 }
-
-// tempMarker marks WriteFile's temporary files (".name.paige-123").
-const tempMarker = ".paige-"
 
 // createTemp creates a new temporary file in dir under r whose name starts
 // with prefix, like os.CreateTemp, and returns it with its path relative

@@ -94,9 +94,11 @@ func NewClient(msgs Messages, opts *ClientOptions) *Client {
 // times jitter, capped at MaxDelay.
 func (c *Client) Backoff(attempt int) time.Duration { return c.policy.Backoff(attempt) }
 
-// Create sends params, retrying as described on [Client]. The error is a
-// *core.Error (ANTHROPIC_API_ERROR) or ctx.Err().
+// Create sends params, retrying as described on [Client], with their
+// secrets redacted ([redactParams]). The error is a *core.Error
+// (ANTHROPIC_API_ERROR) or ctx.Err().
 func (c *Client) Create(ctx context.Context, params anthropic.MessageNewParams) (*anthropic.Message, error) {
+	params = redactParams(params)
 	var (
 		msg      *anthropic.Message
 		attempts int

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/redact"
 )
 
 // Statements of every turn (see hotQueries).
@@ -20,7 +21,9 @@ const (
 
 const sessionCols = `id, problem, status, created_at, resolved_at, total_tokens_used, state_json, spec_path, title`
 
-// CreateSession inserts s with its messages. A zero CreatedAt is set to now.
+// CreateSession inserts s with its messages, the problem's and the
+// messages' secrets redacted (internal/redact). A zero CreatedAt is set to
+// now.
 func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	if sess.CreatedAt.IsZero() {
 		sess.CreatedAt = s.now()
@@ -42,8 +45,8 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	}
 	defer rollback(tx)
 	if _, err = tx.ExecContext(ctx, s.q(`INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		sess.ID, sess.Problem, string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
-		sess.TotalTokensUsed, string(state), sess.SpecPath, sess.Title); err != nil {
+		sess.ID, redact.String(sess.Problem), string(sess.Status), s.ts(sess.CreatedAt), s.tsPtr(sess.ResolvedAt),
+		sess.TotalTokensUsed, string(state), sess.SpecPath, redact.String(sess.Title)); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
 	if err := s.writeMessages(ctx, tx, sess.ID, msgs, 0); err != nil {
@@ -242,8 +245,8 @@ func (s *Store) SaveProgress(ctx context.Context, id string, p core.Progress) er
 	return tx.Commit()
 }
 
-// writeMessages stores msgs[from:] at their positions and drops stored
-// messages beyond len(msgs).
+// writeMessages stores msgs[from:] at their positions, their secrets
+// redacted (internal/redact), and drops stored messages beyond len(msgs).
 func (s *Store) writeMessages(ctx context.Context, tx *sql.Tx, id string, msgs []json.RawMessage, from int) error {
 	from = min(max(from, 0), len(msgs))
 	if _, err := s.txExec(ctx, tx, qDeleteMessages, id, from); err != nil {
@@ -253,7 +256,7 @@ func (s *Store) writeMessages(ctx context.Context, tx *sql.Tx, id string, msgs [
 		if !json.Valid(msgs[i]) {
 			return fmt.Errorf("message %d is not valid JSON", i)
 		}
-		if _, err := s.txExec(ctx, tx, qInsertMessage, id, i, string(msgs[i])); err != nil {
+		if _, err := s.txExec(ctx, tx, qInsertMessage, id, i, string(redact.JSON(msgs[i]))); err != nil {
 			return err
 		}
 	}
@@ -277,7 +280,7 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) error {
 	if !validID(id) {
 		return notFound("session", id)
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET title = ? WHERE id = ?`), title, id)
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE sessions SET title = ? WHERE id = ?`), redact.String(title), id)
 	if err != nil {
 		return fmt.Errorf("rename session: %w", err)
 	}

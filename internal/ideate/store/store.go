@@ -66,7 +66,6 @@ func Open(ctx context.Context, dataDir, databaseURL string) (*Store, error) {
 // OpenSQLite opens (creating) the SQLite database at path and migrates it.
 func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	sub, _ := fs.Sub(migrations, "migrations/sqlite")
-	_, _ = sqlite.CreateMigrated(ctx, path, Namespace, sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,10 @@ func handleExtract(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if err := decode(w, r, &req); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			refuse(w, err)
+			return
+		}
+		if overCap(w, "transcriptPath", req.TranscriptPath, MaxPathBytes) {
 			return
 		}
 		path, err := d.Roots.Resolve(req.TranscriptPath)
@@ -60,7 +63,10 @@ func handleCreateSession(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if err := decode(w, r, &req); err != nil && !errors.Is(err, errEmptyBody) { // no body: default name
-			writeError(w, http.StatusBadRequest, err.Error())
+			refuse(w, err)
+			return
+		}
+		if overCap(w, "name", req.Name, MaxNameBytes) {
 			return
 		}
 		ss, err := d.Chat.CreateSession(r.Context(), req.Name)
@@ -100,7 +106,10 @@ func handleSend(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req messageRequest
 		if err := decode(w, r, &req); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			refuse(w, err)
+			return
+		}
+		if overCap(w, "content", req.Content, MaxMessageBytes) {
 			return
 		}
 		m, err := d.Chat.Send(r.Context(), r.PathValue("id"), req.Content)
@@ -124,7 +133,10 @@ func handleStream(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req messageRequest
 		if err := decode(w, r, &req); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			refuse(w, err)
+			return
+		}
+		if overCap(w, "content", req.Content, MaxMessageBytes) {
 			return
 		}
 		if _, err := d.Chat.Messages(r.Context(), r.PathValue("id")); err != nil {
@@ -187,7 +199,10 @@ func handleAddPreprompt(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if err := decode(w, r, &req); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			refuse(w, err)
+			return
+		}
+		if overCap(w, "name", req.Name, MaxNameBytes) || overCap(w, "content", req.Content, MaxPrepromptBytes) {
 			return
 		}
 		p := learncontext.Preprompt{Name: req.Name, Type: req.Type, Content: req.Content, Priority: req.Priority, Active: req.Active == nil || *req.Active}

@@ -28,9 +28,6 @@ import (
 	"github.com/paige-dev/paige/internal/server"
 )
 
-// MaxBodyBytes bounds request bodies.
-const MaxBodyBytes = 1 << 20
-
 // Deps are what the handlers need. Log may be nil.
 type Deps struct {
 	Store     *knowledge.Store
@@ -86,6 +83,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
 			return errEmptyBody
+		}
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return bodyTooLarge(r)
 		}
 		return fmt.Errorf("invalid JSON body: %v", err)
 	}

@@ -16,14 +16,13 @@ import (
 // FileName is the database file name inside DATA_DIR.
 const FileName = "learn.db"
 
-//go:embed migrations/*.sql migrations/schema.snapshot
+//go:embed migrations/*.sql
 var migrations embed.FS
 
 // Open opens (creating if needed) the database at path and applies learn's
 // migrations (namespace "learn").
 func Open(ctx context.Context, path string) (*sql.DB, error) {
 	sub, _ := fs.Sub(migrations, "migrations")
-	_, _ = sqlite.CreateMigrated(ctx, path, "learn", sub) // a new database, made whole at once; else as below
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return nil, err
