@@ -35,11 +35,11 @@ func Candidate(a Analysis) bool {
 	return true
 }
 
-// hasFactCue reports whether one of the sentences of text states a project
-// fact; questions do not. lt is lower(text).
-func hasFactCue(text, lt string) bool {
-	for start, end := range sentenceSpans(text) {
-		if ls := lt[start:end]; !isQuestion(ls) && matchFactCue(ls) {
+// hasFactCue reports whether one of the lower-cased sentences states a
+// project fact; questions do not.
+func hasFactCue(lowered []string) bool {
+	for _, ls := range lowered {
+		if !isQuestion(ls) && matchFactCue(ls) {
 			return true
 		}
 	}

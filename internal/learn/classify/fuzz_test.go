@@ -87,23 +87,3 @@ func FuzzWithoutDurable(f *testing.F) {
 		}
 	})
 }
-
-// FuzzListPrefilters checks mayHaveList against strings.ContainsAny and
-// bulletItem against the bullet regexp, on each line of the text.
-func FuzzListPrefilters(f *testing.F) {
-	for _, s := range []string{"- First, build\n- then test", "  *\tx", "•  y", "\xe2\x80•z", "\xe2\x80\xa2", "+", "-x", " - ", "\t-\t\t", "1. a", "é", "\xff- x", "- \xff\r"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := mayHaveList(s), strings.ContainsAny(s, "0123456789-*•+"); got != want {
-			t.Fatalf("mayHaveList(%q) = %v, ContainsAny %v", s, got, want)
-		}
-		for _, line := range strings.Split(s, "\n") {
-			item, ok := bulletItem(line)
-			m := lists().bullet.FindStringSubmatch(line)
-			if ok != (m != nil) || ok && item != m[1] {
-				t.Fatalf("bulletItem(%q) = %q, %v; regexp %q", line, item, ok, m)
-			}
-		}
-	})
-}
