@@ -81,7 +81,7 @@ func Run(ctx context.Context, path string, opts Options) (Result, error) {
 			return res, nil
 		}
 	}
-	turns, rst, err := transcript.ReadFile(path, opts.Reader)
+	turns, rst, err := readSession(path, opts.Reader)
 	if err != nil {
 		return res, err
 	}

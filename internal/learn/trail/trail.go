@@ -113,11 +113,10 @@ type Candidate struct {
 	Cwd      string
 	Runs     int
 	Entities []string
+	// Final is set on the last successful test, lint or check command of
+	// the session (per directory): the run that showed the work was done.
+	Final bool
 }
-
-// minEdits is how often one file must be edited in a session to be
-// learned as a file that matters.
-const minEdits = 3
 
 // failure marks in the output of a piped command (whose exit status is the
 // filter's).
@@ -143,7 +142,9 @@ func MineCalls(calls []Call) []Candidate {
 			m.mcp(c)
 		}
 	}
-	m.files()
+	for _, i := range m.final {
+		m.out[i].Final = true
+	}
 	return m.out
 }
 
@@ -157,13 +158,16 @@ type miner struct {
 	out     []Candidate
 	index   map[string]int       // cwd + key → position in out
 	pending map[string]failedCmd // cwd + category → the last failure not yet fixed
-	edits   map[[2]string]int    // {cwd, relative file} → edits
-	order   [][2]string
+	final   map[string]int       // cwd + category + dir → the last successful verification
 }
 
 func newMiner() *miner {
-	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, edits: map[[2]string]int{}}
+	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, final: map[string]int{}}
 }
+
+// verifies are the categories whose last green run in a session shows the
+// way the work is checked.
+var verifies = map[Category]bool{Test: true, Lint: true, Check: true}
 
 func (m *miner) add(c Candidate) {
 	k := c.Cwd + "\x00" + c.Key
@@ -210,6 +214,9 @@ func (m *miner) bash(c Call) {
 			}
 		}
 		m.add(procedure(c.Cwd, s.Dir, cmd))
+		if verifies[cmd.Cat] {
+			m.final[pk] = m.index[c.Cwd+"\x00"+procedure(c.Cwd, s.Dir, cmd).Key]
+		}
 		for _, f := range cmd.Facts {
 			m.add(Candidate{Type: learn.Fact, Key: "fact:" + f, Content: f, Cwd: c.Cwd, Entities: []string{factValue(f)}})
 		}
@@ -266,26 +273,6 @@ func (m *miner) edit(c Call) {
 	for k := range m.pending { // the code changed: a later success is no fix by command
 		if strings.HasPrefix(k, c.Cwd+"\x00") {
 			delete(m.pending, k)
-		}
-	}
-	rel, ok := relative(c.Cwd, c.File)
-	if !ok {
-		return
-	}
-	k := [2]string{c.Cwd, rel}
-	if m.edits[k] == 0 {
-		m.order = append(m.order, k)
-	}
-	m.edits[k]++
-}
-
-// files adds the files edited at least minEdits times.
-func (m *miner) files() {
-	for _, k := range m.order {
-		if n := m.edits[k]; n >= minEdits {
-			f := "often edited: " + k[1]
-			m.add(Candidate{Type: learn.Fact, Key: "fact:" + f, Content: f, Cwd: k[0], Entities: []string{k[1]}})
-			m.out[len(m.out)-1].Runs = n
 		}
 	}
 }

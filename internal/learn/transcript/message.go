@@ -104,22 +104,31 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 		texts = append(texts, content.String())
 	} else {
 		content.ForEach(func(_, b gjson.Result) bool {
-			switch b.Get("type").Str {
-			case "text":
-				texts = append(texts, b.Get("text").String())
-			case "tool_result":
-				if r := s.refusal(c, b); r != "" {
-					reasons = append(reasons, r)
+			var f [len(blockKeys)]string
+			rawFields(b.Raw, blockKeys[:], f[:])
+			switch f[0] {
+			case `"text"`:
+				texts = append(texts, gjson.Parse(f[1]).String())
+			case `"tool_result"`:
+				r := resultBlock{toolUseID: gjson.Parse(f[3]).Str, isError: f[4] == "true", content: f[2]}
+				if reason := s.refusal(c, r); reason != "" {
+					reasons = append(reasons, reason)
 				}
-				s.toolResult(c, b)
+				s.toolResult(c, r)
 			}
 			return true
 		})
 	}
 	joined := strings.Join(texts, "\n")
+	if IsCompactionSummary(joined) {
+		s.stats.Compaction++
+		return nil
+	}
 	c.interruption(joined)
 	if text := Clean(joined); text != "" {
 		reasons = append(reasons, text)
+	} else if len(texts) > 0 && strings.Contains(joined, "<") {
+		s.stats.Commands++
 	}
 	for _, text := range reasons { // a refusal's reason is the user's words: a turn of its own
 		if err := s.flush(c); err != nil {
@@ -134,15 +143,27 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 	return nil
 }
 
+// blockKeys are the members of a user line's content block the reader
+// looks at, read in one pass: type, text, content, tool_use_id, is_error.
+var blockKeys = [...]string{"type", "text", "content", "tool_use_id", "is_error"}
+
+// resultBlock is a tool_result block: its call's id, is_error and its
+// content as raw JSON (a string or an array of blocks).
+type resultBlock struct {
+	toolUseID string
+	isError   bool
+	content   string
+}
+
 // toolResult attaches a shortened tool result to the open assistant turn.
 // Results with no open turn to attach to are dropped.
-func (s *scanner) toolResult(c *chain, b gjson.Result) {
+func (s *scanner) toolResult(c *chain, b resultBlock) {
 	if c.open == nil {
 		return
 	}
 	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
-	switch raw := rawField(b.Raw, "content"); {
+	switch raw := b.content; {
 	case raw == "":
 	case raw[0] == '"':
 		text = prefixString(raw, budget)
@@ -158,9 +179,9 @@ func (s *scanner) toolResult(c *chain, b gjson.Result) {
 		text = strings.Join(parts, " ")
 	}
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
-		ToolUseID: strings.Clone(b.Get("tool_use_id").Str),
+		ToolUseID: strings.Clone(b.toolUseID),
 		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
-		IsError:   b.Get("is_error").Type == gjson.True,
+		IsError:   b.isError,
 	})
 }
 

@@ -6,30 +6,41 @@ package transcript
 // text). It returns "" when obj is not an object or has no such member.
 // obj must be valid JSON.
 func rawField(obj, key string) string {
+	var out [1]string
+	rawFields(obj, []string{key}, out[:])
+	return out[0]
+}
+
+// rawFields sets out[k] to the raw JSON text of the top-level member
+// keys[k] of the JSON object obj ("" when it has none), in one pass over
+// obj. obj must be valid JSON; out must be as long as keys.
+func rawFields(obj string, keys, out []string) {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return ""
+		return
 	}
 	i++
 	for {
 		i = skipWS(obj, i)
 		if i >= len(obj) || obj[i] != '"' {
-			return ""
+			return
 		}
 		kEnd := skipString(obj, i)
 		k := obj[i+1 : kEnd-1]
 		i = skipWS(obj, kEnd)
 		if i >= len(obj) || obj[i] != ':' {
-			return ""
+			return
 		}
 		i = skipWS(obj, i+1)
 		vEnd := skipValue(obj, i)
-		if k == key {
-			return obj[i:vEnd]
+		for n, key := range keys {
+			if k == key {
+				out[n] = obj[i:vEnd]
+			}
 		}
 		i = skipWS(obj, vEnd)
 		if i >= len(obj) || obj[i] != ',' {
-			return ""
+			return
 		}
 		i++
 	}

@@ -14,6 +14,13 @@
 //   - progress, system, summary, file-history-snapshot and queue-operation
 //     lines, and isMeta lines (hook feedback, skill bodies, caveats), are
 //     skipped;
+//   - Claude Code's compaction summary (a user line with isCompactSummary,
+//     or one opening with "This session is being continued from a previous
+//     conversation") is Claude's summary of earlier turns, not the user's
+//     words: it is counted in [Stats.Compaction] and adds no turn;
+//   - a user line holding only slash-command tags or local command output
+//     (<command-name>, <local-command-stdout>…) is counted in
+//     [Stats.Commands] and adds no turn;
 //   - sidechain (subagent) lines are skipped unless [Options.IncludeSidechain]
 //     is set; then top-level isSidechain lines and the subagent messages
 //     nested in agent_progress records are read as their own chains;
@@ -59,6 +66,8 @@ type Stats struct {
 	Skipped    int `json:"skipped"`    // non-conversation records and isMeta lines
 	Sidechain  int `json:"sidechain"`  // subagent lines left out
 	Duplicates int `json:"duplicates"` // streaming duplicates dropped (lines or blocks)
+	Compaction int `json:"compaction"` // compaction summaries left out
+	Commands   int `json:"commands"`   // user lines of slash-command tags or command output only
 }
 
 // ReadFile reads the transcript at path; see [Read].
@@ -191,6 +200,7 @@ type record struct {
 	typ, parentToolUse, agentID string
 	cwd                         string
 	isMeta, isSidechain         bool
+	isCompactSummary            bool
 	message, data               gjson.Result
 }
 
@@ -216,6 +226,8 @@ func (s *scanner) line(b []byte) error {
 			rec.isMeta = v.Type == gjson.True
 		case "isSidechain":
 			rec.isSidechain = v.Type == gjson.True
+		case "isCompactSummary":
+			rec.isCompactSummary = v.Type == gjson.True
 		case "message":
 			rec.message = v
 		case "data":
@@ -235,6 +247,10 @@ func (s *scanner) line(b []byte) error {
 			s.stats.Skipped++
 			return nil
 		}
+		if rec.isCompactSummary {
+			s.stats.Compaction++
+			return nil
+		}
 		key := ""
 		if rec.isSidechain {
 			if !s.include {
@@ -246,6 +262,7 @@ func (s *scanner) line(b []byte) error {
 		s.cwd = rec.cwd
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
+		s.cwd = rec.cwd
 		if s.include && rec.data.Get("type").Str == "agent_progress" {
 			return s.nested(rec)
 		}

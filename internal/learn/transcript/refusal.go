@@ -29,11 +29,11 @@ const clarifyReason = "The user wants to clarify these questions."
 // the chain so the next user turn is [learn.Turn.Interrupted], with the
 // refused call as its context, and returns the reason the user typed, if
 // any ("" otherwise).
-func (s *scanner) refusal(c *chain, b gjson.Result) string {
-	if b.Get("is_error").Type != gjson.True {
+func (s *scanner) refusal(c *chain, b resultBlock) string {
+	if !b.isError {
 		return ""
 	}
-	raw := rawField(b.Raw, "content")
+	raw := b.content
 	if raw == "" {
 		return ""
 	}
@@ -51,7 +51,7 @@ func (s *scanner) refusal(c *chain, b gjson.Result) string {
 		return ""
 	}
 	c.interrupted = true
-	c.refused = c.toolUse(b.Get("tool_use_id").Str)
+	c.refused = c.toolUse(b.toolUseID)
 	_, reason, ok := strings.Cut(text, reasonMarker)
 	if !ok {
 		return ""
