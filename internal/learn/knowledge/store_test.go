@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -170,7 +171,10 @@ func TestForgetAndSupersede(t *testing.T) {
 	if _, err := s.Forget("does-not-exist"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("got %v, want ErrNotFound", err)
 	}
-	if _, err := s.Forget(a.ID[:4]); !errors.Is(err, ErrAmbiguous) { // v7 ids of one millisecond share a prefix
+	if _, err := s.Append(learn.Entry{ID: "abcd-1", Type: learn.Fact, Content: "one"}, learn.Entry{ID: "abcd-2", Type: learn.Fact, Content: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Forget("abcd"); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("got %v, want ErrAmbiguous", err)
 	}
 	md, err := s.WriteMarkdown()
@@ -315,6 +319,27 @@ func TestConcurrentForgetAndSupersede(t *testing.T) {
 		got := entries(t, s)[0]
 		if !got.Forgotten || got.SupersededBy != es[1].ID {
 			t.Fatalf("lost an update: %+v", got)
+		}
+	}
+}
+
+// TestEntriesOfOneRunHaveShortUniquePrefixes: the ids a run gives its
+// entries differ in their first characters, so "learn forget <4 chars>"
+// names one of them (time-ordered ids of one run shared twelve).
+func TestEntriesOfOneRunHaveShortUniquePrefixes(t *testing.T) {
+	s := openStore(t)
+	var batch []learn.Entry
+	for i := range 20 {
+		batch = append(batch, learn.Entry{Type: learn.Fact, Content: fmt.Sprintf("fact number %d", i)})
+	}
+	stored, err := s.Append(batch...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range stored {
+		got, err := s.Forget(e.ID[:8])
+		if err != nil || got.ID != e.ID {
+			t.Errorf("forget by %q: %+v, %v", e.ID[:8], got, err)
 		}
 	}
 }
