@@ -216,7 +216,9 @@ func normalize(s string) string {
 }
 
 // Sentences splits text at line breaks and at '.', '!' or '?' followed by
-// a space, keeping the terminator. Empty pieces are dropped.
+// a space, keeping the terminator. Empty pieces are dropped. Text in
+// backquotes is never split, and neither is a path pattern whose dots
+// follow a slash ("go test ./... before committing" is one sentence).
 func Sentences(text string) []string {
 	var out []string
 	start := 0
@@ -226,14 +228,31 @@ func Sentences(text string) []string {
 		}
 		start = end
 	}
+	code := false
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == '\n':
+			code = false
 			add(i)
-		case (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' '):
+		case c == '`':
+			code = !code
+		case code:
+		case (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' ') && !pathDots(text, i):
 			add(i + 1)
 		}
 	}
 	add(len(text))
 	return out
+}
+
+// pathDots reports whether the '.' at text[i] ends a run of dots that
+// follows a slash: "./...", "pkg/...".
+func pathDots(text string, i int) bool {
+	if text[i] != '.' {
+		return false
+	}
+	for i > 0 && text[i] == '.' {
+		i--
+	}
+	return text[i] == '/'
 }

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/classify"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
 )
 
 // Extractor extracts knowledge from a chunk of turns (signal user turns
@@ -126,4 +125,5 @@ func Entries(items []Item, source string, now time.Time) []learn.Entry {
 	return out
 }
 
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
+// newID is the store's id: random, so a short prefix names one entry.
+func newID() string { return knowledge.NewID() }

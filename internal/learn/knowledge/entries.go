@@ -93,17 +93,19 @@ func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
 
 // Supersedes reports whether candidate, a new entry that is not a
 // duplicate, replaces old: same type, an entity in common, a word-set
-// Jaccard similarity between 0.4 and 0.6 (a restatement of the same point,
-// like "User prefers pnpm over npm" → "User strongly prefers pnpm"), at
-// least old's confidence, and not about a different thing: "Never
-// force-push to release branches" does not replace "Never force-push to
-// main", since each names something the other does not.
+// Jaccard similarity between 0.4 and 0.6, at least old's confidence, and
+// saying all old says (its content words, stemmed, without filler): a
+// restatement that adds to the same point, like "Never push to main" →
+// "Never push to main without a review". Distinct scopes never replace
+// each other: "Never force-push to main" and "Never push to main without
+// review", "Never use fmt.Println in the api service" and "… in the cli
+// tool", each say something the other does not.
 func Supersedes(candidate, old learn.Entry) bool {
 	if candidate.Type != old.Type || candidate.Confidence < old.Confidence {
 		return false
 	}
 	c, o := meaningOf(candidate), meaningOf(old)
-	if !c.sharesEntity(o) || conflict(c, o) {
+	if !c.sharesEntity(o) || conflict(c, o) || extraWord(o, c) {
 		return false
 	}
 	j := Jaccard(candidate.Content, old.Content)
