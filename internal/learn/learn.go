@@ -141,6 +141,8 @@ type Turn struct {
 	// Cwd is the working directory recorded on the turn's (first) line;
 	// empty when the transcript has none.
 	Cwd string `json:"cwd,omitempty"`
+	// GitBranch is the git branch recorded on that line; empty when none.
+	GitBranch string `json:"gitBranch,omitempty"`
 	// Interrupted is set on a user turn that follows the user stopping the
 	// assistant ("[Request interrupted by user…]") or refusing a tool call:
 	// what it says often corrects what was stopped.

@@ -160,7 +160,7 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	if !opts.NoTrail {
 		mined = trail.Mine(turns) // reads only the assistant turns, which are as read
 	}
-	merge := trailMerger(mined, source, opts)
+	merge := trailMerger(turns, mined, source, opts)
 	if opts.DryRun {
 		existing, err := opts.Store.Entries()
 		if err != nil {

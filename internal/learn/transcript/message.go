@@ -41,7 +41,7 @@ func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain, Cwd: strings.Clone(s.cwd)}
+		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain, Cwd: strings.Clone(s.cwd), GitBranch: strings.Clone(s.branch)}
 	}
 	t := c.open
 	if content.Type == gjson.String {
@@ -134,7 +134,7 @@ func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		t := learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd)}
+		t := learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd), GitBranch: strings.Clone(s.branch)}
 		c.mark(&t)
 		if err := s.emit(t); err != nil {
 			return err

@@ -173,6 +173,7 @@ type scanner struct {
 	chains    map[string]*chain
 	stats     Stats
 	cwd       string // the cwd of the line being read, kept on the turns it starts
+	branch    string // its gitBranch, kept likewise
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -198,7 +199,7 @@ func (s *scanner) chain(key string) *chain {
 // record is the part of a transcript line the reader looks at.
 type record struct {
 	typ, parentToolUse, agentID string
-	cwd                         string
+	cwd, branch                 string
 	isMeta, isSidechain         bool
 	isCompactSummary            bool
 	message, data               gjson.Result
@@ -238,6 +239,8 @@ func (s *scanner) line(b []byte) error {
 			rec.agentID = v.Str
 		case "cwd":
 			rec.cwd = v.Str
+		case "gitBranch":
+			rec.branch = v.Str
 		}
 		return true
 	})
@@ -259,10 +262,10 @@ func (s *scanner) line(b []byte) error {
 			}
 			key = "sidechain:" + rec.agentID
 		}
-		s.cwd = rec.cwd
+		s.cwd, s.branch = rec.cwd, rec.branch
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		s.cwd = rec.cwd
+		s.cwd, s.branch = rec.cwd, rec.branch
 		if s.include && rec.data.Get("type").Str == "agent_progress" {
 			return s.nested(rec)
 		}
