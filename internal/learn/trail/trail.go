@@ -145,6 +145,7 @@ func MineCalls(calls []Call) []Candidate {
 	for _, i := range m.final {
 		m.out[i].Final = true
 	}
+	m.teamFacts()
 	return m.out
 }
 
@@ -155,14 +156,18 @@ func isEdit(tool string) bool {
 type failedCmd struct{ canonical, output string }
 
 type miner struct {
-	out     []Candidate
-	index   map[string]int       // cwd + key → position in out
-	pending map[string]failedCmd // cwd + category → the last failure not yet fixed
-	final   map[string]int       // cwd + category + dir → the last successful verification
+	out       []Candidate
+	index     map[string]int       // cwd + key → position in out
+	pending   map[string]failedCmd // cwd + category → the last failure not yet fixed
+	final     map[string]int       // cwd + category + dir → the last successful verification
+	teams     map[string]*teamUse  // cwd + program → its successful calls
+	teamOrder []string
+	hooked    map[string]*hookFix // cwd → a commit a pre-commit hook stopped
 }
 
 func newMiner() *miner {
-	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, final: map[string]int{}}
+	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, final: map[string]int{},
+		teams: map[string]*teamUse{}, hooked: map[string]*hookFix{}}
 }
 
 // verifies are the categories whose last green run in a session shows the
@@ -195,7 +200,13 @@ func (m *miner) bash(c Call) {
 		if rel, ok := relative(c.Cwd, s.Args[0]); ok && strings.HasPrefix(s.Args[0], "/") {
 			s.Args = append([]string{"./" + rel}, s.Args[1:]...) // a script of the project, named absolutely
 		}
+		if len(segs) == 1 {
+			m.commit(c, s.Args)
+		}
 		cmd, ok := classify(s.Args)
+		if !ok && c.Outcome == Succeeded && !background {
+			m.team(c.Cwd, s.Args)
+		}
 		if !ok || background && cmd.Cat != Run {
 			continue
 		}
@@ -207,6 +218,7 @@ func (m *miner) bash(c Call) {
 			}
 			continue
 		}
+		m.afterHook(c.Cwd, s.Dir, cmd)
 		if f, ok := m.pending[pk]; ok {
 			delete(m.pending, pk)
 			if isFix(f.canonical, cmd.Canonical) {

@@ -147,3 +147,32 @@ func TestFinalGreenRun(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamToolsAndHooks: a program the team uses (bd) run in two calls is
+// a fact, once is not, a common one (git, ls) never; a library's mix task
+// is a procedure; a commit a pre-commit hook stopped teaches what to run
+// before committing.
+func TestTeamToolsAndHooks(t *testing.T) {
+	s := trailtest.New("a", "/src/app").
+		Bash("bd ready", "3 issues ready", 0).Bash("git status", "clean", 0).Bash("git status", "clean", 0).
+		Bash("bd close app-12", "closed", 0).Bash("vendortool sync", "ok", 0).
+		Bash("mix ash.codegen add_user_roles", "Generated migration", 0).
+		Bash("git commit -m 'x'", "mix format --check-formatted....Failed\n- hook id: mix-format\npre-commit hook failed", 1).
+		Bash("mix format", "", 0).
+		Bash("git commit -m 'x'", "[main 1a2b3c] x", 0)
+	got := map[string]bool{}
+	for _, c := range mine(t, s) {
+		got[c.Content] = true
+	}
+	for _, want := range []string{"team tool: bd (close, ready)", "project task: mix ash.codegen",
+		"before committing (the pre-commit hook checks it): mix format"} {
+		if !got[want] {
+			t.Errorf("missing %q in %v", want, got)
+		}
+	}
+	for c := range got {
+		if strings.Contains(c, "git") || strings.Contains(c, "vendortool") {
+			t.Errorf("learned %q", c)
+		}
+	}
+}
