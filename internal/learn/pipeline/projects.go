@@ -42,10 +42,8 @@ func sessionProjects(resolve func(string) string, turns []learn.Turn, existing [
 			branch[filepath.Clean(t.Cwd)] = t.GitBranch
 		}
 	}
-	if first != "" {
-		if _, known := roots[first]; !known {
-			roots[first] = resolve(first)
-		}
+	if first != "" && !underAny(first, roots) {
+		roots[first] = resolve(first)
 	}
 	paths := make([]string, 0, len(roots))
 	for r := range roots {
@@ -111,6 +109,16 @@ func siblingWorktree(cwd, root string, branch map[string]string) bool {
 			return false
 		}
 		return rest[1:] == strings.ReplaceAll(b, "/", "-") || rest[1:] == filepath.Base(b)
+	}
+	return false
+}
+
+// underAny reports whether dir is one of roots or lies inside one.
+func underAny(dir string, roots map[string]string) bool {
+	for r := range roots {
+		if dir == r || strings.HasPrefix(dir, r+"/") {
+			return true
+		}
 	}
 	return false
 }
