@@ -3,6 +3,7 @@ package learncontext
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -155,13 +156,25 @@ func ItemText(e learn.Entry, withProject bool) string {
 	return c
 }
 
-// shortSource keeps a session source to its first eight characters.
+// shortSource keeps a session source whose id is a UUID to its first
+// eight characters (enough to find it); other names are kept whole, up to
+// 40 characters.
 func shortSource(s string) string {
-	if id, ok := strings.CutPrefix(s, "session:"); ok && len(id) > 8 {
+	id, ok := strings.CutPrefix(s, "session:")
+	if !ok {
+		return s
+	}
+	if uuidLike.MatchString(id) {
 		return "session:" + id[:8]
 	}
-	return s
+	if r := []rune(id); len(r) > 40 {
+		id = string(r[:39]) + "…"
+	}
+	return "session:" + id
 }
+
+// uuidLike matches a Claude Code session id.
+var uuidLike = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 func projectName(p string) string {
 	if filepath.Base(p) == ".git" {

@@ -21,7 +21,7 @@ func TestAssembleForProject(t *testing.T) {
 	const here, there = "/src/app/.git", "/src/other/.git"
 	entries := []learn.Entry{
 		{ID: "f1", Type: learn.Fact, Content: "package manager: pnpm", Confidence: 0.5, Project: here, ExtractedAt: "2026-03-01T00:00:00Z", Observed: observed("fact:package manager: pnpm", 1, 3, 0)},
-		{ID: "p-old", Type: learn.Procedure, Content: "tests: pnpm test", Confidence: 0.5, Project: here, Source: "session:aaaaaaaaaaaa", ExtractedAt: "2026-01-01T00:00:00Z", Observed: observed("procedure:test::pnpm test", 1, 1, 1)},
+		{ID: "p-old", Type: learn.Procedure, Content: "tests: pnpm test", Confidence: 0.5, Project: here, Source: "session:aaaaaaaa-1111-4222-8333-444444444444", ExtractedAt: "2026-01-01T00:00:00Z", Observed: observed("procedure:test::pnpm test", 1, 1, 1)},
 		{ID: "p-confirmed", Type: learn.Procedure, Content: "build: pnpm build", Confidence: 0.65, Project: here, ExtractedAt: "2025-12-01T00:00:00Z", Observed: observed("procedure:build::pnpm build", 2, 2, 0)},
 		{ID: "p-oneoff", Type: learn.Procedure, Content: "build: pnpm build --force", Confidence: 0.5, Project: here, ExtractedAt: "2026-03-02T00:00:00Z", Evidence: "ran successfully 1 time in 1 session", Observed: observed("procedure:build::pnpm build --force", 1, 1, 0)},
 		{ID: "p-stale", Type: learn.Procedure, Content: "lint: pnpm lint", Confidence: 0.8, Project: here, ExtractedAt: "2026-03-03T00:00:00Z", Observed: observed("procedure:lint::pnpm lint", 3, 3, 1)},
