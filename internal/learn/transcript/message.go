@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -166,7 +167,7 @@ func (s *scanner) toolResult(c *chain, b resultBlock) {
 	switch raw := b.content; {
 	case raw == "":
 	case raw[0] == '"':
-		text = prefixString(raw, budget)
+		text = s.resultPrefix(raw, budget)
 	case raw[0] == '[':
 		v := gjson.Parse(raw)
 		var parts []string
@@ -183,6 +184,23 @@ func (s *scanner) toolResult(c *chain, b resultBlock) {
 		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
 		IsError:   b.isError,
 	})
+}
+
+// resultPrefix decodes enough of the tool result string raw to give its
+// first maxResult characters once cleaned: a short prefix when that one,
+// cleaned, is comfortably longer than them (what [Clean] does to text past
+// the cut, a wrapper or marker cut in two included, cannot reach back that
+// far), else up to budget bytes. Most results are plain output, so most
+// cost a quarter of the budget.
+func (s *scanner) resultPrefix(raw string, budget int) string {
+	short := s.maxResult*4 + 256
+	if short < budget && len(raw) > short+2 {
+		text := prefixString(raw, short)
+		if utf8.RuneCountInString(Clean(text)) >= s.maxResult+64 {
+			return text
+		}
+	}
+	return prefixString(raw, budget)
 }
 
 // prefixString decodes at most about n bytes of the JSON string literal raw,
