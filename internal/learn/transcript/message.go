@@ -191,9 +191,9 @@ func (s *scanner) toolResult(c *chain, b resultBlock) {
 // cleaned, is comfortably longer than them (what [Clean] does to text past
 // the cut, a wrapper or marker cut in two included, cannot reach back that
 // far), else up to budget bytes. Most results are plain output, so most
-// cost a quarter of the budget.
+// cost an eighth of the budget.
 func (s *scanner) resultPrefix(raw string, budget int) string {
-	short := s.maxResult*4 + 256
+	short := s.maxResult*2 + 128
 	if short < budget && len(raw) > short+2 {
 		text := prefixString(raw, short)
 		if utf8.RuneCountInString(Clean(text)) >= s.maxResult+64 {
