@@ -98,7 +98,7 @@ the classifier flags as candidates; model sends it every signal turn.`,
 	f.BoolVar(&o.dryRun, "dry-run", false, "extract and report, write nothing")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON (no progress bar)")
 	f.BoolVar(&o.force, "force", false, "extract transcripts already extracted")
-	f.BoolVar(&o.sidechain, "include-sidechain", false, "also read subagent (sidechain) turns")
+	f.BoolVar(&o.sidechain, "include-sidechain", false, "no effect: subagent trails are always mined (kept for scripts)")
 	f.IntVar(&o.chunk, "chunk-size", pipeline.DefaultChunkSize, "signal turns per extractor call")
 	f.BoolVar(&o.noTrail, "no-trail", false, "learn from what was said only, not from the tool trail (also PAIGE_LEARN_TRAIL=off)")
 	return cmd

@@ -1,23 +1,33 @@
-// Package learncontext assembles the system prompt of a learn chat from
-// preprompts (kept in SQLite, see [Preprompts]) and the knowledge store.
+// Package learncontext assembles the system prompt of a learn chat, and
+// the context a session gets, from preprompts (kept in SQLite, see
+// [Preprompts]) and the knowledge store.
 //
 // # Sections
 //
 //   - CONSTRAINTS: hard_rule preprompts, then learned rules.
 //   - IDENTITY: core and persona preprompts.
-//   - LEARNED KNOWLEDGE: domain preprompts, then learned preferences, facts,
-//     decisions and corrections.
 //   - PROCEDURES: learned procedures.
+//   - LEARNED KNOWLEDGE: domain preprompts, then learned preferences,
+//     corrections, decisions and facts.
 //
-// # Budget
+// # Ranking and budget
 //
-// The token budget (about four characters a token) is a hard cap on the
-// whole prompt. Items are taken whole, in priority order, until the next
-// one does not fit: entries the user pinned (always first), hard_rule preprompts, core and persona preprompts,
-// learned rules, domain preprompts, other knowledge, procedures; learned
-// entries of one kind by descending confidence, then most recent first.
-// What is left out is counted per section in [Metadata.LeftOut] and named
-// in a last line of the prompt (room for it is kept within the budget).
+// Only active, established entries take part ([learn.Entry.Established]:
+// a command run once or a file-edit count never does); for a [Scope] with
+// a project, only that project's entries and those holding everywhere, and
+// none that is stale ([Stale]: its script, target or file is gone from
+// the repository). The token budget (about four characters a token) is a
+// hard cap on the whole prompt. Items are taken whole, in priority order,
+// until the next one does not fit: entries the user pinned (always first),
+// hard_rule preprompts, core and persona preprompts, learned rules,
+// procedures, domain preprompts, other knowledge. Learned entries are
+// ranked: rules and procedures, then preferences, corrections and
+// decisions, then facts; confirmed before unconfirmed, recent before old,
+// more confident first. Each item is short and names its source. What is
+// left out is counted per section in [Metadata.LeftOut] and named in a
+// last line of the prompt (room for it is kept within the budget); the
+// [Assembled.Receipt] says, for every entry considered, where it went, why
+// and at what token cost, or why it was left out.
 package learncontext
 
 import (

@@ -1,7 +1,9 @@
 // Package trail learns from behaviour: it mines the tool trail of Claude
-// Code sessions (the commands the agent ran and what came of them, the
-// files it edited, the MCP servers it used) for procedures ("tests: go test
-// ./...") and facts ("package manager: pnpm"). It is a pure core: it takes
+// Code sessions (the commands the agent ran and what came of them, the MCP
+// servers it used, the manifests it read, the team's own tools, commits a
+// pre-commit hook stopped) for procedures ("tests: go test ./...") and
+// facts ("package manager: pnpm", "team tool: bd"). Which files were
+// edited is no knowledge: an edit only ends a "failed, then fixed" pair. It is a pure core: it takes
 // turns already read by internal/learn/transcript and returns candidates;
 // it does no I/O. Resolving a candidate's directory to a project and
 // merging candidates into a store belong to the caller ([Merge] does the
