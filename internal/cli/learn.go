@@ -240,6 +240,8 @@ func newLearnShowCmd(e *env, store *string) *cobra.Command {
 					state = " (forgotten)"
 				} else if en.SupersededBy != "" {
 					state = " (superseded by " + en.SupersededBy + ")"
+				} else if !en.Established() {
+					state = " (evidence only: " + en.Evidence + ")"
 				}
 				fmt.Fprintf(e.stdout, "%s  [%s] %s (%.2g, %s)%s\n", en.ID, en.Type, oneLine(en.Content), en.Confidence, en.Source, state)
 			}
