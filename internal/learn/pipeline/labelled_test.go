@@ -52,7 +52,12 @@ func TestLabelledSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(paths) < 8 {
-		t.Fatalf("%d sessions, want at least 8 (subagent files are not sessions)", len(paths))
+		t.Fatalf("%d sessions, want at least 8", len(paths))
+	}
+	for _, p := range paths {
+		if strings.Contains(p, "/subagents/") {
+			t.Errorf("a subagent file is listed as a session: %s", p)
+		}
 	}
 	s := newStore(t)
 	day := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
