@@ -21,6 +21,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/learndb"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/learn/transcript"
+	"github.com/paige-dev/paige/internal/project"
 )
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -97,7 +98,7 @@ the classifier flags as candidates; model sends it every signal turn.`,
 	f.BoolVar(&o.dryRun, "dry-run", false, "extract and report, write nothing")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary as JSON (no progress bar)")
 	f.BoolVar(&o.force, "force", false, "extract transcripts already extracted")
-	f.BoolVar(&o.sidechain, "include-sidechain", false, "also read subagent (sidechain) turns")
+	f.BoolVar(&o.sidechain, "include-sidechain", false, "no effect: subagent trails are always mined (kept for scripts)")
 	f.IntVar(&o.chunk, "chunk-size", pipeline.DefaultChunkSize, "signal turns per extractor call")
 	f.BoolVar(&o.noTrail, "no-trail", false, "learn from what was said only, not from the tool trail (also PAIGE_LEARN_TRAIL=off)")
 	return cmd
@@ -239,6 +240,8 @@ func newLearnShowCmd(e *env, store *string) *cobra.Command {
 					state = " (forgotten)"
 				} else if en.SupersededBy != "" {
 					state = " (superseded by " + en.SupersededBy + ")"
+				} else if !en.Established() {
+					state = " (evidence only: " + en.Evidence + ")"
 				}
 				fmt.Fprintf(e.stdout, "%s  [%s] %s (%.2g, %s)%s\n", en.ID, en.Type, oneLine(en.Content), en.Confidence, en.Source, state)
 			}
@@ -252,12 +255,21 @@ func newLearnShowCmd(e *env, store *string) *cobra.Command {
 }
 
 func newLearnContextCmd(e *env, store *string) *cobra.Command {
-	var asJSON bool
+	var asJSON, why bool
 	var budget int
+	var dir string
 	cmd := &cobra.Command{
 		Use:   "context",
 		Short: "Print the system prompt the learn chat assembles (preprompts from DATA_DIR/learn.db + knowledge)",
-		Args:  cobra.NoArgs,
+		Long: `Print the system prompt the learn chat assembles from the preprompts in
+DATA_DIR/learn.db and the knowledge store.
+
+With --project DIR only that project's entries (and those holding everywhere)
+are taken, and its procedures are verified against the repository first: one
+whose script, Makefile target or file is gone is stale and left out. With --why
+a context receipt follows: every entry considered, whether it went in, why and
+at what token cost, and why each other one was left out.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, cfg, err := openLearnStore(e, *store)
 			if err != nil {
@@ -269,6 +281,13 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 			}
 			defer db.Close()
 			a := &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: s, TokenBudget: budget}
+			if dir != "" {
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return &ExitError{Code: 2, Err: err}
+				}
+				a.Project = project.Resolve(abs)
+			}
 			asm, err := a.Assemble(cmd.Context())
 			if err != nil {
 				return &ExitError{Code: 1, Err: err}
@@ -289,10 +308,45 @@ func newLearnContextCmd(e *env, store *string) *cobra.Command {
 			}
 			fmt.Fprintf(e.stdout, "%s\n\n(%d preprompts, %d entries, %d rules, ~%d of %d tokens%s)\n", asm.SystemPrompt,
 				m.PrepromptsLoaded, m.KnowledgeEntries, m.RulesCount, m.EstimatedTokens, budget, note)
+			if why {
+				printReceipt(e.stdout, asm.Receipt)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print sections and metadata as JSON")
 	cmd.Flags().IntVar(&budget, "budget", learncontext.DefaultTokenBudget, "token budget")
+	cmd.Flags().BoolVar(&why, "why", false, "print the context receipt: what went in, why, at what token cost, and what was left out")
+	cmd.Flags().StringVar(&dir, "project", "", "assemble for the project of this directory (its repository), verifying its procedures")
 	return cmd
+}
+
+// printReceipt prints a context receipt: the entries taken, in order, with
+// their token cost and why, then those left out and why.
+func printReceipt(w io.Writer, items []learncontext.ReceiptItem) {
+	fmt.Fprintln(w, "\nContext receipt:")
+	total := 0
+	for _, it := range items {
+		if it.LeftOut == "" {
+			total += it.Tokens
+			fmt.Fprintf(w, "  + %-8s %4d tokens  %s  (%s)\n", shortID(it.ID), it.Tokens, shortLine(it.Text), it.Why)
+		}
+	}
+	fmt.Fprintf(w, "  = %d tokens of learned knowledge\n", total)
+	for _, it := range items {
+		if it.LeftOut != "" {
+			fmt.Fprintf(w, "  - %-8s left out: %s  %s\n", shortID(it.ID), it.LeftOut, shortLine(it.Text))
+		}
+	}
+}
+
+func shortID(id string) string { return id[:min(len(id), 8)] }
+
+// shortLine is s on one line, at most 100 characters.
+func shortLine(s string) string {
+	s = oneLine(s)
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:99]) + "…"
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/project"
 )
 
 // wireLearn opens learn's knowledge store (DATA_DIR/knowledge) and
@@ -43,8 +44,11 @@ func wireLearn(ctx context.Context, a *app, mux *routeMux) error {
 		home, _ = os.UserHomeDir()
 	}
 	roots := httpapi.DefaultRoots(home, a.cfg.ProjectDir, a.cfg.Learn.LearnRoots)
-	svc := &chat.Service{DB: db, Model: model,
-		Assembler: &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: store}}
+	asm := &learncontext.Assembler{Preprompts: &learncontext.Preprompts{DB: db}, Knowledge: store}
+	if id, err := project.ID(a.cfg.ProjectDir); err == nil {
+		asm.Project = id // the served project's knowledge, verified against it
+	}
+	svc := &chat.Service{DB: db, Model: model, Assembler: asm}
 	httpapi.AddRoutes(mux, httpapi.Deps{Store: store, Extractor: x, Roots: roots, Chat: svc, Log: log, NoTrail: a.cfg.Learn.NoTrail})
 	log.Info("learn ready", "store", store.Dir(), "extractor", x.Name(), "chat", model.Name(), "roots", roots.Dirs())
 	return nil

@@ -12,6 +12,8 @@
 //   - chat talks to a model with that prompt, httpapi serves it all over HTTP.
 package learn
 
+import "strings"
+
 // KnowledgeType is the kind of a knowledge entry.
 type KnowledgeType string
 
@@ -76,6 +78,27 @@ type Observed struct {
 	Sessions     []string `json:"sessions"`     // sources, oldest first, at most MaxObservedSessions
 	SessionCount int      `json:"sessionCount"` // distinct sessions it was seen in
 	Runs         int      `json:"runs"`         // successful occurrences in all of them
+	// Final counts the sessions in which it was the final green run of its
+	// kind (the last successful test, lint or check command).
+	Final int `json:"final,omitempty"`
+}
+
+// Established reports whether e is worth bringing into a session: anything
+// said, and behaviour that recurs (two runs or more, or two sessions) or
+// was a session's final green run. A command run once is evidence only
+// ("mix run -e …"), and so is a file-edit statistic from older versions.
+func (e Entry) Established() bool {
+	o := e.Observed
+	if o == nil {
+		return true
+	}
+	if strings.HasPrefix(o.Key, "fact:often edited:") {
+		return false
+	}
+	if e.Type != Procedure {
+		return true
+	}
+	return o.Runs >= 2 || o.SessionCount >= 2 || o.Final > 0
 }
 
 // Active reports whether e is neither superseded nor forgotten.
@@ -118,6 +141,8 @@ type Turn struct {
 	// Cwd is the working directory recorded on the turn's (first) line;
 	// empty when the transcript has none.
 	Cwd string `json:"cwd,omitempty"`
+	// GitBranch is the git branch recorded on that line; empty when none.
+	GitBranch string `json:"gitBranch,omitempty"`
 	// Interrupted is set on a user turn that follows the user stopping the
 	// assistant ("[Request interrupted by user…]") or refusing a tool call:
 	// what it says often corrects what was stopped.

@@ -3,6 +3,7 @@ package learnseed
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,5 +209,26 @@ func mustSeed(tb testing.TB) func(seed.Loaded, error) *seed.Seed {
 			tb.Fatalf("load seed: %v", err)
 		}
 		return l.Seed
+	}
+}
+
+// TestCandidatesRankedAndEstablished: rules and procedures are proposed
+// before preferences and facts, and evidence only (a command run once, a
+// file-edit count) is never proposed.
+func TestCandidatesRankedAndEstablished(t *testing.T) {
+	entries := []learn.Entry{
+		{ID: "fact", Type: learn.Fact, Content: "The API runs on fly.io", Confidence: 0.9},
+		{ID: "pref", Type: learn.Preference, Content: "User prefers small commits", Confidence: 0.8},
+		{ID: "once", Type: learn.Procedure, Content: "build: mix compile --force", Confidence: 0.5, Observed: &learn.Observed{Key: "procedure:build::mix compile --force", SessionCount: 1, Runs: 1}},
+		{ID: "edits", Type: learn.Fact, Content: "often edited: lib/a.ex", Confidence: 0.5, Observed: &learn.Observed{Key: "fact:often edited: lib/a.ex", SessionCount: 1, Runs: 4}},
+		{ID: "proc", Type: learn.Procedure, Content: "tests: mix test", Confidence: 0.65, Observed: &learn.Observed{Key: "procedure:test::mix test", SessionCount: 2, Runs: 2}},
+		{ID: "rule", Type: learn.Rule, Content: "Never force-push to main", Confidence: 0.7},
+	}
+	var got []string
+	for _, c := range Candidates(entries, NewKnown(&seed.Seed{}, nil), "s", seed.MethodRegex) {
+		got = append(got, c.EntryID)
+	}
+	if want := "rule proc pref fact"; strings.Join(got, " ") != want {
+		t.Errorf("candidates: got %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -28,7 +28,9 @@
 package learnseed
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -163,17 +165,41 @@ func (k *Known) Has(p seed.Proposal) bool {
 	return knowledge.IsDuplicate(cand, k.entries)
 }
 
+// proposalTier orders proposals: what to do first, facts last.
+func proposalTier(t learn.KnowledgeType) int {
+	switch t {
+	case learn.Rule, learn.Procedure:
+		return 0
+	case learn.Fact:
+		return 2
+	}
+	return 1
+}
+
 // Candidate pairs a proposal with the knowledge entry it came from.
 type Candidate struct {
 	EntryID  string
 	Proposal seed.Proposal
 }
 
-// Candidates maps entries to proposals and drops the ones that duplicate
-// known items or each other.
+// Candidates maps entries to proposals, best first (rules and procedures,
+// then preferences, corrections and decisions, then facts; more confident
+// first), and drops the ones that duplicate known items or each other and
+// the ones that are evidence only ([learn.Entry.Established]: a command
+// run once, a file-edit count).
 func Candidates(entries []learn.Entry, known *Known, sessionID, method string) []Candidate {
+	entries = slices.Clone(entries)
+	slices.SortStableFunc(entries, func(a, b learn.Entry) int {
+		if c := cmp.Compare(proposalTier(a.Type), proposalTier(b.Type)); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Confidence, a.Confidence)
+	})
 	var out []Candidate
 	for _, e := range entries {
+		if !e.Established() {
+			continue
+		}
 		p, ok := ProposalFor(e, sessionID, method)
 		if !ok || known.Has(p) {
 			continue

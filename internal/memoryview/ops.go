@@ -26,7 +26,15 @@ func (s *Service) EditEntry(id, content string) (learn.Entry, error) {
 		e.Content, e.Entities = content, extract.Entities(content)
 		return e, nil
 	})
-	return e, knowledgeErr(id, ambiguous(err))
+	if err != nil {
+		return e, knowledgeErr(id, ambiguous(err))
+	}
+	// A pending proposal made from the entry says what the entry says now:
+	// accepting it commits the edited text.
+	if _, err := learnseed.Revise(s.SeedPath, s.Seed, learnseed.OpenLedger(s.Knowledge.Dir()), e, seed.FormatTime(s.now())); err != nil {
+		return e, fmt.Errorf("the entry is edited, but its pending seed proposal was not: %w", err)
+	}
+	return e, nil
 }
 
 // SetPinned pins or unpins the active entry named by id. Pinned entries

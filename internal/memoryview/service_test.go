@@ -63,7 +63,7 @@ func TestEditPinForgetEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := r.svc.Knowledge.Active()
-	res := learncontext.Assemble(nil, all, 56) // room for one item and the left-out note
+	res := learncontext.Assemble(nil, all, 80) // room for one sourced item and the left-out note
 	if !strings.Contains(res.SystemPrompt, "iex -S mix phx.server") {
 		t.Errorf("pinned entry not first in the context:\n%s", res.SystemPrompt)
 	}
@@ -188,5 +188,49 @@ func TestViewIsBounded(t *testing.T) {
 	}
 	if v, _ := r.svc.View(context.Background(), "port 9003"); len(v.Entries) != 1 || v.More.Entries != 0 {
 		t.Errorf("a search narrows it: %d listed, %d more", len(v.Entries), v.More.Entries)
+	}
+}
+
+// TestEditRevisesPendingProposal: editing an entry whose proposal is
+// pending rewrites the proposal (one seed commit), so accepting it commits
+// the edited text; an entry whose proposal was decided keeps the decision.
+func TestEditRevisesPendingProposal(t *testing.T) {
+	r := newRig(t)
+	v, _ := r.svc.View(context.Background(), "")
+	p := v.Proposals[0]
+	before := gitLog(t, r.seedDir)
+	const edited = "User prefers pnpm, never yarn"
+	var target learn.Entry
+	for _, e := range r.entries {
+		if e.ID == p.EntryID {
+			target = e
+		}
+	}
+	if target.Type != learn.Preference && target.Type != learn.Rule {
+		t.Fatalf("proposal %+v of no rig entry", p)
+	}
+	if _, err := r.svc.EditEntry(p.EntryID, edited); err != nil {
+		t.Fatal(err)
+	}
+	if log := gitLog(t, r.seedDir); len(log) != len(before)+1 || !strings.HasPrefix(log[0], "Update:") {
+		t.Errorf("seed commits: %q (before %q)", log, before)
+	}
+	if _, _, err := r.svc.Decide(p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := seed.ReadOnly(r.svc.SeedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := append(append(s.Learned.Patterns, s.Learned.Insights...), s.Learned.SelfKnowledge...)
+	if len(learned) != 1 || learned[0].Content != edited {
+		t.Errorf("learned after accept: %+v, want %q", learned, edited)
+	}
+	n := len(gitLog(t, r.seedDir))
+	if _, err := r.svc.EditEntry(p.EntryID, "User prefers bun"); err != nil {
+		t.Fatal(err)
+	}
+	if len(gitLog(t, r.seedDir)) != n {
+		t.Errorf("editing an entry whose proposal was accepted changed the seed")
 	}
 }

@@ -28,10 +28,7 @@
 package classify
 
 import (
-	"iter"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
@@ -84,24 +81,20 @@ func Analyze(turn learn.Turn) Analysis {
 			return Analysis{Classification: learn.Classification{Type: t, Pattern: "@" + lt[m[2]:m[3]], Confidence: 1, Match: rest}}
 		}
 	}
-	if len(lt) < 30 && matchGreeting(lt) {
+	if len(lt) < 30 && p.greeting.MatchString(lt) {
 		return noise("greeting", 0.95)
 	}
-	if len(lt) < 40 && matchConfirmation(lt) {
+	if len(lt) < 40 && p.confirmation.MatchString(lt) {
 		return noise("confirmation", 0.95)
 	}
 	var a Analysis
 	rest := text
 	a.Procedures, rest = Procedures(text)
-	lrest := lt // without lists the rest is the text
-	if len(a.Procedures) > 0 {
-		lrest = lower(rest)
-	}
 	rules := ruleList(p.rules)
 	if turn.Interrupted {
 		rules = append(ruleList(p.refusal[:len(p.refusal):len(p.refusal)]), p.rules...)
 	}
-	sc := scanSentences(rest, lrest, rules)
+	sc := scanSentences(rest, rules)
 	a.Signals = sc.signals
 	switch {
 	case len(a.Procedures) > 0:
@@ -111,7 +104,7 @@ func Analyze(turn learn.Turn) Analysis {
 		a.Classification = learn.Classification{Type: s.Rule.Type, Pattern: s.Rule.Name, Confidence: s.Rule.Confidence, Match: s.Sentence}
 	case len(text) > 50 && !sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalFactual, Confidence: 0.5}
-		a.FactCue = hasFactCue(rest, lrest)
+		a.FactCue = hasFactCue(sc.lowered)
 	case sc.onlyQuestions():
 		a.Classification = learn.Classification{Type: learn.SignalNoise, Pattern: "question", Confidence: 0.6}
 	default:
@@ -123,21 +116,21 @@ func Analyze(turn learn.Turn) Analysis {
 // sentenceScan is what one pass over a text's sentences found.
 type sentenceScan struct {
 	signals              []Signal
-	best                 int // index in signals of the one whose rule comes first; -1 for none
-	questions, sentences int // counts
+	best                 int      // index in signals of the one whose rule comes first; -1 for none
+	questions, sentences int      // counts
+	lowered              []string // the sentences, lower-cased
 }
 
 func (s sentenceScan) onlyQuestions() bool { return s.sentences > 0 && s.questions == s.sentences }
 
 // scanSentences matches each sentence of text that is not a question
-// against rules, in order, keeping the first rule that matches it; lt is
-// lower(text), whose sentences are the lower-cased ones at the same
-// offsets (lower keeps offsets, and white space has no case).
-func scanSentences(text, lt string, rules ruleList) sentenceScan {
+// against rules, in order, keeping the first rule that matches it.
+func scanSentences(text string, rules ruleList) sentenceScan {
 	sc := sentenceScan{best: -1}
-	for start, end := range sentenceSpans(text) {
-		s, ls := text[start:end], lt[start:end]
+	for _, s := range Sentences(text) {
 		sc.sentences++
+		ls := lower(s)
+		sc.lowered = append(sc.lowered, ls)
 		if isQuestion(ls) {
 			sc.questions++
 			continue
@@ -211,20 +204,7 @@ func IsQuestion(s string) bool { return isQuestion(lower(strings.TrimSpace(s))) 
 
 // isQuestion is [IsQuestion] on a trimmed, lower-cased sentence.
 func isQuestion(ls string) bool {
-	return strings.HasSuffix(ls, "?") || matchQuestion(ls)
-}
-
-// leadingSpace is how many bytes of white space strings.TrimSpace trims
-// from the start of s.
-func leadingSpace(s string) int {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
-		i++
-	}
-	if i < len(s) && s[i] >= utf8.RuneSelf { // maybe Unicode white space
-		return len(s) - len(strings.TrimLeftFunc(s[i:], unicode.IsSpace))
-	}
-	return i
+	return strings.HasSuffix(ls, "?") || compiled().quest.MatchString(ls)
 }
 
 // normalize trims text and turns typographic apostrophes into ASCII ones.
@@ -236,40 +216,43 @@ func normalize(s string) string {
 }
 
 // Sentences splits text at line breaks and at '.', '!' or '?' followed by
-// a space, keeping the terminator. Empty pieces are dropped.
+// a space, keeping the terminator. Empty pieces are dropped. Text in
+// backquotes is never split, and neither is a path pattern whose dots
+// follow a slash ("go test ./... before committing" is one sentence).
 func Sentences(text string) []string {
 	var out []string
-	for start, end := range sentenceSpans(text) {
-		out = append(out, text[start:end])
+	start := 0
+	add := func(end int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
 	}
+	code := false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			code = false
+			add(i)
+		case c == '`':
+			code = !code
+		case code:
+		case (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' ') && !pathDots(text, i):
+			add(i + 1)
+		}
+	}
+	add(len(text))
 	return out
 }
 
-// sentenceSpans yields where each sentence of text ([Sentences]) starts
-// and ends: each piece trimmed of white space (as [strings.TrimSpace]
-// trims it), empty ones skipped.
-func sentenceSpans(text string) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		start := 0
-		piece := func(end int) bool {
-			seg := text[start:end]
-			trimmed := strings.TrimSpace(seg)
-			from := start + leadingSpace(seg)
-			start = end
-			return trimmed == "" || yield(from, from+len(trimmed))
-		}
-		for i := 0; i < len(text); i++ {
-			switch c := text[i]; {
-			case c == '\n':
-				if !piece(i) {
-					return
-				}
-			case (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' '):
-				if !piece(i + 1) {
-					return
-				}
-			}
-		}
-		piece(len(text))
+// pathDots reports whether the '.' at text[i] ends a run of dots that
+// follows a slash: "./...", "pkg/...".
+func pathDots(text string, i int) bool {
+	if text[i] != '.' {
+		return false
 	}
+	for i > 0 && text[i] == '.' {
+		i--
+	}
+	return text[i] == '/'
 }

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -261,5 +262,20 @@ func TestProcedureString(t *testing.T) {
 	}
 	if got, want := (Procedure{Steps: []string{"a", "b"}}).String(), "1. a\n2. b"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestSentencesKeepPathsAndCode: a path pattern's dots and text in
+// backquotes end no sentence.
+func TestSentencesKeepPathsAndCode(t *testing.T) {
+	for text, want := range map[string][]string{
+		"We always run go test ./... before committing. Then push.": {"We always run go test ./... before committing.", "Then push."},
+		"Run `make lint. then test` first. Done!":                   {"Run `make lint. then test` first.", "Done!"},
+		"Test pkg/... and cmd/... too. Ok.":                         {"Test pkg/... and cmd/... too.", "Ok."},
+		"Wait... what? Fine.":                                       {"Wait...", "what?", "Fine."},
+	} {
+		if got := Sentences(text); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Sentences(%q) = %q, want %q", text, got, want)
+		}
 	}
 }

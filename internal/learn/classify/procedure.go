@@ -47,9 +47,7 @@ type listPatterns struct {
 	// marker finds step markers: "1." "1)" "(1)" "Step 1:" at the start
 	// of a line or after white space, followed by white space.
 	marker *regexp.Regexp
-	// bullet is a bulleted line (matched by hand: bulletItem, which
-	// FuzzListPrefilters checks against it); seq the sequence word opening
-	// a step.
+	// bullet is a bulleted line; seq the sequence word opening a step.
 	bullet, seq, first, sentEnd, whiteRun *regexp.Regexp
 }
 
@@ -80,7 +78,7 @@ var lists = sync.OnceValue(func() *listPatterns {
 // procedure and stays in rest.
 func Procedures(text string) (procs []Procedure, rest string) {
 	text = Bound(text)
-	if !mayHaveList(text) {
+	if !strings.ContainsAny(text, "0123456789-*•+") { // no step marker, no bullet
 		return nil, text
 	}
 	spans := numberedRuns(text)
@@ -233,66 +231,23 @@ func bulletRuns(text string) []list {
 	for at := 0; at <= len(text); {
 		end := lineEndOf(text, at)
 		line := text[at:end]
-		item, ok := bulletItem(line)
+		m := lists().bullet.FindStringSubmatch(line)
 		switch {
-		case !ok && strings.TrimSpace(line) == "" && cur != nil:
+		case m == nil && strings.TrimSpace(line) == "" && cur != nil:
 			// a blank line inside a list
-		case !ok:
+		case m == nil:
 			flush()
-		case cur == nil && lists().first.MatchString(item):
+		case cur == nil && lists().first.MatchString(m[1]):
 			cur = &list{start: at}
 			fallthrough
 		case cur != nil:
-			cur.proc.add(upperFirst(stepText(lists().seq.ReplaceAllString(item, ""))))
+			cur.proc.add(upperFirst(stepText(lists().seq.ReplaceAllString(m[1], ""))))
 			cur.end = end
 		}
 		at = end + 1
 	}
 	flush()
 	return out
-}
-
-// mayHaveList reports whether text holds a digit (of a step marker) or a
-// bullet ('-', '*', '•', '+'), as strings.ContainsAny(text,
-// "0123456789-*•+") does: • is found as its bytes, which cannot start
-// inside another character (its first byte is no continuation byte).
-func mayHaveList(text string) bool {
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case '0' <= c && c <= '9', c == '-', c == '*', c == '+':
-			return true
-		case c == 0xe2 && strings.HasPrefix(text[i:], "•"):
-			return true
-		}
-	}
-	return false
-}
-
-// bulletItem is the bullet regexp, `^[ \t]*[-*•+][ \t]+(.*)$`, on a line
-// (no line break): the item after the bullet and its blanks, and whether
-// line is a bulleted one. The blanks are all taken (the item may start
-// with none), and . takes the rest of a line whatever its bytes.
-func bulletItem(line string) (string, bool) {
-	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	switch {
-	case i < len(line) && (line[i] == '-' || line[i] == '*' || line[i] == '+'):
-		i++
-	case strings.HasPrefix(line[i:], "•"):
-		i += len("•")
-	default:
-		return "", false
-	}
-	j := i
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		j++
-	}
-	if j == i {
-		return "", false
-	}
-	return line[j:], true
 }
 
 // titleBefore returns the last sentence of before when it ends with ':'

@@ -22,9 +22,6 @@ type Rule struct {
 	Re         *regexp.Regexp
 	Unless     *regexp.Regexp
 	Hints      []string
-	// matchRe and matchUnless, when set, answer exactly what Re and Unless
-	// answer, by hand (match.go).
-	matchRe, matchUnless func(string) bool
 }
 
 // patterns are the compiled regexps of the package, built on first use
@@ -77,40 +74,29 @@ func compile() *patterns {
 		command:      re(`^@(remember|forget)\b[:\s]*`),
 		quest:        re(`^(what|why|how|where|which|who|whose)\b`),
 	}
-	insteadRe := re(`^(please\s+)?(just\s+)?use\s+\S.*(\b(instead of|rather than)\b|\binstead[.!]?$|[,;]\s*(and\s+)?not\s+(the\s+)?\S+[.!]?$)`)
 	p.rules = []Rule{
 		{Name: "preference", Type: learn.SignalPreference, Confidence: 0.8, Hints: []string{"i ", "i'd"},
-			Re:      re(`\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b|\bi(?:'d| would) (prefer|rather)\b`),
-			matchRe: matchPreference,
-			Unless:  re(`\b(if|when|whenever|unless|whether|once|in case)\s+i\b`), matchUnless: matchConditional},
+			Re:     re(`\bi (prefer|like|love|hate|dislike|always|never|usually|don'?t like|can'?t stand)\b|\bi(?:'d| would) (prefer|rather)\b`),
+			Unless: re(`\b(if|when|whenever|unless|whether|once|in case)\s+i\b`)},
 		{Name: "correction", Type: learn.SignalCorrection, Confidence: 0.8, Hints: []string{"no", "wrong", "incorrect", "meant", "said", "not "},
-			Re:      re(`^(no|nope)\b[,.!]?\s+\S|\b(that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct|what i))|\bi meant\b|\bnot what i (asked|meant|wanted|said)|\bi said\b|\bwrong (file|one|place|function|directory|branch|command|version|approach)\b|^(that'?s )?incorrect\b`),
-			matchRe: matchCorrection},
+			Re: re(`^(no|nope)\b[,.!]?\s+\S|\b(that'?s|this is|it'?s|that is|you'?re|you are|this was|that was)\s+(wrong|incorrect|not (right|correct|what i))|\bi meant\b|\bnot what i (asked|meant|wanted|said)|\bi said\b|\bwrong (file|one|place|function|directory|branch|command|version|approach)\b|^(that'?s )?incorrect\b`)},
 		{Name: "policy", Type: learn.SignalPolicy, Confidence: 0.8, Hints: []string{"we ", "our ", "don"},
-			Re:      re(`\bwe (always|never|should|must|don'?t|do not|only use|use)\b|\bour (standard|convention|policy|rule|style)\b|\bour\s+[\w./@-]+(\s+[\w./@-]+)?\s+(must|should|shall|have to|has to|need to|needs to|always|never)\b|\bdon'?t (ever|use)\b`),
-			matchRe: matchPolicy,
-			Unless:  p.transient, matchUnless: matchTransient},
+			Re:     re(`\bwe (always|never|should|must|don'?t|do not|only use|use)\b|\bour (standard|convention|policy|rule|style)\b|\bour\s+[\w./@-]+(\s+[\w./@-]+)?\s+(must|should|shall|have to|has to|need to|needs to|always|never)\b|\bdon'?t (ever|use)\b`),
+			Unless: p.transient},
 		{Name: "imperative", Type: learn.SignalPolicy, Confidence: 0.75,
-			Re:      re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`),
-			matchRe: matchImperative,
-			Unless:  p.transient, matchUnless: matchTransient},
+			Re:     re(`^(please\s+)?(always|never|don'?t|do not|make sure (to|you)|remember to)\s+[a-z]`),
+			Unless: p.transient},
 		{Name: "durable", Type: learn.SignalPolicy, Confidence: 0.8, Hints: []string{"from now", "going forward", "starting now", "from here on"},
-			Re: p.durable, matchRe: matchDurable, Unless: p.transient, matchUnless: matchTransient},
+			Re: p.durable, Unless: p.transient},
 		{Name: "decision", Type: learn.SignalDecision, Confidence: 0.8, Hints: []string{"let", "decid", "decision", "we", "i'll", "i've"},
-			Re:      re(`\blet'?s (go with|use|choose|pick|stick with|switch to)\b|\bi'?ve decided\b|\bi decided\b|\bwe'?ll use\b|\bwe (decided|chose|agreed)\b|\bthe decision is\b|\bwe'?re going with\b|\bi'?ll go with\b`),
-			matchRe: matchDecision},
-		{Name: "instead", Type: learn.SignalCorrection, Confidence: 0.75, Re: insteadRe, matchRe: func(s string) bool {
-			if m, ok := matchInstead(s); ok {
-				return m
-			}
-			return insteadRe.MatchString(s) // a line break, which the regexp's . does not cross
-		}},
+			Re: re(`\blet'?s (go with|use|choose|pick|stick with|switch to)\b|\bi'?ve decided\b|\bi decided\b|\bwe'?ll use\b|\bwe (decided|chose|agreed)\b|\bthe decision is\b|\bwe'?re going with\b|\bi'?ll go with\b`)},
+		{Name: "instead", Type: learn.SignalCorrection, Confidence: 0.75,
+			Re: re(`^(please\s+)?(just\s+)?use\s+\S.*(\b(instead of|rather than)\b|\binstead[.!]?$|[,;]\s*(and\s+)?not\s+(the\s+)?\S+[.!]?$)`)},
 	}
 	p.refusal = []Rule{
 		{Name: "refusal", Type: learn.SignalCorrection, Confidence: 0.8,
-			Re:      re(`^(please\s+)?(just\s+)?(no[,.!]?\s+)?(use|don'?t|do not)\s+\S`),
-			matchRe: matchRefusal,
-			Unless:  p.transient, matchUnless: matchTransient},
+			Re:     re(`^(please\s+)?(just\s+)?(no[,.!]?\s+)?(use|don'?t|do not)\s+\S`),
+			Unless: p.transient},
 	}
 	return p
 }
@@ -138,16 +124,10 @@ func (r Rule) match(ls string) bool {
 	if len(r.Hints) > 0 && !containsAny(ls, r.Hints) {
 		return false
 	}
-	if r.matchRe != nil && !r.matchRe(ls) || r.matchRe == nil && !r.Re.MatchString(ls) {
+	if !r.Re.MatchString(ls) {
 		return false
 	}
-	switch {
-	case r.Unless == nil:
-		return true
-	case r.matchUnless != nil:
-		return !r.matchUnless(withoutDurable(ls))
-	}
-	return !r.Unless.MatchString(withoutDurable(ls))
+	return r.Unless == nil || !r.Unless.MatchString(withoutDurable(ls))
 }
 
 // withoutDurable is ls with the durable markers removed; without "from "

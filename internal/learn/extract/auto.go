@@ -50,19 +50,6 @@ func (a *Auto) Extract(ctx context.Context, turns []learn.Turn, source string) (
 
 var _ AnalysedExtractor = (*Auto)(nil)
 
-var _ ContextTextReader = (*Auto)(nil)
-
-var _ ContentEntities = (*Auto)(nil)
-
-// EntitiesOfContent reports whether a is the heuristics alone (no Model),
-// whose entries carry the entities of their content.
-func (a *Auto) EntitiesOfContent() bool { return a.Model == nil }
-
-// ContextTextOnly reports whether a is the heuristics alone (no Model),
-// which read only the text of the turns around the signal turns and keep
-// none of the turns they are given.
-func (a *Auto) ContextTextOnly() bool { return a.Model == nil }
-
 // ExtractAnalysed implements [AnalysedExtractor].
 func (a *Auto) ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error) {
 	heur, _ := Heuristic{Now: a.Now}.ExtractAnalysed(ctx, turns, analyses, source)

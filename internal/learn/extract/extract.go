@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/classify"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
 )
 
 // Extractor extracts knowledge from a chunk of turns (signal user turns
@@ -34,28 +33,6 @@ type Extractor interface {
 type AnalysedExtractor interface {
 	Extractor
 	ExtractAnalysed(ctx context.Context, turns []learn.Turn, analyses []classify.Analysis, source string) ([]learn.Entry, error)
-}
-
-// ContextTextReader is an [Extractor] that may read nothing of the turns
-// around the signal turns (the assistant turns it is given for context)
-// but their text, and keep none of the turns and analyses it is given once
-// it returns: when ContextTextOnly reports true, the pipeline hands it
-// those turns without their tool calls and results, so only their text is
-// bounded and redacted, and reuses one buffer for the turns of every
-// chunk. The heuristics read only the assistant text a correction
-// answered, and keep nothing.
-type ContextTextReader interface {
-	Extractor
-	ContextTextOnly() bool
-}
-
-// ContentEntities is an [Extractor] whose entries, when
-// EntitiesOfContent reports true, carry as Entities exactly [Entities] of
-// their Content: dedup need not work them out again
-// ([knowledge.Index.AddNewNamed]). The heuristics' entries do.
-type ContentEntities interface {
-	Extractor
-	EntitiesOfContent() bool
 }
 
 // Prompt is the extraction instruction given to models (the plan's).
@@ -128,11 +105,7 @@ func FormatTranscript(turns []learn.Turn) string {
 // unknown type, no content, a confidence outside [0, 1]) are dropped, and
 // id, source and time are filled.
 func Entries(items []Item, source string, now time.Time) []learn.Entry {
-	var out []learn.Entry // nil when no item is kept
-	if len(items) > 0 {
-		out = make([]learn.Entry, 0, len(items))
-	}
-	stamp := now.UTC().Format(time.RFC3339)
+	var out []learn.Entry
 	for _, it := range items {
 		t := learn.KnowledgeType(strings.ToLower(strings.TrimSpace(it.Type)))
 		content := strings.TrimSpace(it.Content)
@@ -146,13 +119,11 @@ func Entries(items []Item, source string, now time.Time) []learn.Entry {
 		out = append(out, learn.Entry{
 			ID: newID(), Type: t, Content: content, Confidence: it.Confidence,
 			Entities: ents, Evidence: strings.TrimSpace(it.Evidence), Source: source,
-			ExtractedAt: stamp,
+			ExtractedAt: now.UTC().Format(time.RFC3339),
 		})
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
 
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
+// newID is the store's id: random, so a short prefix names one entry.
+func newID() string { return knowledge.NewID() }

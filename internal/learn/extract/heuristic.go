@@ -55,19 +55,6 @@ func analyze(turns []learn.Turn) []classify.Analysis {
 
 var _ AnalysedExtractor = Heuristic{}
 
-var _ ContextTextReader = Heuristic{}
-
-var _ ContentEntities = Heuristic{}
-
-// EntitiesOfContent reports true: every entry's entities are [Entities]
-// of its content.
-func (Heuristic) EntitiesOfContent() bool { return true }
-
-// ContextTextOnly reports true: of the turns around the signal turns the
-// heuristics read only the assistant text a correction answered, and they
-// keep none of the turns they are given.
-func (Heuristic) ContextTextOnly() bool { return true }
-
 // ruleTypes maps classifier rules to knowledge types.
 var ruleTypes = map[string]learn.KnowledgeType{
 	"preference": learn.Preference,
@@ -173,82 +160,41 @@ var prefVerb = map[string]string{"prefer": "prefers", "rather": "would rather", 
 // …", rules keep their imperative. It returns "" when nothing is left.
 func Rewrite(typ learn.KnowledgeType, s, prev string) string {
 	s = strings.TrimSpace(straightQuotes(s))
-	if foldTrap(s) {
-		return rewriteByRegexps(typ, s, prev)
-	}
-	switch typ {
-	case learn.Preference:
-		if verb, end, ok := matchPref(s); ok {
-			return preferenceOf(s[verb:end], s[end:])
-		}
-	case learn.Correction:
-		return correction(trimEnd(s[corrLeadLen(s):]), prev)
-	case learn.Decision:
-		if start, phraseEnd, end, ok := matchDecide(s); ok {
-			return decided(s[start:phraseEnd], s[end:])
-		}
-	case learn.Rule:
-		s = s[pleaseLen(s):]
-	}
-	return sentenceCase(trimEnd(s))
-}
-
-// rewriteByRegexps is [Rewrite] of s (quotes straightened, trimmed) by
-// the regexps, for a text whose case folding the hand-written matchers
-// do not cover.
-func rewriteByRegexps(typ learn.KnowledgeType, s, prev string) string {
 	switch typ {
 	case learn.Preference:
 		if loc := patterns().pref.FindStringSubmatchIndex(s); loc != nil {
-			return preferenceOf(s[loc[2]:loc[3]], s[loc[1]:])
+			verb := strings.ToLower(s[loc[2]:loc[3]])
+			rest := trimEnd(s[loc[1]:])
+			if verb == "always" || verb == "never" || verb == "usually" {
+				rest = thirdPerson(rest)
+			}
+			return "User " + prefVerb[verb] + " " + rest
 		}
 	case learn.Correction:
-		return correction(trimEnd(patterns().corrLead.ReplaceAllString(s, "")), prev)
+		rest := trimEnd(patterns().corrLead.ReplaceAllString(s, ""))
+		if rest == "" {
+			if prev = strings.TrimSpace(prev); prev == "" {
+				return ""
+			}
+			if len(prev) > 160 {
+				prev = cut(prev, 160) + "…"
+			}
+			return `User rejected the assistant's answer: "` + prev + `"`
+		}
+		return "Correction: " + rest
 	case learn.Decision:
 		if loc := patterns().decide.FindStringSubmatchIndex(s); loc != nil {
-			return decided(s[loc[2]:loc[3]], s[loc[1]:])
+			phrase := strings.ToLower(s[loc[2]:loc[3]])
+			rest := trimEnd(s[loc[1]:])
+			if strings.HasSuffix(phrase, "with") {
+				return "Decided to go with " + rest
+			}
+			return "Decided to " + rest
 		}
 	case learn.Rule:
 		s = patterns().please.ReplaceAllString(s, "")
 	}
 	return sentenceCase(trimEnd(s))
-}
-
-// preferenceOf is a preference's content: "User " and the verb in the
-// third person, then what follows it.
-func preferenceOf(verb, after string) string {
-	verb = strings.ToLower(verb)
-	rest := trimEnd(after)
-	if verb == "always" || verb == "never" || verb == "usually" {
-		rest = thirdPerson(rest)
-	}
-	return "User " + prefVerb[verb] + " " + rest
-}
-
-// correction is a correction's content given rest, the sentence without
-// its opening "no, that's wrong": the right answer, or when rest is empty
-// the rejected answer prev ("" when there is none).
-func correction(rest, prev string) string {
-	if rest != "" {
-		return "Correction: " + rest
-	}
-	if prev = strings.TrimSpace(prev); prev == "" {
-		return ""
-	}
-	if len(prev) > 160 {
-		prev = cut(prev, 160) + "…"
-	}
-	return `User rejected the assistant's answer: "` + prev + `"`
-}
-
-// decided is a decision's content: what follows the phrase that decides
-// ("let's", "we decided to", "we're going with", …).
-func decided(phrase, after string) string {
-	rest := trimEnd(after)
-	if strings.HasSuffix(strings.ToLower(phrase), "with") {
-		return "Decided to go with " + rest
-	}
-	return "Decided to " + rest
 }
 
 // thirdPerson conjugates the verb opening s for "User always/never …":

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,55 +182,4 @@ func TestEvidenceCutsAtRuneBoundary(t *testing.T) {
 	if ev := items[0].Evidence; !utf8.ValidString(ev) || !strings.HasSuffix(ev, "…\"") {
 		t.Errorf("evidence %q is not valid UTF-8 cut with an ellipsis", ev)
 	}
-}
-
-// TestHeuristicReadsOnlyContextText: the heuristics (and Auto without a
-// model) say they read only the text of the turns around the signal
-// turns, and give the same entries when those turns lose their tool calls
-// and results.
-func TestHeuristicReadsOnlyContextText(t *testing.T) {
-	if !(Heuristic{}).ContextTextOnly() || !(&Auto{}).ContextTextOnly() || (&Auto{Model: Heuristic{}}).ContextTextOnly() {
-		t.Fatal("ContextTextOnly: want true for the heuristics and Auto without a model only")
-	}
-	for _, path := range []string{"../transcript/testdata/sample-session.jsonl", "../transcript/testdata/cc-2.1.38-tool_heavy.jsonl"} {
-		turns, _, err := transcript.ReadFile(path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		textOnly := make([]learn.Turn, len(turns))
-		for i, tu := range turns {
-			if tu.Role != learn.User {
-				tu.ToolUse, tu.ToolResults, tu.Refused = nil, nil, nil
-			}
-			textOnly[i] = tu
-		}
-		x := Heuristic{Now: func() time.Time { return fixed }}
-		want, _ := x.Extract(context.Background(), turns, "session:s")
-		got, _ := x.Extract(context.Background(), textOnly, "session:s")
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(learn.Entry{}, "ID")); diff != "" {
-			t.Errorf("%s (-with tools +text only):\n%s", path, diff)
-		}
-	}
-}
-
-// FuzzHeuristicEntities checks the heuristics' promise
-// (EntitiesOfContent): every entry carries as Entities exactly Entities of
-// its Content, on plain and interrupted turns.
-func FuzzHeuristicEntities(f *testing.F) {
-	for _, s := range []string{"I prefer `go test ./...` over make", "No, that's wrong — use the v2 client", "@remember we use pnpm ",
-		"To release:\n1. Always run make test\n2. Tag the commit", "Let's go with Clerk. Never push to main!", "use uv, not pip",
-		"i'd rather have  TypeScript\u00a0", "No."} {
-		f.Add(s, false)
-		f.Add(s, true)
-	}
-	f.Fuzz(func(t *testing.T, s string, interrupted bool) {
-		turns := []learn.Turn{{Role: learn.Assistant, Content: "the previous answer"},
-			{Role: learn.User, Content: s, Interrupted: interrupted, Refused: &learn.ToolUse{Name: "Bash", Input: `{"command":"npm i"}`}}}
-		es, _ := Heuristic{Now: func() time.Time { return fixed }}.Extract(context.Background(), turns, "session:f")
-		for _, e := range es {
-			if want := Entities(e.Content); !slices.Equal(e.Entities, want) {
-				t.Fatalf("entry %q has entities %q, its content names %q", e.Content, e.Entities, want)
-			}
-		}
-	})
 }

@@ -34,19 +34,12 @@ const MaxEntities = 8
 // before committing" names go vet, and they are different rules.
 func Entities(s string) []string {
 	var out []string
-	var keys [MaxEntities]string // the entities found, lower-cased
+	seen := map[string]bool{}
 	add := func(e string) bool {
-		if e == "" {
-			return true
+		if k := strings.ToLower(e); e != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, e)
 		}
-		k := strings.ToLower(e)
-		for _, seen := range keys[:len(out)] {
-			if seen == k {
-				return true
-			}
-		}
-		keys[len(out)] = k
-		out = append(out, e)
 		return len(out) < MaxEntities
 	}
 	if strings.Contains(s, "`") {
@@ -58,21 +51,26 @@ func Entities(s string) []string {
 		}
 		s = p.backquote.ReplaceAllString(s, " ")
 	}
-	var buf [32]entityWord
-	words := entityWords(buf[:0], s)
+	words := entityWords(s)
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if i+1 < len(words) {
-			if next := words[i+1]; w.flags&pairFirst != 0 && knownNames()[w.lower+" "+next.lower] ||
-				(next.lower == "branch" || next.lower == "branches") && w.flags&stopWord == 0 {
-				if !add(w.text + " " + next.text) {
+			if pairFirsts()[strings.ToLower(w.text)] && knownNames()[strings.ToLower(w.text+" "+words[i+1].text)] {
+				if !add(w.text + " " + words[i+1].text) {
+					return out
+				}
+				i++
+				continue
+			}
+			if nb := strings.ToLower(words[i+1].text); (nb == "branch" || nb == "branches") && !entityStop()[strings.ToLower(w.text)] {
+				if !add(w.text + " " + words[i+1].text) {
 					return out
 				}
 				i++
 				continue
 			}
 		}
-		if isEntityWord(w, w.initial) && !add(w.text) {
+		if isEntityWord(w.text, w.initial) && !add(w.text) {
 			return out
 		}
 	}
@@ -91,134 +89,83 @@ func IsEntity(e string) bool {
 	if knownNames()[strings.ToLower(e)] {
 		return true
 	}
-	var buf [8]entityWord
-	ws := entityWords(buf[:0], e)
+	ws := entityWords(e)
 	if len(ws) == 2 {
-		if nb := ws[1].lower; nb == "branch" || nb == "branches" {
+		if nb := strings.ToLower(ws[1].text); nb == "branch" || nb == "branches" {
 			return true
 		}
 	}
 	for _, w := range ws {
-		if isEntityWord(w, false) {
+		if isEntityWord(w.text, false) {
 			return true
 		}
 	}
 	return false
 }
 
-// Flags of a lower-cased word in wordFlags.
-const (
-	knownName = 1 << iota // a known name ([knownNames])
-	pairFirst             // the first word of a two-word known name
-	stopWord              // never an entity by itself ([entityStop])
-)
-
-// wordFlags are the flags of the words that have some, so that a word
-// costs one lookup. A word that is no pairFirst starts no known pair:
+// pairFirsts are the first words of the two-word known names ("go" of
+// "go vet"): a word that is none of them starts no known pair, and
 // lower-casing "a b" lower-cases a and b apart (the space stays), so the
 // pair need not be built.
-var wordFlags = sync.OnceValue(func() map[string]uint8 {
-	out := map[string]uint8{}
+var pairFirsts = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
 	for name := range knownNames() {
-		out[name] |= knownName
 		if first, rest, ok := strings.Cut(name, " "); ok && !strings.Contains(rest, " ") {
-			out[first] |= pairFirst
+			out[first] = true
 		}
-	}
-	for w := range entityStop() {
-		out[w] |= stopWord
 	}
 	return out
 })
 
 type entityWord struct {
-	text, lower string // lower is strings.ToLower(text)
-	flags       uint8  // wordFlags of lower
-	initial     bool   // first word of a sentence (or of the text)
+	text    string
+	initial bool // first word of a sentence (or of the text)
 }
 
-// entityWords appends to buf the words of s, split at white space, with
-// the punctuation around each trimmed, marking the words that open a
-// sentence.
-func entityWords(buf []entityWord, s string) []entityWord {
+// entityWords splits s at white space and trims the punctuation around
+// each word, marking the words that open a sentence.
+func entityWords(s string) []entityWord {
+	fields := strings.Fields(s)
+	out := make([]entityWord, 0, len(fields))
 	initial := true
-	flags := wordFlags()
-	for f := range strings.FieldsSeq(s) {
-		w := trimEntityPunct(f)
+	for _, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool { return strings.ContainsRune(`()[]{}<>,;:!?"'*`, r) })
 		w = strings.TrimRight(w, ".")
 		if strings.HasPrefix(w, "'") || strings.HasSuffix(w, "'s") {
 			w = strings.TrimSuffix(strings.TrimPrefix(w, "'"), "'s")
 		}
 		if w != "" {
-			lw := lowerWord(w)
-			buf = append(buf, entityWord{text: w, lower: lw, flags: flags[lw], initial: initial})
+			out = append(out, entityWord{text: w, initial: initial})
 		}
-		last := f[len(f)-1] // a rune ending in one of these bytes is that character
+		last, _ := utf8.DecodeLastRuneInString(f)
 		initial = last == '.' || last == '!' || last == '?' || last == ':'
 	}
-	return buf
-}
-
-// lowerWord is strings.ToLower(w), w itself when it is ASCII without
-// upper-case letters (checked in one pass).
-func lowerWord(w string) string {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
-			return strings.ToLower(w)
-		}
-	}
-	return w
-}
-
-// trimEntityPunct trims the characters ()[]{}<>,;:!?"'* from both ends
-// of f. They are ASCII, so trimming bytes trims the same runes: any other
-// rune, invalid UTF-8 included, stops it.
-func trimEntityPunct(f string) string {
-	i, j := 0, len(f)
-	for i < j && isEntityPunct(f[i]) {
-		i++
-	}
-	for j > i && isEntityPunct(f[j-1]) {
-		j--
-	}
-	return f[i:j]
-}
-
-func isEntityPunct(c byte) bool {
-	switch c {
-	case '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', ':', '!', '?', '"', '\'', '*':
-		return true
-	}
-	return false
+	return out
 }
 
 // isEntityWord reports whether one word names a thing: a known name or
 // the shape of one (see [Entities]); a capitalised word counts only when
 // it does not open a sentence.
-func isEntityWord(w entityWord, initial bool) bool {
-	if len(w.text) < 2 || w.flags&stopWord != 0 {
-		return w.flags&(knownName|stopWord) == knownName
+func isEntityWord(w string, initial bool) bool {
+	lw := strings.ToLower(w)
+	if len(w) < 2 || entityStop()[lw] {
+		return knownNames()[lw] && !entityStop()[lw]
 	}
-	if w.flags&knownName != 0 {
+	if knownNames()[lw] {
 		return true
 	}
-	shaped, digit := false, false
-	for i := 0; i < len(w.text); i++ {
-		switch c := w.text[i]; {
-		case c == '/' || c == '.' || c == '-' || c == '@' || c == '_':
-			shaped = true
-		case '0' <= c && c <= '9':
-			digit = true
+	if strings.ContainsAny(w, "/.-@_") { // each shape below needs one of them: most words skip the regexps
+		p := entityPatterns()
+		if p.path.MatchString(w) || p.file.MatchString(w) || p.flag.MatchString(w) || p.scoped.MatchString(w) ||
+			p.dotted.MatchString(w) || p.snake.MatchString(w) {
+			return true
 		}
 	}
-	if shaped && hasEntityShape(w.text) { // each shape needs one of /.-@_
-		return true
-	}
-	if digit { // python3, tool07; not 2MB, v1.2, 60s
-		return hasLetter(w.text) && !isNumberShape(w.lower)
+	if strings.ContainsAny(w, "0123456789") { // python3, tool07; not 2MB, v1.2, 60s
+		return hasLetter(w) && !entityPatterns().number.MatchString(lw)
 	}
 	upper, lowerAfter := 0, false
-	for i, r := range w.text {
+	for i, r := range w {
 		if unicode.IsUpper(r) {
 			upper++
 			if i > 0 {
@@ -227,9 +174,9 @@ func isEntityWord(w entityWord, initial bool) bool {
 		}
 	}
 	switch {
-	case upper >= 2 && (lowerAfter || upper == utf8.RuneCountInString(w.text)): // TypeScript, CI, AWS
+	case upper >= 2 && (lowerAfter || upper == utf8.RuneCountInString(w)): // TypeScript, CI, AWS
 		return true
-	case upper == 1 && unicode.IsUpper(firstRune(w.text)) && !initial && w.flags&stopWord == 0: // Clerk
+	case upper == 1 && unicode.IsUpper(firstRune(w)) && !initial && !entityStop()[lw]: // Clerk
 		return true
 	}
 	return false
@@ -240,11 +187,19 @@ func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 
 type entityRes struct {
-	backquote *regexp.Regexp
+	backquote, path, file, flag, scoped, dotted, snake, number *regexp.Regexp
 }
 
-// entityPatterns are compiled on first use, not at process start. The
-// shapes of words are matched by hand (shapes.go).
+// entityPatterns are compiled on first use, not at process start.
 var entityPatterns = sync.OnceValue(func() *entityRes {
-	return &entityRes{backquote: regexp.MustCompile("`([^`\n]{1,120})`")}
+	return &entityRes{
+		backquote: regexp.MustCompile("`([^`\n]{1,120})`"),
+		path:      regexp.MustCompile(`^(~|\.{1,2})?/?[\w.@-]+/[\w./@-]*$`),
+		file:      regexp.MustCompile(`^[\w-]*\.(go|mod|sum|py|pyi|rs|toml|ts|tsx|js|jsx|mjs|cjs|json|jsonc|ya?ml|md|sh|bash|zsh|rb|ex|exs|heex|eex|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|sql|tf|tfvars|tfstate|lock|env|ini|cfg|conf|txt|csv|html|css|scss|vue|svelte|proto|graphql|dockerfile|xml|gradle|ipynb)$|^\.[\w.-]+$`),
+		flag:      regexp.MustCompile(`^--?[a-zA-Z][\w-]*(=\S+)?$`),
+		scoped:    regexp.MustCompile(`^@[\w.-]+(/[\w.-]+)?$`),
+		dotted:    regexp.MustCompile(`^[a-zA-Z]\w*(\.[a-zA-Z]\w*)+$`),
+		snake:     regexp.MustCompile(`^[a-zA-Z]+(_[a-zA-Z0-9]+)+$`),
+		number:    regexp.MustCompile(`^(\d+(st|nd|rd|th|s|x|k|m|mb|gb|kb|ms|px|%)?|v?\d+(\.\d+)*)$`),
+	}
 })

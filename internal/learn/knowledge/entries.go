@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -94,40 +93,40 @@ func IsDuplicate(candidate learn.Entry, existing []learn.Entry) bool {
 
 // Supersedes reports whether candidate, a new entry that is not a
 // duplicate, replaces old: same type, an entity in common, a word-set
-// Jaccard similarity between 0.4 and 0.6 (a restatement of the same point,
-// like "User prefers pnpm over npm" → "User strongly prefers pnpm"), at
-// least old's confidence, and not about a different thing: "Never
-// force-push to release branches" does not replace "Never force-push to
-// main", since each names something the other does not.
+// Jaccard similarity between 0.4 and 0.6, at least old's confidence, and
+// saying all old says (its content words, stemmed, without filler): a
+// restatement that adds to the same point, like "Never push to main" →
+// "Never push to main without a review". Distinct scopes never replace
+// each other: "Never force-push to main" and "Never push to main without
+// review", "Never use fmt.Println in the api service" and "… in the cli
+// tool", each say something the other does not.
 func Supersedes(candidate, old learn.Entry) bool {
 	if candidate.Type != old.Type || candidate.Confidence < old.Confidence {
 		return false
 	}
-	c, o := indexOf(candidate), indexOf(old)
-	if !c.meaning.sharesEntity(o.meaning) || conflict(c.meaning, o.meaning) {
+	c, o := meaningOf(candidate), meaningOf(old)
+	if !c.sharesEntity(o) || conflict(c, o) || extraWord(o, c) {
 		return false
 	}
-	j := jaccard(c.words, o.words)
+	j := Jaccard(candidate.Content, old.Content)
 	return j >= 0.4 && j <= 0.6
 }
 
 // Jaccard is the similarity of the sets of words longer than two characters
 // in a and b (lower-cased, split at non-word characters); 0 when both are
 // empty.
-func Jaccard(a, b string) float64 { return jaccard(words(a), words(b)) }
+func Jaccard(a, b string) float64 { return jaccardSets(words(a), words(b)) }
 
-// words is the set of words longer than two characters of s, lower-cased
-// and split at non-word characters.
-func words(s string) sortedSet { return newSortedSet(appendWords(nil, strings.ToLower(s))) }
-
-// appendWords appends to dst the words of lc, lower-cased already, longer
-// than two characters.
-func appendWords(dst []string, lc string) []string {
-	n := len(dst)
-	dst = appendFields(dst, lc, func(c byte) bool {
-		return !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
-	})
-	return dst[:n+len(slices.DeleteFunc(dst[n:], func(w string) bool { return len(w) <= 2 }))]
+func words(s string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	}) {
+		if len(w) > 2 {
+			out[w] = struct{}{}
+		}
+	}
+	return out
 }
 
 // SectionTitles maps each knowledge type to its knowledge.md section.
@@ -189,16 +188,12 @@ func oneLine(s string) string {
 // ready; an Index is not safe for concurrent use.
 type Index struct {
 	items []indexed
-	// words and sets are reused for each candidate's word sets, copied
-	// out only for a candidate that is added.
-	words []string
-	sets  []sortedSet
 }
 
 type indexed struct {
 	typ       learn.KnowledgeType
 	forgotten bool
-	words     sortedSet
+	words     map[string]struct{}
 	meaning   meaning
 }
 
@@ -212,58 +207,32 @@ func NewIndex(entries []learn.Entry) *Index {
 }
 
 // Add puts e into the index.
-func (x *Index) Add(e learn.Entry) { x.items = append(x.items, indexOf(e)) }
+func (x *Index) Add(e learn.Entry) {
+	x.items = append(x.items, indexed{typ: e.Type, forgotten: e.Forgotten, words: words(e.Content), meaning: meaningOf(e)})
+}
+
+// AddNew puts e into the index unless it duplicates an indexed entry
+// ([Index.IsDuplicate]), and reports whether it did.
+func (x *Index) AddNew(e learn.Entry) bool {
+	if x.IsDuplicate(e) {
+		return false
+	}
+	x.Add(e)
+	return true
+}
 
 // IsDuplicate reports whether e duplicates an indexed entry, by the rule
 // of the function [IsDuplicate].
 func (x *Index) IsDuplicate(e learn.Entry) bool {
-	dup, _, _ := x.isDuplicate(e, false)
-	return dup
-}
-
-// AddNew puts e into the index unless it duplicates an indexed entry
-// ([Index.IsDuplicate]), and reports whether it did: what [Index.Add]
-// after IsDuplicate does, reading e once.
-func (x *Index) AddNew(e learn.Entry) bool { return x.addNew(e, false) }
-
-// AddNewNamed is [Index.AddNew] for an entry whose Entities are exactly
-// [Entities] of its Content (as the heuristics give them, before and after
-// redaction): they are not worked out again.
-func (x *Index) AddNewNamed(e learn.Entry) bool { return x.addNew(e, true) }
-
-func (x *Index) addNew(e learn.Entry, named bool) bool {
-	dup, it, read := x.isDuplicate(e, named)
-	if dup {
-		return false
-	}
-	if !read {
-		it = indexOfNamed(e, named)
-	} else {
-		it = it.own()
-	}
-	x.items = append(x.items, it)
-	return true
-}
-
-// isDuplicate is [Index.IsDuplicate], also returning e indexed and true
-// when it had to read it (when some entry has its type): read into the
-// index's scratch arrays, valid until the next call; named is
-// AddNewNamed's promise.
-func (x *Index) isDuplicate(e learn.Entry, named bool) (bool, indexed, bool) {
-	var c indexed
-	read := false
+	var cw map[string]struct{}
+	var cm meaning
 	for _, it := range x.items {
 		if it.typ != e.Type {
 			continue
 		}
-		if !read {
-			var endScratch [16]int
-			var ends []int
-			x.words, ends = readInto(e, named, x.words[:0], endScratch[:0])
-			c, x.sets = indexedOf(e, x.words, ends, x.sets[:0])
-			read = true
+		if cw == nil {
+			cw, cm = words(e.Content), meaningOf(e)
 		}
-		cm := c.meaning
 		if !it.forgotten {
 			if none := len(cm.entities) == 0 && len(it.meaning.entities) == 0; none && wordsConflict(cm, it.meaning) {
 				continue // naming no entity, each says a word the other does not ("run semgrep" / "run trivy")
@@ -271,9 +240,24 @@ func (x *Index) isDuplicate(e learn.Entry, named bool) (bool, indexed, bool) {
 				continue // about different things
 			}
 		}
-		if sameThing(cm, it.meaning, jaccard(it.words, c.words)) {
-			return true, c, read
+		if sameThing(cm, it.meaning, jaccardSets(it.words, cw)) {
+			return true
 		}
 	}
-	return false, c, read
+	return false
+}
+
+func jaccardSets(wa, wb map[string]struct{}) float64 {
+	union, inter := len(wa), 0
+	for w := range wb {
+		if _, ok := wa[w]; ok {
+			inter++
+		} else {
+			union++
+		}
+	}
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
 }

@@ -67,33 +67,12 @@ func Named(entries []learn.Entry, query string) []learn.Entry {
 // tokens splits s into lower-cased words at characters other than letters,
 // digits, '_', '-', '.' and '/' (so "go.mod", "pre-commit" and
 // "cmd/paige" stay whole); trailing dots are dropped.
-func tokens(s string) []string { return appendTokens(nil, s) }
-
-// appendTokens appends the [tokens] of s to dst.
-func appendTokens(dst []string, s string) []string { return appendLowerTokens(dst, strings.ToLower(s)) }
-
-// appendLowerTokens appends the [tokens] of lc, lower-cased already, to
-// dst.
-func appendLowerTokens(dst []string, lc string) []string {
-	n := len(dst)
-	dst = appendFields(dst, lc, func(c byte) bool {
-		return !(c == '_' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c > 127)
+func tokens(s string) []string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || r == '/' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
 	})
-	for i := n; i < len(dst); i++ {
-		dst[i] = trimTokenEnds(dst[i])
+	for i, w := range f {
+		f[i] = strings.Trim(w, ".-/")
 	}
-	return dst
-}
-
-// trimTokenEnds is strings.Trim(w, ".-/"): the characters are ASCII, so
-// trimming bytes trims the same runes.
-func trimTokenEnds(w string) string {
-	i, j := 0, len(w)
-	for i < j && (w[i] == '.' || w[i] == '-' || w[i] == '/') {
-		i++
-	}
-	for j > i && (w[j-1] == '.' || w[j-1] == '-' || w[j-1] == '/') {
-		j--
-	}
-	return w[i:j]
+	return f
 }

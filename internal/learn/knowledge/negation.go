@@ -1,5 +1,7 @@
 package knowledge
 
+import "strings"
+
 // negationWords are the whole words negation matches; negationStems those
 // it matches followed by "'t" ("don't", "can't").
 var (
@@ -26,17 +28,11 @@ func negated(s string) bool {
 			j++
 		}
 		if j-i <= len("shouldnt") {
-			var buf [len("shouldnt")]byte
-			w := buf[:copy(buf[:], s[i:j])]
-			for k, c := range w {
-				if 'A' <= c && c <= 'Z' {
-					w[k] = c + 'a' - 'A'
-				}
-			}
-			if negationWords[string(w)] {
+			w := strings.ToLower(s[i:j])
+			if negationWords[w] {
 				return true
 			}
-			if negationStems[string(w)] && j+1 < len(s) && s[j] == '\'' && (s[j+1] == 't' || s[j+1] == 'T') &&
+			if negationStems[w] && j+1 < len(s) && s[j] == '\'' && (s[j+1] == 't' || s[j+1] == 'T') &&
 				(j+2 == len(s) || !isWordByte(s[j+2])) {
 				return true
 			}

@@ -95,8 +95,11 @@ func (s *Store) Active() ([]learn.Entry, error) {
 	return ActiveOnly(entries), err
 }
 
-// NewID returns a new, time-ordered entry id.
-func NewID() string { return uuid.Must(uuid.NewV7()).String() }
+// NewID returns a new random entry id (a UUID v4). Not time-ordered on
+// purpose: the entries of one run would share their first twelve
+// characters, and a person names an entry by a short prefix ("learn forget
+// 3f9a"); the store's order is the file's, not the ids'.
+func NewID() string { return uuid.NewString() }
 
 // Prepare validates e, redacts it and fills a missing ID and ExtractedAt.
 // Content that is empty once redacted (nothing but markers) is invalid.

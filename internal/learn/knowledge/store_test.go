@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -170,7 +171,10 @@ func TestForgetAndSupersede(t *testing.T) {
 	if _, err := s.Forget("does-not-exist"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("got %v, want ErrNotFound", err)
 	}
-	if _, err := s.Forget(a.ID[:4]); !errors.Is(err, ErrAmbiguous) { // v7 ids of one millisecond share a prefix
+	if _, err := s.Append(learn.Entry{ID: "abcd-1", Type: learn.Fact, Content: "one"}, learn.Entry{ID: "abcd-2", Type: learn.Fact, Content: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Forget("abcd"); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("got %v, want ErrAmbiguous", err)
 	}
 	md, err := s.WriteMarkdown()
@@ -288,7 +292,8 @@ func TestSupersedes(t *testing.T) {
 		c    learn.Entry
 		want bool
 	}{
-		{"restatement", learn.Entry{Type: learn.Preference, Content: "User strongly prefers pnpm", Confidence: 1, Entities: []string{"pnpm"}}, true},
+		{"restatement that adds", learn.Entry{Type: learn.Preference, Content: "User prefers pnpm over npm for every repo and tool", Confidence: 1, Entities: []string{"pnpm"}}, true},
+		{"a restatement that drops a word is another scope", learn.Entry{Type: learn.Preference, Content: "User strongly prefers pnpm", Confidence: 1, Entities: []string{"pnpm"}}, false},
 		{"duplicate is not a supersession", learn.Entry{Type: learn.Preference, Content: "User prefers pnpm instead of npm", Confidence: 1, Entities: []string{"pnpm"}}, false},
 		{"other topic", learn.Entry{Type: learn.Preference, Content: "User prefers tabs", Confidence: 1, Entities: []string{"tabs"}}, false},
 		{"lower confidence", learn.Entry{Type: learn.Preference, Content: "User strongly prefers pnpm", Confidence: 0.5, Entities: []string{"pnpm"}}, false},
@@ -300,6 +305,32 @@ func TestSupersedes(t *testing.T) {
 				t.Errorf("got %v, want %v (Jaccard %.2f)", got, tt.want, Jaccard(tt.c.Content, old.Content))
 			}
 		})
+	}
+}
+
+// TestDistinctScopesNeverSupersede: rules of one entity in distinct scopes
+// stay side by side whichever comes first; a rule that extends another
+// replaces it.
+func TestDistinctScopesNeverSupersede(t *testing.T) {
+	rule := func(c string, ents ...string) learn.Entry {
+		return learn.Entry{Type: learn.Rule, Content: c, Confidence: 0.75, Entities: ents}
+	}
+	pairs := []struct {
+		a, b learn.Entry
+		want bool // b supersedes a
+	}{
+		{rule("Never use fmt.Println in the api service", "fmt.Println"), rule("Never use fmt.Println in the cli tool", "fmt.Println"), false},
+		{rule("Never push to main without review", "main"), rule("Never force-push to main", "force-push", "main"), false},
+		{rule("Never force-push to main", "force-push", "main"), rule("Never push to main without review", "main"), false},
+		{rule("Never push to main", "main"), rule("Never push to main without a review", "main"), true},
+	}
+	for _, p := range pairs {
+		if got := Supersedes(p.b, p.a); got != p.want {
+			t.Errorf("%q supersedes %q: got %v, want %v", p.b.Content, p.a.Content, got, p.want)
+		}
+		if IsDuplicate(p.b, []learn.Entry{p.a}) {
+			t.Errorf("%q taken for a duplicate of %q", p.b.Content, p.a.Content)
+		}
 	}
 }
 
@@ -315,6 +346,27 @@ func TestConcurrentForgetAndSupersede(t *testing.T) {
 		got := entries(t, s)[0]
 		if !got.Forgotten || got.SupersededBy != es[1].ID {
 			t.Fatalf("lost an update: %+v", got)
+		}
+	}
+}
+
+// TestEntriesOfOneRunHaveShortUniquePrefixes: the ids a run gives its
+// entries differ in their first characters, so "learn forget <4 chars>"
+// names one of them (time-ordered ids of one run shared twelve).
+func TestEntriesOfOneRunHaveShortUniquePrefixes(t *testing.T) {
+	s := openStore(t)
+	var batch []learn.Entry
+	for i := range 20 {
+		batch = append(batch, learn.Entry{Type: learn.Fact, Content: fmt.Sprintf("fact number %d", i)})
+	}
+	stored, err := s.Append(batch...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range stored {
+		got, err := s.Forget(e.ID[:8])
+		if err != nil || got.ID != e.ID {
+			t.Errorf("forget by %q: %+v, %v", e.ID[:8], got, err)
 		}
 	}
 }

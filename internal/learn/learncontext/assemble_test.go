@@ -114,8 +114,8 @@ func TestSectionsAndOrder(t *testing.T) {
 	}
 	res := Assemble(prompts, entries, 0)
 	want := "## IDENTITY\nYou are Paige.\nBe terse.\n\n" +
-		"## LEARNED KNOWLEDGE\nThe app is a Phoenix LiveView project.\n- User prefers tabs\n- Low confidence fact\n\n" +
-		"## PROCEDURES\n- Release:\n  1. tag\n  2. push"
+		"## PROCEDURES\n- Release:\n  1. tag\n  2. push\n\n" +
+		"## LEARNED KNOWLEDGE\nThe app is a Phoenix LiveView project.\n- User prefers tabs\n- Low confidence fact"
 	if res.SystemPrompt != want {
 		t.Errorf("prompt:\n%s\nwant:\n%s", res.SystemPrompt, want)
 	}

@@ -6,12 +6,14 @@ import (
 )
 
 // sectionOrder is the order sections appear in the prompt.
-var sectionOrder = []string{"CONSTRAINTS", "IDENTITY", "LEARNED KNOWLEDGE", "PROCEDURES"}
+var sectionOrder = []string{"CONSTRAINTS", "IDENTITY", "PROCEDURES", "LEARNED KNOWLEDGE"}
 
 // group is a run of items of one section, filled in priority order.
 type group struct {
 	section string
 	items   []string
+	ids     []string // the entry id of each item, when ids is set
+	whys    []string // why each entry ranks where it does
 }
 
 // noteRoom is kept for the "left out" line when not everything fits.
@@ -20,8 +22,8 @@ const noteRoom = 160
 // fill takes whole items of groups, in order, while they fit in budget
 // characters, stopping at the first that does not; it returns the
 // sections as rendered, the prompt (never longer than budget) and what was
-// left out per section.
-func fill(groups []group, budget int) ([]Section, string, []LeftOut) {
+// left out per section, and the ids of the entries taken.
+func fill(groups []group, budget int) ([]Section, string, []LeftOut, map[string]bool) {
 	total := 0
 	for _, g := range groups {
 		for _, it := range g.items {
@@ -33,10 +35,11 @@ func fill(groups []group, budget int) ([]Section, string, []LeftOut) {
 		room = max(0, budget-noteRoom)
 	}
 	kept := map[string][]string{}
+	in := map[string]bool{}
 	left := map[string]int{}
 	used, full := 0, false
 	for _, g := range groups {
-		for _, it := range g.items {
+		for k, it := range g.items {
 			cost := len(it) + 1
 			if len(kept[g.section]) == 0 {
 				cost += len("## "+g.section+"\n") + 1
@@ -48,6 +51,9 @@ func fill(groups []group, budget int) ([]Section, string, []LeftOut) {
 			}
 			kept[g.section] = append(kept[g.section], it)
 			used += cost
+			if k < len(g.ids) {
+				in[g.ids[k]] = true
+			}
 		}
 	}
 	var sections []Section
@@ -78,5 +84,5 @@ func fill(groups []group, budget int) ([]Section, string, []LeftOut) {
 			prompt += note
 		}
 	}
-	return sections, prompt, out
+	return sections, prompt, out, in
 }

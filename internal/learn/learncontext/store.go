@@ -123,6 +123,10 @@ type Assembler struct {
 	Preprompts  *Preprompts
 	Knowledge   KnowledgeSource
 	TokenBudget int // 0 means DefaultTokenBudget
+	// Project, when set, is the current project's identity: the context
+	// takes only its entries (and those holding everywhere), and its
+	// procedures are verified against the repository first ([Stale]).
+	Project string
 }
 
 // Assemble loads and assembles the current context.
@@ -137,5 +141,9 @@ func (a *Assembler) Assemble(ctx context.Context) (Assembled, error) {
 			return Assembled{}, err
 		}
 	}
-	return Assemble(prompts, entries, a.TokenBudget), nil
+	scope := Scope{Project: a.Project}
+	if a.Project != "" {
+		scope.Stale = Stale(entries)
+	}
+	return AssembleFor(prompts, entries, a.TokenBudget, scope), nil
 }

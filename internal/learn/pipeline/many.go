@@ -14,7 +14,9 @@ import (
 
 // Expand turns inputs (files, directories searched recursively for
 // *.jsonl, and glob patterns) into a sorted list of distinct transcript
-// paths. An input that names nothing is an error.
+// paths. An input that names nothing is an error. A subagent transcript
+// found in a directory (<session>/subagents/*.jsonl beside <session>.jsonl)
+// is not listed: it is read with its session ([Run]).
 func Expand(inputs []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
@@ -47,7 +49,9 @@ func Expand(inputs []string) ([]string, error) {
 			}
 			err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 				if err == nil && !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-					add(path)
+					if sub, _ := isSubagentFile(path); !sub {
+						add(path)
+					}
 				}
 				return err
 			})

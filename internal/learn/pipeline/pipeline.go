@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -82,7 +81,7 @@ func Run(ctx context.Context, path string, opts Options) (Result, error) {
 			return res, nil
 		}
 	}
-	turns, rst, err := transcript.ReadFile(path, opts.Reader)
+	turns, rst, err := readSession(path, opts.Reader)
 	if err != nil {
 		return res, err
 	}
@@ -156,13 +155,12 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 	}
 	res.Stats.EntriesExtracted = len(extracted)
 
-	ce, ok := x.(extract.ContentEntities)
-	dedup := deduper(extracted, ok && ce.EntitiesOfContent(), &res)
+	dedup := deduper(extracted, &res)
 	var mined []trail.Candidate
 	if !opts.NoTrail {
 		mined = trail.Mine(turns) // reads only the assistant turns, which are as read
 	}
-	merge := trailMerger(mined, source, opts)
+	merge := trailMerger(turns, mined, source, opts)
 	if opts.DryRun {
 		existing, err := opts.Store.Entries()
 		if err != nil {
@@ -191,23 +189,15 @@ func runTurns(ctx context.Context, turns []learn.Turn, source string, opts Optio
 
 // deduper returns the function that keeps the entries of extracted
 // (redacted) that repeat none of existing nor each other, counting the
-// others in res. named says the extractor gives each entry the entities of
-// its content ([extract.ContentEntities]): dedup need not work out again
-// those of an entry redaction left alone.
-func deduper(extracted []learn.Entry, named bool, res *Result) func(existing []learn.Entry) []learn.Entry {
+// others in res.
+func deduper(extracted []learn.Entry, res *Result) func(existing []learn.Entry) []learn.Entry {
 	return func(existing []learn.Entry) []learn.Entry {
 		idx := knowledge.NewIndex(existing)
 		var fresh []learn.Entry
 		res.Stats.DuplicatesSkipped = 0
 		for _, e := range extracted {
 			r := knowledge.RedactEntry(e)
-			added := false
-			if named && r.Content == e.Content && slices.Equal(r.Entities, e.Entities) { // still Entities of its content
-				added = idx.AddNewNamed(r)
-			} else {
-				added = idx.AddNew(r)
-			}
-			if !added {
+			if !idx.AddNew(r) {
 				res.Stats.DuplicatesSkipped++
 				continue
 			}
@@ -219,32 +209,19 @@ func deduper(extracted []learn.Entry, named bool, res *Result) func(existing []l
 
 // extractChunks runs x over the signal turns in chunks of size, each with
 // its neighbouring assistant turns (bounded and redacted here; user turns
-// are already), handing an [extract.AnalysedExtractor] the analyses. An
-// extractor that reads only the text of those turns
-// ([extract.ContextTextReader]) gets them without tool calls and results,
-// every chunk in the same buffers.
+// are already), handing an [extract.AnalysedExtractor] the analyses.
 func extractChunks(ctx context.Context, x extract.Extractor, p *prepared, signal []int, size int, source string) ([]learn.Entry, error) {
 	ax, analysed := x.(extract.AnalysedExtractor)
-	tr, ok := x.(extract.ContextTextReader)
-	textOnly := ok && tr.ContextTextOnly()
 	extracted := make([]learn.Entry, 0, len(signal)) // about one entry a signal turn
-	var chunk []learn.Turn
-	var chunkAnalyses []classify.Analysis
 	for start := 0; start < len(signal); start += size {
 		if err := ctx.Err(); err != nil {
 			return extracted, err
 		}
 		idx := WithContextIndexes(p.turns, signal[start:min(start+size, len(signal))])
-		if !textOnly || cap(chunk) < len(idx) { // an extractor that may keep its turns gets its own
-			chunk, chunkAnalyses = make([]learn.Turn, len(idx)), make([]classify.Analysis, len(idx))
-		}
-		chunk, chunkAnalyses = chunk[:len(idx)], chunkAnalyses[:len(idx)]
+		chunk, chunkAnalyses := make([]learn.Turn, len(idx)), make([]classify.Analysis, len(idx))
 		for j, i := range idx {
 			chunk[j], chunkAnalyses[j] = p.turn(i), p.analysis(i)
 			if chunk[j].Role != learn.User { // user turns are bounded and redacted already
-				if textOnly { // nothing but the text is read: nothing else need be redacted
-					chunk[j].ToolUse, chunk[j].ToolResults, chunk[j].Refused = nil, nil, nil
-				}
 				chunk[j].Content = classify.Bound(chunk[j].Content)
 				chunk[j] = knowledge.RedactTurn(chunk[j]) // nothing private reaches an extractor
 			}

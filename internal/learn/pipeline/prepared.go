@@ -23,14 +23,14 @@ func prepare(turns []learn.Turn) *prepared {
 	p := &prepared{turns: turns, at: make([]int32, len(turns))}
 	n := 0
 	for _, t := range turns {
-		if t.Role == learn.User {
+		if isUserTurn(t) {
 			n++
 		}
 	}
 	p.user = make([]learn.Turn, 0, n)
 	p.analyses = make([]classify.Analysis, 0, n)
 	for i, t := range turns {
-		if t.Role != learn.User {
+		if !isUserTurn(t) {
 			p.at[i] = -1
 			continue
 		}
@@ -75,3 +75,8 @@ func prepareUserTurn(t learn.Turn) learn.Turn {
 	t.Content = classify.Bound(t.Content)
 	return knowledge.RedactTurn(t)
 }
+
+// isUserTurn reports whether t holds what the user said: a user turn of
+// the main thread. A subagent's "user" turns are the prompts Claude wrote
+// for it; only its tool trail is mined.
+func isUserTurn(t learn.Turn) bool { return t.Role == learn.User && !t.Sidechain }

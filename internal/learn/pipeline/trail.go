@@ -10,25 +10,27 @@ import (
 )
 
 // trailMerger returns the function that folds the mined candidates into
-// the stored entries ([trail.Merge]), resolving each cwd once.
-func trailMerger(mined []trail.Candidate, source string, opts Options) func([]learn.Entry) []learn.Entry {
+// the stored entries ([trail.Merge]), resolving each cwd once, with the
+// session's turns and the known projects ([sessionProjects]).
+func trailMerger(turns []learn.Turn, mined []trail.Candidate, source string, opts Options) func([]learn.Entry) []learn.Entry {
 	resolve := opts.Project
 	if resolve == nil {
 		resolve = project.Resolve
-	}
-	cache := map[string]string{}
-	cached := func(cwd string) string {
-		p, ok := cache[cwd]
-		if !ok {
-			p = resolve(cwd)
-			cache[cwd] = p
-		}
-		return p
 	}
 	stamp := now(opts).UTC().Format(time.RFC3339)
 	return func(existing []learn.Entry) []learn.Entry {
 		if len(mined) == 0 {
 			return nil
+		}
+		of := sessionProjects(resolve, turns, existing)
+		cache := map[string]string{}
+		cached := func(cwd string) string {
+			p, ok := cache[cwd]
+			if !ok {
+				p = of(cwd)
+				cache[cwd] = p
+			}
+			return p
 		}
 		return trail.Merge(existing, mined, cached, source, stamp)
 	}

@@ -2,6 +2,7 @@ package trail
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -21,13 +22,20 @@ const (
 	// Services start what the project needs (docker compose up);
 	// Script is a script of the project run by path.
 	Services Category = "services"
-	Script   Category = "script"
+	// Tool is a task of a library or of the project run through its
+	// toolchain (mix ash.codegen).
+	Tool   Category = "tool"
+	Script Category = "script"
 )
 
 // labels are the content prefixes of procedures, by category.
 var labels = map[Category]string{Test: "tests", Build: "build", Lint: "lint", Format: "format",
 	Run: "start the project", Migrate: "migrate the database", Check: "checks", Deps: "install dependencies",
-	Services: "start services", Script: "project script"}
+	Services: "start services", Script: "project script", Tool: "project task"}
+
+// namespacedTask matches a mix task of a library or the project
+// ("ash.codegen", "assets.deploy").
+var namespacedTask = regexp.MustCompile(`^[a-z][a-z0-9_]*\.[a-z][a-z0-9_.]*$`)
 
 // command is a recognised command: its category, its canonical form (what
 // is learned and compared across sessions) and the facts it shows.
@@ -137,7 +145,13 @@ func mixCmd(args []string) (command, bool) {
 	}
 	cat, ok := mixCats[args[1]]
 	if !ok {
-		return command{}, false
+		if !namespacedTask.MatchString(args[1]) {
+			return command{}, false
+		}
+		// a library's or the project's own task (mix ash.codegen, mix
+		// assets.deploy): the task is the procedure, its arguments (a
+		// migration's name) are the occasion
+		return command{Cat: Tool, Canonical: "mix " + args[1], Facts: []string{"language: Elixir"}}, true
 	}
 	return command{Cat: cat, Canonical: canonical(args, cat, 2), Facts: []string{"language: Elixir"}}, true
 }

@@ -42,6 +42,9 @@ func Merge(existing []learn.Entry, cands []Candidate, project func(cwd string) s
 		if i, ok := pos[k]; ok { // the same behaviour under another cwd of the project
 			o := out[i].Observed
 			o.Runs += c.Runs
+			if c.Final && o.Final == 0 {
+				o.Final = 1
+			}
 			out[i].Confidence = Confidence(o.SessionCount, o.Runs)
 			out[i].Evidence = evidence(o, source)
 			continue
@@ -60,7 +63,7 @@ func Merge(existing []learn.Entry, cands []Candidate, project func(cwd string) s
 // in source; ok is false when nothing changes.
 func next(old *learn.Entry, c Candidate, project, source, now string) (learn.Entry, bool) {
 	if old == nil {
-		o := &learn.Observed{Key: c.Key, Sessions: []string{source}, SessionCount: 1, Runs: c.Runs}
+		o := &learn.Observed{Key: c.Key, Sessions: []string{source}, SessionCount: 1, Runs: c.Runs, Final: finals(c)}
 		return learn.Entry{Type: c.Type, Content: c.Content, Confidence: Confidence(1, c.Runs),
 			Entities: append([]string(nil), c.Entities...), Evidence: evidence(o, source), Source: source,
 			ExtractedAt: now, Project: project, Observed: o}, true
@@ -81,6 +84,7 @@ func next(old *learn.Entry, c Candidate, project, source, now string) (learn.Ent
 	}
 	o.SessionCount++
 	o.Runs += c.Runs
+	o.Final += finals(c)
 	e.Observed = &o
 	e.Confidence = Confidence(o.SessionCount, o.Runs)
 	e.Evidence = evidence(&o, source)
@@ -103,4 +107,12 @@ func plural(n int, w string) string {
 		return "1 " + w
 	}
 	return fmt.Sprintf("%d %ss", n, w)
+}
+
+// finals is 1 when c was its session's final green run.
+func finals(c Candidate) int {
+	if c.Final {
+		return 1
+	}
+	return 0
 }

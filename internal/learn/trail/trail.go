@@ -1,7 +1,9 @@
 // Package trail learns from behaviour: it mines the tool trail of Claude
-// Code sessions (the commands the agent ran and what came of them, the
-// files it edited, the MCP servers it used) for procedures ("tests: go test
-// ./...") and facts ("package manager: pnpm"). It is a pure core: it takes
+// Code sessions (the commands the agent ran and what came of them, the MCP
+// servers it used, the manifests it read, the team's own tools, commits a
+// pre-commit hook stopped) for procedures ("tests: go test ./...") and
+// facts ("package manager: pnpm", "team tool: bd"). Which files were
+// edited is no knowledge: an edit only ends a "failed, then fixed" pair. It is a pure core: it takes
 // turns already read by internal/learn/transcript and returns candidates;
 // it does no I/O. Resolving a candidate's directory to a project and
 // merging candidates into a store belong to the caller ([Merge] does the
@@ -113,11 +115,10 @@ type Candidate struct {
 	Cwd      string
 	Runs     int
 	Entities []string
+	// Final is set on the last successful test, lint or check command of
+	// the session (per directory): the run that showed the work was done.
+	Final bool
 }
-
-// minEdits is how often one file must be edited in a session to be
-// learned as a file that matters.
-const minEdits = 3
 
 // failure marks in the output of a piped command (whose exit status is the
 // filter's).
@@ -143,7 +144,10 @@ func MineCalls(calls []Call) []Candidate {
 			m.mcp(c)
 		}
 	}
-	m.files()
+	for _, i := range m.final {
+		m.out[i].Final = true
+	}
+	m.teamFacts()
 	return m.out
 }
 
@@ -154,16 +158,23 @@ func isEdit(tool string) bool {
 type failedCmd struct{ canonical, output string }
 
 type miner struct {
-	out     []Candidate
-	index   map[string]int       // cwd + key → position in out
-	pending map[string]failedCmd // cwd + category → the last failure not yet fixed
-	edits   map[[2]string]int    // {cwd, relative file} → edits
-	order   [][2]string
+	out       []Candidate
+	index     map[string]int       // cwd + key → position in out
+	pending   map[string]failedCmd // cwd + category → the last failure not yet fixed
+	final     map[string]int       // cwd + category + dir → the last successful verification
+	teams     map[string]*teamUse  // cwd + program → its successful calls
+	teamOrder []string
+	hooked    map[string]*hookFix // cwd → a commit a pre-commit hook stopped
 }
 
 func newMiner() *miner {
-	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, edits: map[[2]string]int{}}
+	return &miner{index: map[string]int{}, pending: map[string]failedCmd{}, final: map[string]int{},
+		teams: map[string]*teamUse{}, hooked: map[string]*hookFix{}}
 }
+
+// verifies are the categories whose last green run in a session shows the
+// way the work is checked.
+var verifies = map[Category]bool{Test: true, Lint: true, Check: true}
 
 func (m *miner) add(c Candidate) {
 	k := c.Cwd + "\x00" + c.Key
@@ -191,7 +202,13 @@ func (m *miner) bash(c Call) {
 		if rel, ok := relative(c.Cwd, s.Args[0]); ok && strings.HasPrefix(s.Args[0], "/") {
 			s.Args = append([]string{"./" + rel}, s.Args[1:]...) // a script of the project, named absolutely
 		}
+		if len(segs) == 1 {
+			m.commit(c, s.Args)
+		}
 		cmd, ok := classify(s.Args)
+		if !ok && c.Outcome == Succeeded && !background {
+			m.team(c.Cwd, s.Args)
+		}
 		if !ok || background && cmd.Cat != Run {
 			continue
 		}
@@ -203,6 +220,7 @@ func (m *miner) bash(c Call) {
 			}
 			continue
 		}
+		m.afterHook(c.Cwd, s.Dir, cmd)
 		if f, ok := m.pending[pk]; ok {
 			delete(m.pending, pk)
 			if isFix(f.canonical, cmd.Canonical) {
@@ -210,6 +228,9 @@ func (m *miner) bash(c Call) {
 			}
 		}
 		m.add(procedure(c.Cwd, s.Dir, cmd))
+		if verifies[cmd.Cat] {
+			m.final[pk] = m.index[c.Cwd+"\x00"+procedure(c.Cwd, s.Dir, cmd).Key]
+		}
 		for _, f := range cmd.Facts {
 			m.add(Candidate{Type: learn.Fact, Key: "fact:" + f, Content: f, Cwd: c.Cwd, Entities: []string{factValue(f)}})
 		}
@@ -266,26 +287,6 @@ func (m *miner) edit(c Call) {
 	for k := range m.pending { // the code changed: a later success is no fix by command
 		if strings.HasPrefix(k, c.Cwd+"\x00") {
 			delete(m.pending, k)
-		}
-	}
-	rel, ok := relative(c.Cwd, c.File)
-	if !ok {
-		return
-	}
-	k := [2]string{c.Cwd, rel}
-	if m.edits[k] == 0 {
-		m.order = append(m.order, k)
-	}
-	m.edits[k]++
-}
-
-// files adds the files edited at least minEdits times.
-func (m *miner) files() {
-	for _, k := range m.order {
-		if n := m.edits[k]; n >= minEdits {
-			f := "often edited: " + k[1]
-			m.add(Candidate{Type: learn.Fact, Key: "fact:" + f, Content: f, Cwd: k[0], Entities: []string{k[1]}})
-			m.out[len(m.out)-1].Runs = n
 		}
 	}
 }

@@ -80,8 +80,8 @@ func TestMineFailedThenFixed(t *testing.T) {
 	}
 }
 
-// TestMineRunsFilesMCPManifests: repeated runs are counted; a file edited
-// three times is a file that matters, one edited twice is not; MCP servers
+// TestMineRunsFilesMCPManifests: repeated runs are counted; edited files
+// are no knowledge, however often they are edited; MCP servers
 // used successfully and root manifests read are facts; files outside the
 // cwd and Claude's own files are ignored; commands run in another
 // directory are not this project's.
@@ -104,8 +104,7 @@ func TestMineRunsFilesMCPManifests(t *testing.T) {
 			t.Errorf("cwd of %q = %q", c.Content, c.Cwd)
 		}
 	}
-	want := map[string]int{"tests: go test ./...": 2, "language: Go": 3, "often edited: internal/a.go": 3,
-		"MCP server used: github": 1}
+	want := map[string]int{"tests: go test ./...": 2, "language: Go": 3, "MCP server used: github": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -122,5 +121,58 @@ func TestCalls(t *testing.T) {
 		{Tool: "Bash", Command: "ls", Cwd: "/w"}, {Tool: "Bash", Cwd: "/w"}}
 	if diff := cmp.Diff(want, Calls(turns)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestFinalGreenRun: the last successful test, lint or check command of a
+// session is its final green run; a build or a one-off run is not, and
+// neither is an earlier test command.
+func TestFinalGreenRun(t *testing.T) {
+	s := trailtest.New("a", "/src/app").
+		Bash("mix test test/a_test.exs", "1 test, 1 failure", 2).
+		Bash("mix compile --force", "Compiling 3 files", 0).
+		Bash("mix run -e 'IO.puts 1'", "1", 0).
+		Bash("mix test --failed", "2 tests, 0 failures", 0).
+		Bash("mix credo --strict", "no issues", 0).
+		Bash("mix test", "5 tests, 0 failures", 0)
+	final := map[string]bool{}
+	for _, c := range mine(t, s) {
+		final[c.Content] = c.Final
+	}
+	want := map[string]bool{"build: mix compile --force": false,
+		"tests: mix test --failed": false, "lint: mix credo --strict": true, "tests: mix test": true}
+	for k, v := range want {
+		if got, ok := final[k]; !ok || got != v {
+			t.Errorf("%q: final %v (mined: %v), want %v", k, got, ok, v)
+		}
+	}
+}
+
+// TestTeamToolsAndHooks: a program the team uses (bd) run in two calls is
+// a fact, once is not, a common one (git, ls) never; a library's mix task
+// is a procedure; a commit a pre-commit hook stopped teaches what to run
+// before committing.
+func TestTeamToolsAndHooks(t *testing.T) {
+	s := trailtest.New("a", "/src/app").
+		Bash("bd ready", "3 issues ready", 0).Bash("git status", "clean", 0).Bash("git status", "clean", 0).
+		Bash("bd close app-12", "closed", 0).Bash("vendortool sync", "ok", 0).
+		Bash("mix ash.codegen add_user_roles", "Generated migration", 0).
+		Bash("git commit -m 'x'", "mix format --check-formatted....Failed\n- hook id: mix-format\npre-commit hook failed", 1).
+		Bash("mix format", "", 0).
+		Bash("git commit -m 'x'", "[main 1a2b3c] x", 0)
+	got := map[string]bool{}
+	for _, c := range mine(t, s) {
+		got[c.Content] = true
+	}
+	for _, want := range []string{"team tool: bd (close, ready)", "project task: mix ash.codegen",
+		"before committing (the pre-commit hook checks it): mix format"} {
+		if !got[want] {
+			t.Errorf("missing %q in %v", want, got)
+		}
+	}
+	for c := range got {
+		if strings.Contains(c, "git") || strings.Contains(c, "vendortool") {
+			t.Errorf("learned %q", c)
+		}
 	}
 }

@@ -21,6 +21,16 @@ var dropTags = []string{
 // what the user typed after a slash command, which is the user's own words.
 var unwrapTags = []string{"command-args", "bash-input"}
 
+// compactionOpening is how Claude Code opens the summary it writes when it
+// compacts a conversation; older versions mark the line with nothing else.
+const compactionOpening = "This session is being continued from a previous conversation"
+
+// IsCompactionSummary reports whether text is Claude Code's compaction
+// summary of earlier turns (Claude's words, not the user's).
+func IsCompactionSummary(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), compactionOpening)
+}
+
 // harnessLines are whole-line markers Claude Code inserts into user turns.
 var harnessLines = []string{
 	"[Request interrupted by user for tool use]",

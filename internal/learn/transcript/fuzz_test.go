@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -68,6 +69,28 @@ func FuzzClean(f *testing.F) {
 			if strings.Contains(out, "<"+tag+">") {
 				t.Errorf("Clean(%q) = %q keeps <%s>", in, out, tag)
 			}
+		}
+	})
+}
+
+// FuzzResultPrefix checks that a tool result read from its short prefix
+// is, cleaned and cut, what the whole budget gives.
+func FuzzResultPrefix(f *testing.F) {
+	for _, s := range []string{strings.Repeat("ok line\\n", 200), strings.Repeat("x", 190) + "<system-reminder>" + strings.Repeat("y", 900) + "</system-reminder>z",
+		strings.Repeat("é\\u00e9", 300), strings.Repeat("a", 1000) + "\\n\\n\\n\\n" + strings.Repeat("b", 500)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return
+		}
+		sc := newScanner(nil, nil)
+		budget := sc.maxResult*8 + 512
+		got := truncate(Clean(sc.resultPrefix(string(raw), budget)), sc.maxResult)
+		want := truncate(Clean(prefixString(string(raw), budget)), sc.maxResult)
+		if got != want {
+			t.Fatalf("short prefix gives %q, the budget %q", got, want)
 		}
 	})
 }

@@ -2,26 +2,28 @@ package transcript
 
 import (
 	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
 
 // message handles one user or assistant message of the chain key.
-func (s *scanner) message(key, typ string, msg val, sidechain bool) error {
-	t := &s.t
-	if !t.isObject(msg) {
+func (s *scanner) message(key, typ string, msg gjson.Result, sidechain bool) error {
+	if !msg.IsObject() {
 		s.stats.Skipped++
 		return nil
 	}
-	role := t.str(t.field(msg, "role"))
+	role := msg.Get("role").Str
 	if role == "" {
 		role = typ
 	}
-	content := t.field(msg, "content")
+	content := msg.Get("content")
 	c := s.chain(key)
 	switch role {
 	case "assistant":
-		return s.assistant(c, t.str(t.field(msg, "id")), content, sidechain)
+		return s.assistant(c, strings.Clone(msg.Get("id").Str), content, sidechain)
 	case "user":
 		return s.user(c, content, sidechain)
 	}
@@ -30,8 +32,8 @@ func (s *scanner) message(key, typ string, msg val, sidechain bool) error {
 }
 
 // assistant merges one assistant line into the chain's open turn (same
-// message id) or starts a new turn. id points into the line.
-func (s *scanner) assistant(c *chain, id string, content val, sidechain bool) error {
+// message id) or starts a new turn.
+func (s *scanner) assistant(c *chain, id string, content gjson.Result, sidechain bool) error {
 	if c.open == nil || id == "" || c.open.MessageID != id {
 		if id != "" && c.seen.has(id) {
 			s.stats.Duplicates++
@@ -40,117 +42,100 @@ func (s *scanner) assistant(c *chain, id string, content val, sidechain bool) er
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		c.turn = learn.Turn{Role: learn.Assistant, MessageID: strings.Clone(id), Sidechain: sidechain, Cwd: s.cwd}
-		c.open = &c.turn
+		c.open = &learn.Turn{Role: learn.Assistant, MessageID: id, Sidechain: sidechain, Cwd: strings.Clone(s.cwd), GitBranch: strings.Clone(s.branch)}
 	}
-	t := &s.t
-	if t.isString(content) {
-		s.addText(c, strings.TrimSpace(t.str(content)))
+	t := c.open
+	if content.Type == gjson.String {
+		s.addText(c, t, strings.TrimSpace(content.String()))
 		return nil
 	}
-	t.elements(content, func(b val) bool {
-		switch t.str(t.field(b, "type")) {
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
 		case "text":
-			s.addText(c, strings.TrimSpace(t.text(t.field(b, "text"))))
+			s.addText(c, t, strings.TrimSpace(b.Get("text").String()))
 		case "tool_use":
-			s.addToolUse(c, b)
+			u := learn.ToolUse{
+				ID:    strings.Clone(b.Get("id").Str),
+				Name:  strings.Clone(b.Get("name").String()),
+				Input: strings.Clone(truncateBytes(b.Get("input").Raw, DefaultMaxInputBytes)),
+			}
+			if u.Input == "" {
+				u.Input = "{}"
+			}
+			if s.fresh(c, "u\x00"+u.ID+"\x00"+u.Name+"\x00"+u.Input) {
+				t.ToolUse = append(t.ToolUse, u)
+			}
 		}
 		return true
 	})
 	return nil
 }
 
-// addText appends a text block to the open turn unless it is empty or a
-// repeat.
-func (s *scanner) addText(c *chain, text string) {
-	if text == "" {
+// addText appends a text block to t unless it is empty or a repeat.
+func (s *scanner) addText(c *chain, t *learn.Turn, text string) {
+	if text == "" || !s.fresh(c, "t\x00"+text) {
 		return
 	}
-	s.sig = append(append(s.sig[:0], "t\x00"...), text...)
-	sig, ok := s.fresh(c)
-	if !ok {
-		return
-	}
-	text = sig[2:] // owned
-	if t := c.open; t.Content == "" {
+	text = strings.Clone(text)
+	if t.Content == "" {
 		t.Content = text
 	} else {
 		t.Content += "\n" + text
 	}
 }
 
-// addToolUse appends the tool_use block b to the open turn unless it is a
-// repeat.
-func (s *scanner) addToolUse(c *chain, b val) {
-	t := &s.t
-	id, name := t.str(t.field(b, "id")), t.text(t.field(b, "name"))
-	input := truncateBytes(t.raw(t.field(b, "input")), DefaultMaxInputBytes)
-	if input == "" {
-		input = "{}"
-	}
-	s.sig = append(append(s.sig[:0], "u\x00"...), id...)
-	s.sig = append(append(s.sig, 0), name...)
-	s.sig = append(append(s.sig, 0), input...)
-	sig, ok := s.fresh(c)
-	if !ok {
-		return
-	}
-	sig = sig[2:] // owned: the fields are cut from it
-	c.open.ToolUse = append(c.open.ToolUse, learn.ToolUse{
-		ID:    sig[:len(id)],
-		Name:  sig[len(id)+1 : len(id)+1+len(name)],
-		Input: sig[len(sig)-len(input):],
-	})
-}
-
-// fresh records the block signature s.sig for the open turn and returns
-// it as an owned string when it is new; repeats count as streaming
-// duplicates.
-func (s *scanner) fresh(c *chain) (string, bool) {
-	if c.sigs.has(s.sig) {
+// fresh records the block signature sig for the open turn and reports
+// whether it was new; repeats count as streaming duplicates.
+func (s *scanner) fresh(c *chain, sig string) bool {
+	if _, ok := c.sigs[sig]; ok {
 		s.stats.Duplicates++
-		return "", false
+		return false
 	}
-	sig := string(s.sig)
-	c.sigs.add(sig)
-	return sig, true
+	c.sigs[strings.Clone(sig)] = struct{}{}
+	return true
 }
 
 // user handles a user line: tool results go to the open assistant turn,
 // the reason typed when refusing a tool call becomes a user turn (see
 // [scanner.refusal]), and remaining text (after cleaning) becomes a user
 // turn; the first user turn after an interruption or refusal carries it.
-func (s *scanner) user(c *chain, content val, sidechain bool) error {
-	t := &s.t
-	texts, reasons := s.texts[:0], s.reasons[:0]
-	if t.isString(content) {
-		texts = append(texts, t.str(content))
+func (s *scanner) user(c *chain, content gjson.Result, sidechain bool) error {
+	var texts, reasons []string
+	if content.Type == gjson.String {
+		texts = append(texts, content.String())
 	} else {
-		t.elements(content, func(b val) bool {
-			switch t.str(t.field(b, "type")) {
-			case "text":
-				texts = append(texts, t.text(t.field(b, "text")))
-			case "tool_result":
-				if r := s.refusal(c, b); r != "" {
-					reasons = append(reasons, r)
+		content.ForEach(func(_, b gjson.Result) bool {
+			var f [len(blockKeys)]string
+			rawFields(b.Raw, blockKeys[:], f[:])
+			switch f[0] {
+			case `"text"`:
+				texts = append(texts, gjson.Parse(f[1]).String())
+			case `"tool_result"`:
+				r := resultBlock{toolUseID: gjson.Parse(f[3]).Str, isError: f[4] == "true", content: f[2]}
+				if reason := s.refusal(c, r); reason != "" {
+					reasons = append(reasons, reason)
 				}
-				s.toolResult(c, b)
+				s.toolResult(c, r)
 			}
 			return true
 		})
 	}
-	s.texts = texts
 	joined := strings.Join(texts, "\n")
+	if IsCompactionSummary(joined) {
+		s.stats.Compaction++
+		return nil
+	}
 	c.interruption(joined)
 	if text := Clean(joined); text != "" {
 		reasons = append(reasons, text)
+	} else if len(texts) > 0 && strings.Contains(joined, "<") {
+		s.stats.Commands++
 	}
-	s.reasons = reasons
 	for _, text := range reasons { // a refusal's reason is the user's words: a turn of its own
 		if err := s.flush(c); err != nil {
 			return err
 		}
-		t := learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: s.cwd}
+		t := learn.Turn{Role: learn.User, Content: strings.Clone(text), Sidechain: sidechain, Cwd: strings.Clone(s.cwd), GitBranch: strings.Clone(s.branch)}
 		c.mark(&t)
 		if err := s.emit(t); err != nil {
 			return err
@@ -159,66 +144,73 @@ func (s *scanner) user(c *chain, content val, sidechain bool) error {
 	return nil
 }
 
+// blockKeys are the members of a user line's content block the reader
+// looks at, read in one pass: type, text, content, tool_use_id, is_error.
+var blockKeys = [...]string{"type", "text", "content", "tool_use_id", "is_error"}
+
+// resultBlock is a tool_result block: its call's id, is_error and its
+// content as raw JSON (a string or an array of blocks).
+type resultBlock struct {
+	toolUseID string
+	isError   bool
+	content   string
+}
+
 // toolResult attaches a shortened tool result to the open assistant turn.
 // Results with no open turn to attach to are dropped.
-func (s *scanner) toolResult(c *chain, b val) {
+func (s *scanner) toolResult(c *chain, b resultBlock) {
 	if c.open == nil {
 		return
 	}
-	t := &s.t
 	budget := s.maxResult*8 + 512 // room for wrappers stripped before the cut
 	var text string
-	switch content := t.rawField(b, "content"); {
-	case content.start == content.end:
-	case t.isString(content):
-		raw := t.raw(content)
-		if short, ok := asciiResult(s.result[:0], raw, budget, s.maxResult); ok {
-			s.result = short
-			s.attach(c, b, string(short))
-			return
-		}
-		if short, ok := shortResult(raw, budget, s.maxResult); ok {
-			s.attach(c, b, strings.Clone(short))
-			return
-		}
-		text = prefixString(raw, budget)
-	case t.line[content.start] == '[':
+	switch raw := b.content; {
+	case raw == "":
+	case raw[0] == '"':
+		text = s.resultPrefix(raw, budget)
+	case raw[0] == '[':
+		v := gjson.Parse(raw)
 		var parts []string
-		size := -1 // of the parts joined with spaces
-		t.elements(content, func(blk val) bool {
-			if t.str(t.field(blk, "type")) == "text" {
-				part := prefixString(t.raw(t.rawField(blk, "text")), budget)
-				parts = append(parts, part)
-				size += len(part) + 1
+		v.ForEach(func(_, blk gjson.Result) bool {
+			if blk.Get("type").Str == "text" {
+				parts = append(parts, prefixString(rawField(blk.Raw, "text"), budget))
 			}
-			return size < budget
+			return len(strings.Join(parts, " ")) < budget
 		})
 		text = strings.Join(parts, " ")
 	}
-	s.attach(c, b, strings.Clone(truncate(Clean(text), s.maxResult)))
-}
-
-// attach appends the tool result block b, its text cut to content (owned),
-// to the chain's open assistant turn.
-func (s *scanner) attach(c *chain, b val, content string) {
-	t := &s.t
 	c.open.ToolResults = append(c.open.ToolResults, learn.ToolResult{
-		ToolUseID: strings.Clone(t.str(t.field(b, "tool_use_id"))),
-		Content:   content,
-		IsError:   t.isTrue(t.field(b, "is_error")),
+		ToolUseID: strings.Clone(b.toolUseID),
+		Content:   strings.Clone(truncate(Clean(text), s.maxResult)),
+		IsError:   b.isError,
 	})
 }
 
-// prefixString decodes at most about n bytes of the JSON string literal raw
-// (valid JSON), so a multi-megabyte tool result costs no more than a short
-// one. It gives what gjson gives for raw cut after its first n bytes, at
-// the end of an escape, and closed with a quote.
+// resultPrefix decodes enough of the tool result string raw to give its
+// first maxResult characters once cleaned: a short prefix when that one,
+// cleaned, is comfortably longer than them (what [Clean] does to text past
+// the cut, a wrapper or marker cut in two included, cannot reach back that
+// far), else up to budget bytes. Most results are plain output, so most
+// cost an eighth of the budget.
+func (s *scanner) resultPrefix(raw string, budget int) string {
+	short := s.maxResult*2 + 128
+	if short < budget && len(raw) > short+2 {
+		text := prefixString(raw, short)
+		if utf8.RuneCountInString(Clean(text)) >= s.maxResult+64 {
+			return text
+		}
+	}
+	return prefixString(raw, budget)
+}
+
+// prefixString decodes at most about n bytes of the JSON string literal raw,
+// so a multi-megabyte tool result costs no more than a short one.
 func prefixString(raw string, n int) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
 	if len(raw) <= n+2 {
-		return stringBody(raw[1 : len(raw)-1])
+		return gjson.Parse(raw).String()
 	}
 	i := 1
 	for i < n {
@@ -232,16 +224,7 @@ func prefixString(raw string, n int) string {
 		i++
 	}
 	if i > len(raw)-1 {
-		return stringBody(raw[1 : len(raw)-1])
+		return gjson.Parse(raw).String()
 	}
-	return stringBody(raw[1:i])
-}
-
-// stringBody is the decoded text of body, the inside of a JSON string
-// literal, as gjson decodes it: itself when it has no escape.
-func stringBody(body string) string {
-	if strings.IndexByte(body, '\\') < 0 {
-		return body
-	}
-	return unescape(body)
+	return gjson.Parse(raw[:i] + `"`).String()
 }

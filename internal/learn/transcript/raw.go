@@ -1,9 +1,50 @@
 package transcript
 
-import "strings"
+// rawField returns the raw JSON text of the top-level member key of the
+// JSON object obj, without decoding it (gjson unescapes every string it
+// returns, which for a multi-megabyte tool result is a copy of the whole
+// text). It returns "" when obj is not an object or has no such member.
+// obj must be valid JSON.
+func rawField(obj, key string) string {
+	var out [1]string
+	rawFields(obj, []string{key}, out[:])
+	return out[0]
+}
 
-// The scanning steps of the reader's walk, for the values of a line the
-// tape did not record (see tape.go). They assume valid JSON.
+// rawFields sets out[k] to the raw JSON text of the top-level member
+// keys[k] of the JSON object obj ("" when it has none), in one pass over
+// obj. obj must be valid JSON; out must be as long as keys.
+func rawFields(obj string, keys, out []string) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipWS(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		kEnd := skipString(obj, i)
+		k := obj[i+1 : kEnd-1]
+		i = skipWS(obj, kEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipWS(obj, i+1)
+		vEnd := skipValue(obj, i)
+		for n, key := range keys {
+			if k == key {
+				out[n] = obj[i:vEnd]
+			}
+		}
+		i = skipWS(obj, vEnd)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
 
 func skipWS(s string, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
@@ -12,27 +53,17 @@ func skipWS(s string, i int) int {
 	return i
 }
 
-// skipString returns the index after the string literal starting at s[i]
-// (len(s) when it is not closed): the first quote after s[i] not escaped,
-// that is, not preceded by an odd run of backslashes. It jumps from quote
-// to quote, so a long string costs a few IndexByte calls.
+// skipString returns the index after the string literal starting at s[i].
 func skipString(s string, i int) int {
-	k := i + 1
-	for {
-		q := strings.IndexByte(s[k:], '"')
-		if q < 0 {
-			return len(s)
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
 		}
-		k += q
-		n := 0
-		for p := k - 1; p > i && s[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return k + 1
-		}
-		k++
 	}
+	return len(s)
 }
 
 // skipValue returns the index after the JSON value starting at s[i].

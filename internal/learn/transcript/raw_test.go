@@ -16,20 +16,13 @@ func TestRawField(t *testing.T) {
 		{`["content"]`, "content", ``},
 	}
 	for _, tt := range tests {
-		if got := rawFieldOf(tt.obj, tt.key); got != tt.want {
+		if got := rawField(tt.obj, tt.key); got != tt.want {
 			t.Errorf("rawField(%s, %s): got %q, want %q", tt.obj, tt.key, got, tt.want)
 		}
 	}
 }
 
-// rawFieldOf is the tape's raw lookup of the member key of the JSON text
-// obj.
-func rawFieldOf(obj, key string) string {
-	tp, _ := tapeOf(obj, 0)
-	return tp.raw(tp.rawField(tp.root(), key))
-}
-
-// FuzzRawField checks the raw lookup against gjson on valid objects.
+// FuzzRawField checks rawField against gjson on valid objects.
 func FuzzRawField(f *testing.F) {
 	f.Add(`{"type":"tool_result","content":"a\"b","is_error":true}`)
 	f.Add(`{"content":[{"type":"text","text":"x"}],"tool_use_id":"t"}`)
@@ -46,7 +39,7 @@ func FuzzRawField(f *testing.F) {
 			}
 			return true
 		})
-		if got := rawFieldOf(obj, "content"); got != want && want != "" {
+		if got := rawField(obj, "content"); got != want && want != "" {
 			t.Errorf("rawField(%q): got %q, gjson %q", obj, got, want)
 		}
 	})

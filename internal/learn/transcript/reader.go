@@ -14,6 +14,13 @@
 //   - progress, system, summary, file-history-snapshot and queue-operation
 //     lines, and isMeta lines (hook feedback, skill bodies, caveats), are
 //     skipped;
+//   - Claude Code's compaction summary (a user line with isCompactSummary,
+//     or one opening with "This session is being continued from a previous
+//     conversation") is Claude's summary of earlier turns, not the user's
+//     words: it is counted in [Stats.Compaction] and adds no turn;
+//   - a user line holding only slash-command tags or local command output
+//     (<command-name>, <local-command-stdout>…) is counted in
+//     [Stats.Commands] and adds no turn;
 //   - sidechain (subagent) lines are skipped unless [Options.IncludeSidechain]
 //     is set; then top-level isSidechain lines and the subagent messages
 //     nested in agent_progress records are read as their own chains;
@@ -33,8 +40,9 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
-	"sync"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/paige-dev/paige/internal/learn"
 )
@@ -58,6 +66,8 @@ type Stats struct {
 	Skipped    int `json:"skipped"`    // non-conversation records and isMeta lines
 	Sidechain  int `json:"sidechain"`  // subagent lines left out
 	Duplicates int `json:"duplicates"` // streaming duplicates dropped (lines or blocks)
+	Compaction int `json:"compaction"` // compaction summaries left out
+	Commands   int `json:"commands"`   // user lines of slash-command tags or command output only
 }
 
 // ReadFile reads the transcript at path; see [Read].
@@ -72,29 +82,13 @@ func ReadFile(path string, opts *Options) ([]learn.Turn, Stats, error) {
 
 // Read collects every turn of the transcript r in order.
 func Read(r io.Reader, opts *Options) ([]learn.Turn, Stats, error) {
-	held := heldTurns.Get().(*[]learn.Turn)
+	var turns []learn.Turn
 	st, err := Scan(r, opts, func(t learn.Turn) error {
-		*held = append(*held, t)
+		turns = append(turns, t)
 		return nil
 	})
-	var turns []learn.Turn
-	if len(*held) > 0 {
-		turns = append(make([]learn.Turn, 0, len(*held)), *held...)
-	}
-	clear(*held)
-	*held = (*held)[:0]
-	heldTurns.Put(held)
 	return turns, st, err
 }
-
-// heldTurns keeps the slices Read collects turns in before copying them
-// to one of the right length: growing the answer itself would allocate
-// and copy it again and again.
-var heldTurns = sync.Pool{New: func() any { return new([]learn.Turn) }}
-
-// lineReaders keeps the 256 KiB line buffers of finished scans for the
-// next: a fresh one costs its zeroing and page faults on every transcript.
-var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
 
 // Scan streams the transcript r, calling emit with each turn once it is
 // complete, in transcript order (an assistant turn completes when the next
@@ -103,12 +97,7 @@ var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 25
 // lines are not errors.
 func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error) {
 	s := newScanner(opts, emit)
-	br := lineReaders.Get().(*bufio.Reader)
-	br.Reset(r)
-	defer func() {
-		br.Reset(nil)
-		lineReaders.Put(br)
-	}()
+	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte // reused for lines longer than the reader's buffer
 	for {
 		line, err := br.ReadSlice('\n')
@@ -142,10 +131,9 @@ func Scan(r io.Reader, opts *Options, emit func(learn.Turn) error) (Stats, error
 
 // chain is one conversation thread: the main session or one subagent.
 type chain struct {
-	open *learn.Turn // assistant turn being assembled: nil or &turn
-	turn learn.Turn  // kept in the chain: one allocation less per turn
-	sigs sigSet      // block signatures already in open
-	seen recentIDs   // ids of recently finished assistant turns
+	open *learn.Turn         // assistant turn being assembled
+	sigs map[string]struct{} // block signatures already in open
+	seen recentIDs           // ids of recently finished assistant turns
 	// interrupted and refused are the context of the next user turn: the
 	// user stopped the assistant, or refused refused (see refusal.go).
 	interrupted bool
@@ -168,7 +156,7 @@ func (r *recentIDs) has(id string) bool {
 
 func (r *recentIDs) add(id string) {
 	if r.set == nil {
-		r.set = make(map[string]struct{}, len(r.ring))
+		r.set = map[string]struct{}{}
 	}
 	if old := r.ring[r.next]; old != "" {
 		delete(r.set, old)
@@ -183,14 +171,9 @@ type scanner struct {
 	maxResult int
 	emit      func(learn.Turn) error
 	chains    map[string]*chain
-	main      *chain // chains[""], once there is one
 	stats     Stats
-	cwd       string   // the cwd of the line being read, kept on the turns it starts
-	t         tape     // the values of the line being read
-	sig       []byte   // the block signature being checked (see fresh)
-	texts     []string // the user texts of the line being read
-	reasons   []string // the user turns of the line being read
-	result    []byte   // a tool result being decoded (see asciiResult)
+	cwd       string // the cwd of the line being read, kept on the turns it starts
+	branch    string // its gitBranch, kept likewise
 }
 
 func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
@@ -205,27 +188,21 @@ func newScanner(opts *Options, emit func(learn.Turn) error) *scanner {
 }
 
 func (s *scanner) chain(key string) *chain {
-	if key == "" && s.main != nil { // most lines: no map lookup
-		return s.main
-	}
 	c := s.chains[key]
 	if c == nil {
-		c = &chain{}
+		c = &chain{sigs: map[string]struct{}{}}
 		s.chains[key] = c
-	}
-	if key == "" {
-		s.main = c
 	}
 	return c
 }
 
-// record is the part of a transcript line the reader looks at; its
-// strings point into the line.
+// record is the part of a transcript line the reader looks at.
 type record struct {
 	typ, parentToolUse, agentID string
-	cwd                         string
+	cwd, branch                 string
 	isMeta, isSidechain         bool
-	message, data               val
+	isCompactSummary            bool
+	message, data               gjson.Result
 }
 
 // line handles one raw line. The bytes are only valid during the call: every
@@ -236,17 +213,45 @@ func (s *scanner) line(b []byte) error {
 		return nil
 	}
 	s.stats.Lines++
-	t := &s.t
-	t.reset(b)
-	if !t.valid(b) || b[0] != '{' {
+	if !gjson.ValidBytes(b) || b[0] != '{' {
 		s.stats.Malformed++
 		return nil
 	}
-	rec := s.record()
+	raw := unsafe.String(&b[0], len(b))
+	var rec record
+	gjson.Parse(raw).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			rec.typ = v.Str
+		case "isMeta":
+			rec.isMeta = v.Type == gjson.True
+		case "isSidechain":
+			rec.isSidechain = v.Type == gjson.True
+		case "isCompactSummary":
+			rec.isCompactSummary = v.Type == gjson.True
+		case "message":
+			rec.message = v
+		case "data":
+			rec.data = v
+		case "parentToolUseID":
+			rec.parentToolUse = v.Str
+		case "agentId":
+			rec.agentID = v.Str
+		case "cwd":
+			rec.cwd = v.Str
+		case "gitBranch":
+			rec.branch = v.Str
+		}
+		return true
+	})
 	switch rec.typ {
 	case "user", "assistant":
 		if rec.isMeta {
 			s.stats.Skipped++
+			return nil
+		}
+		if rec.isCompactSummary {
+			s.stats.Compaction++
 			return nil
 		}
 		key := ""
@@ -257,15 +262,14 @@ func (s *scanner) line(b []byte) error {
 			}
 			key = "sidechain:" + rec.agentID
 		}
-		if rec.cwd != s.cwd { // owned: rec.cwd points into the line, and nested lines reuse s.cwd
-			s.cwd = strings.Clone(rec.cwd)
-		}
+		s.cwd, s.branch = rec.cwd, rec.branch
 		return s.message(key, rec.typ, rec.message, rec.isSidechain)
 	case "progress":
-		if t.str(t.field(rec.data, "type")) == "agent_progress" {
-			if s.include {
-				return s.nested(rec)
-			}
+		s.cwd, s.branch = rec.cwd, rec.branch
+		if s.include && rec.data.Get("type").Str == "agent_progress" {
+			return s.nested(rec)
+		}
+		if rec.data.Get("type").Str == "agent_progress" {
 			s.stats.Sidechain++
 			return nil
 		}
@@ -274,44 +278,15 @@ func (s *scanner) line(b []byte) error {
 	return nil
 }
 
-// record reads the members of the line's object the reader looks at.
-func (s *scanner) record() record {
-	t := &s.t
-	rec := record{message: none, data: none}
-	t.member(t.root(), func(k, v val) bool { // a repeated key: the last one counts, as with gjson's ForEach
-		switch t.str(k) {
-		case "type":
-			rec.typ = t.str(v)
-		case "isMeta":
-			rec.isMeta = t.isTrue(v)
-		case "isSidechain":
-			rec.isSidechain = t.isTrue(v)
-		case "message":
-			rec.message = v
-		case "data":
-			rec.data = v
-		case "parentToolUseID":
-			rec.parentToolUse = t.str(v)
-		case "agentId":
-			rec.agentID = t.str(v)
-		case "cwd":
-			rec.cwd = t.str(v)
-		}
-		return true
-	})
-	return rec
-}
-
 // nested reads a subagent message carried inside an agent_progress record.
 func (s *scanner) nested(rec record) error {
-	t := &s.t
-	m := t.field(rec.data, "message")
-	typ := t.str(t.field(m, "type"))
-	if (typ != "user" && typ != "assistant") || t.isTrue(t.field(m, "isMeta")) {
+	m := rec.data.Get("message")
+	typ := m.Get("type").Str
+	if (typ != "user" && typ != "assistant") || m.Get("isMeta").Type == gjson.True {
 		s.stats.Skipped++
 		return nil
 	}
-	return s.message("agent:"+rec.parentToolUse, typ, t.field(m, "message"), true)
+	return s.message("agent:"+rec.parentToolUse, typ, m.Get("message"), true)
 }
 
 // flushAll emits every chain's open turn, the main chain first.
@@ -336,7 +311,7 @@ func (s *scanner) flush(c *chain) error {
 		return nil
 	}
 	c.open = nil
-	c.sigs.reset()
+	clear(c.sigs)
 	if t.MessageID != "" && !c.seen.has(t.MessageID) {
 		c.seen.add(t.MessageID)
 	}

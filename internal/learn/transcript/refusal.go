@@ -29,16 +29,14 @@ const clarifyReason = "The user wants to clarify these questions."
 // the chain so the next user turn is [learn.Turn.Interrupted], with the
 // refused call as its context, and returns the reason the user typed, if
 // any ("" otherwise).
-func (s *scanner) refusal(c *chain, b val) string {
-	t := &s.t
-	if !t.isTrue(t.field(b, "is_error")) {
+func (s *scanner) refusal(c *chain, b resultBlock) string {
+	if !b.isError {
 		return ""
 	}
-	content := t.rawField(b, "content")
-	if content.start == content.end {
+	raw := b.content
+	if raw == "" {
 		return ""
 	}
-	raw := t.raw(content)
 	var text string
 	switch raw[0] {
 	case '"':
@@ -53,7 +51,7 @@ func (s *scanner) refusal(c *chain, b val) string {
 		return ""
 	}
 	c.interrupted = true
-	c.refused = c.toolUse(t.str(t.field(b, "tool_use_id")))
+	c.refused = c.toolUse(b.toolUseID)
 	_, reason, ok := strings.Cut(text, reasonMarker)
 	if !ok {
 		return ""
