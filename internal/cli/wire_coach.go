@@ -61,6 +61,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 
 	models.runPendingWrapUps(a.cfg.DataDir, hub, log)
 	models.wrapUpEditorEnds(al.Bus(), hub, log)
+	endIdleSessions(a, sess, a.cfg.Learn.CoachIdle, log)
 	mux.Handle("GET /ws", wss)
 	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log, a.cfg.MCPSessionTimeout))
 	return nil

@@ -35,7 +35,8 @@ func CoachingTools(c Coacher) func(*Server, *Deps) {
 		AddTool(s, &mcp.Tool{Name: "paige_end_session",
 			Description: "Wrap up the active coaching session with a condensed transcript: extracts knowledge " +
 				"gaps and practice katas, updates the Dreyfus assessments, stores memories for future sessions, " +
-				"and completes the session. Each step is best-effort; calling it again is a no-op."},
+				"and completes the session. The session ends at once, also without a model (the wrap-up is then queued). " +
+				"Each step is best-effort; calling it again is a no-op."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in EndSessionIn) (*mcp.CallToolResult, EndSessionOut, error) {
 				return endSession(ctx, c, d, in)
 			})
@@ -146,6 +147,7 @@ type EndSessionOut struct {
 	MemoriesStored   int    `json:"memoriesStored" jsonschema:"memories stored for future sessions"`
 	SessionStatus    string `json:"sessionStatus" jsonschema:"always completed"`
 	AlreadyCompleted bool   `json:"alreadyCompleted,omitempty" jsonschema:"true when the session had been wrapped up before and nothing was done"`
+	WrapUpQueued     bool   `json:"wrapUpQueued,omitempty" jsonschema:"true when the session ended without a model: the wrap-up runs when paige serve next starts with one"`
 }
 
 // endSession runs the wrap-up and broadcasts session:completed; a repeated
@@ -156,8 +158,9 @@ func endSession(ctx context.Context, c Coacher, d *Deps, in EndSessionIn) (*mcp.
 		return nil, EndSessionOut{}, err
 	}
 	out := EndSessionOut{KnowledgeGaps: w.KnowledgeGaps, KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates,
-		MemoriesStored: w.MemoriesStored, SessionStatus: string(coach.SessionCompleted), AlreadyCompleted: w.AlreadyCompleted}
-	if !w.AlreadyCompleted {
+		MemoriesStored: w.MemoriesStored, SessionStatus: string(coach.SessionCompleted), AlreadyCompleted: w.AlreadyCompleted,
+		WrapUpQueued: w.Queued}
+	if !w.AlreadyCompleted && !w.Queued {
 		d.hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
 			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
 	}
