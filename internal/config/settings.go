@@ -67,8 +67,8 @@ type Learn struct {
 	// session may go without activity before it ends by itself and the
 	// read-only guard lifts.
 	CoachIdle time.Duration
-	Mode       string // PAIGE_MODE: auto (default), coach, off
-	SeedPath   string // PAI_SEED_PATH; default ~/.pai/seed.json ("" without HOME)
+	Mode      string // PAIGE_MODE: auto (default), coach, off
+	SeedPath  string // PAI_SEED_PATH; default ~/.pai/seed.json ("" without HOME)
 }
 
 // Process is what the process itself needs: the binary, secrets and the
