@@ -51,7 +51,7 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names[tool.Name] = true
 	}
-	if len(tools.Tools) != 15 || !names["paige_start_session"] || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
+	if len(tools.Tools) != 17 || !names["paige_start_session"] || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
 		t.Errorf("tools/list has %d tools: %v", len(tools.Tools), names)
 	}
 	editor := s.ws(t)

@@ -53,7 +53,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	})
 
 	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version,
-		Starter: wss, Extra: models.mcpTools()})
+		Starter: wss, Extra: withTools(models.mcpTools(), knowledgeTools(a))})
 	a.onClose("mcp sessions", func(context.Context) error {
 		log.Info("mcp sessions closed", "count", mcpapi.CloseSessions(mcpSrv))
 		return nil
