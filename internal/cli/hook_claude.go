@@ -26,6 +26,7 @@ func addClaudeHookCmds(hook *cobra.Command, e *env) {
 		newHookSessionEndCmd(e),
 		newHookLearnQueueCmd(e),
 		newHookCoachingStateCmd(e),
+		newHookPromptSubmitCmd(e),
 	)
 }
 
