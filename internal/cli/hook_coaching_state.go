@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/paige-dev/paige/internal/hook"
 )
 
 // newHookCoachingStateCmd is `paige hook coaching-state`, the plugin's
@@ -38,7 +40,7 @@ otherwise; always exits 0.`,
 				hookError(e, "coaching-state", err)
 				return nil
 			}
-			if v.Found {
+			if v.Found && !hook.PluginAlsoRuns(e.getenv, in.Cwd) {
 				fmt.Fprint(e.stdout, coachingContext(v, cfg.Learn.CoachIdle, time.Now()))
 			}
 			return nil

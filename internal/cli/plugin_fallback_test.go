@@ -64,3 +64,25 @@ func TestPluginSessionStartWithoutPaigeHook(t *testing.T) {
 		t.Errorf("paige-hook ran with %q", got)
 	}
 }
+
+// TestSeedOnceWithPluginAndSettings: with the plugin enabled and the
+// settings hooks installed too, the settings copies of the SessionStart
+// hooks print nothing, so the seed and the coaching state reach the
+// session once (from the plugin's copies).
+func TestSeedOnceWithPluginAndSettings(t *testing.T) {
+	home, _ := testSeed(t, "valid-seed.json")
+	data, project := t.TempDir(), t.TempDir()
+	coachedProject(t, data, project)
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"enabledPlugins": {"paige@paige": true}}`)
+	in := hookInputJSON(t, map[string]any{"session_id": "s-1", "cwd": project, "hook_event_name": "SessionStart", "source": "startup"})
+	settingsVars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": freePort(t)}
+	pluginVars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": settingsVars["PORT"], "CLAUDE_PLUGIN_ROOT": "/plugin"}
+	for _, sub := range []string{"session-start", "coaching-state"} {
+		if out, _, _ := runCLI(t, settingsVars, in, "hook", sub); strings.TrimSpace(out) != "" {
+			t.Errorf("settings copy of %s printed %q", sub, out)
+		}
+		if out, _, _ := runCLI(t, pluginVars, in, "hook", sub); strings.TrimSpace(out) == "" {
+			t.Errorf("the plugin's copy of %s printed nothing", sub)
+		}
+	}
+}
