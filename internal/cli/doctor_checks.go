@@ -239,7 +239,7 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 	}
 	var found, missing []string
 	plugin, inSettings := false, false
-	pluginMCP := "" // where the plugin, which brings its own MCP server, was seen
+	pluginMCP := ""                           // where the plugin, which brings its own MCP server, was seen
 	if seen := pluginFound(cfg); seen != "" { // informational: may predate the settings' hooks
 		found = append(found, seen)
 		pluginMCP = seen
