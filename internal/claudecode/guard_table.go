@@ -12,7 +12,7 @@ var readers = []string{
 	"nl", "od", "hexdump", "strings", "column", "fold", "fmt", "paste", "join", "rev", "tac",
 	"expand", "unexpand", "seq", "id", "whoami", "uname", "printenv", "nproc", "free",
 	"uptime", "ps", "pgrep", "jq", "sha256sum", "sha1sum", "md5sum", "sha512sum", "cksum",
-	"base64", "zcat", "staticcheck", "lsof",
+	"base64", "zcat", "lsof",
 }
 
 // refused are programs Claude reaches for that the guard never allows,

@@ -94,9 +94,9 @@ func listsOnly(what string) func(parsed) string {
 // without a value, valued those with one.
 var goFlags = map[string]struct{ bool, valued []string }{
 	"test": {words("v race short cover benchmem failfast json x n a trimpath msan asan"),
-		words("run skip count timeout bench benchtime cpu p parallel tags list shuffle covermode coverpkg vet ldflags gcflags asmflags mod C")},
+		words("run skip count timeout bench benchtime cpu p parallel tags list shuffle covermode coverpkg vet mod C")},
 	"vet":     {words("json x n"), words("tags mod C")},
-	"build":   {words("v race trimpath a n x msan asan"), words("tags ldflags gcflags asmflags mod C o p")},
+	"build":   {words("v race trimpath a n x msan asan"), words("tags mod C o p")},
 	"list":    {words("m json u deps test e find compiled versions retracted"), words("f tags mod C json")},
 	"version": {words("m v json"), nil},
 	"doc":     {words("all short u c src cmd"), nil},
@@ -106,7 +106,8 @@ var goFlags = map[string]struct{ bool, valued []string }{
 
 // goWhy checks go's subcommand and flags. -o is allowed only to
 // /dev/null, -mod only as readonly or vendor (mod rewrites go.mod); -exec,
-// -toolexec, -vettool, -fuzz, -args, profiles and -overlay are not.
+// -toolexec, -vettool, -fuzz, -args, profiles, -overlay and the tool flags
+// (-ldflags=-extld=… runs a program, -gcflags=-cpuprofile=… writes) are not.
 func goWhy(args []arg) string {
 	if len(args) == 0 {
 		return ""
