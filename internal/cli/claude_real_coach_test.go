@@ -304,4 +304,3 @@ func checkReachedPaige(t *testing.T, s *served) {
 		t.Errorf("memory store:\n%s", mem)
 	}
 }
-
