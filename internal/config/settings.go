@@ -18,7 +18,7 @@ const (
 	ModeOff   = "off"   // never
 )
 
-// Background modes of the session-end hook (PAIGE_LEARN_QUEUE, PAIGE_WRAPUP).
+// Background modes of the session-end hook (PAIGE_LEARN_QUEUE).
 const (
 	Detached = "detached" // default: a background process does the work
 	Inline   = "inline"   // the hook does it before returning
