@@ -238,3 +238,28 @@ func TestServeEndsIdleSession(t *testing.T) {
 	}
 	s.waitLog(t, regexp.MustCompile(`idle coaching session ended`))
 }
+
+// TestSessionEndThroughServer: with paige serve running, `paige session
+// end` ends the session through the server (so its live state ends too)
+// and, offline, leaves the wrap-up pending.
+func TestSessionEndThroughServer(t *testing.T) {
+	s := startServe(t, serveEnv(t))
+	cs := s.mcpClient(t)
+	if msg := callTool(t, cs, "paige_start_session", map[string]any{"goal": "fix login"}, nil); msg != "" {
+		t.Fatal(msg)
+	}
+	port := s.base[strings.LastIndex(s.base, ":")+1:]
+	vars := map[string]string{"HOME": t.TempDir(), "DATA_DIR": s.data, "PORT": port, "PAIGE_OFFLINE": "1", "PROJECT_DIR": s.project}
+	out, _, err := runCLI(t, vars, "", "session", "end", "--dir", s.project)
+	if err != nil || !strings.Contains(out, "read-only mode is lifted") || !strings.Contains(out, "paige serve:") {
+		t.Fatalf("end: %v\n%s", err, out)
+	}
+	if msg := callTool(t, cs, "paige_get_session_state", map[string]any{}, nil); msg != "No active session" {
+		t.Errorf("the server still has a session: %q", msg)
+	}
+	db := openDB(t, s)
+	list, _ := db.Sessions(context.Background(), store.SessionFilter{})
+	if len(list) != 1 || list[0].Status != coach.SessionCompleted || wrapUpStatus(t, db, list[0].ID) != store.WrapUpPending {
+		t.Errorf("sessions %+v", list)
+	}
+}
