@@ -14,6 +14,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/hook"
 )
 
 // newSessionCmd is `paige session show|end`: the coaching session of a
@@ -121,7 +122,7 @@ func sessionEnd(ctx context.Context, e *env, dir string) error {
 		return nil
 	}
 	id := v.Coaching.Session.ID
-	if serverListening(cfg.Port) && latestActive(ctx, cfg) == id {
+	if ownServer(ctx, cfg) && latestActive(ctx, cfg) == id {
 		ctx, cancel := context.WithTimeout(ctx, endCallTimeout)
 		defer cancel()
 		res, err := callEndSession(ctx, cfg.Port, "(ended with `paige session end`; no conversation transcript)")
@@ -144,6 +145,13 @@ func sessionEnd(ctx context.Context, e *env, dir string) error {
 		"Its wrap-up (knowledge gaps, katas, Dreyfus stages, memories) is queued: the next paige serve with a model runs it.\n",
 		sessionLabel(v.Coaching))
 	return nil
+}
+
+// ownServer reports whether a Paige server on PORT serves this DATA_DIR
+// (GET /health's dataDirId): only that one's active session is this one.
+func ownServer(ctx context.Context, cfg config.Config) bool {
+	id, running := hook.ServerDataDir(ctx, cfg.Port, time.Second)
+	return running && id == hook.DataDirID(cfg.DataDir)
 }
 
 // endCallTimeout bounds paige_end_session: the session ends at once, the

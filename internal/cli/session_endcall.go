@@ -7,21 +7,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// serverListening reports whether something accepts connections on the
-// server's port (a quick dial; the MCP call says whether it is Paige).
-func serverListening(port int) bool {
-	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), 300*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
 
 // unreachableError is a failure to reach the server at all.
 type unreachableError struct{ err error }
