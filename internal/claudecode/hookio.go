@@ -31,3 +31,12 @@ func DenyOutput(reason string) PreToolUseOutput {
 		PermissionDecisionReason: reason,
 	}}
 }
+
+// HookMessage is the JSON a hook prints to show the user a message and
+// leave the decision to Claude Code's normal flow.
+type HookMessage struct {
+	SystemMessage string `json:"systemMessage"`
+}
+
+// SystemMessage returns the hook output that shows msg to the user.
+func SystemMessage(msg string) HookMessage { return HookMessage{SystemMessage: msg} }

@@ -11,10 +11,6 @@ type Decision struct {
 	Reason string // why it is denied, written for Claude to show; empty when allowed
 }
 
-// maxDepth bounds how deep `sh -c`, `eval` and `watch` strings are parsed
-// again; anything deeper is denied as unreadable.
-const maxDepth = 8
-
 // ReadOnlyTools are the Claude Code tools that write files; they are always
 // denied during a coaching session.
 var ReadOnlyTools = []string{"Write", "Edit", "MultiEdit", "NotebookEdit"}
@@ -24,10 +20,11 @@ const reasonPrefix = "Paige coaching session is active: the code is the learner'
 
 // DecideReadOnly decides a PreToolUse call during a coaching session
 // (layers 1 and 2 of the spec's read-only principle): the file-writing tools
-// are denied, and a Bash command is allowed only when every command in it
-// is known to read (see [shellWrites]): it fails closed, so a command it
-// cannot parse or classify is denied with the reason. Other tools are
-// allowed. It is pure and never panics, whatever the input.
+// are denied, and a Bash command is allowed only when every part of it is
+// on the guard's allowlist (see guard_shell.go): it fails closed, so a
+// command it cannot parse, or a program or option it does not know, is
+// denied with the reason. Other tools are allowed. It is pure and never
+// panics, whatever the input.
 func DecideReadOnly(toolName string, toolInput json.RawMessage) Decision {
 	for _, t := range ReadOnlyTools {
 		if toolName == t {
@@ -43,8 +40,9 @@ func DecideReadOnly(toolName string, toolInput json.RawMessage) Decision {
 	if err := json.Unmarshal(toolInput, &in); err != nil || in.Command == "" {
 		return Decision{} // Claude Code itself rejects a Bash call without a command
 	}
-	if why := shellWrites(in.Command, 0); why != "" {
-		return deny(fmt.Sprintf("This command is not known to be read-only (%s). Only read-only commands run during coaching; suggest the command to the learner instead.", why))
+	if why := walkLine(in.Command); why != "" {
+		return deny(fmt.Sprintf("This command is not known to be read-only: %s. Only known read-only commands and options run during coaching "+
+			"(no variable assignments, no redirects to files); use the Read tool, a simpler read-only command, or suggest the command to the learner.", why))
 	}
 	return Decision{}
 }

@@ -30,6 +30,8 @@ const HookBinaryName = "paige-hook"
 // in plugin/hooks/hooks.json.
 var Hooks = []HookSpec{
 	{Event: "SessionStart", Sub: "session-start", Flags: "--record-session", Timeout: 10, Small: true},
+	{Event: "SessionStart", Sub: "coaching-state", Timeout: 10},
+	{Event: "UserPromptSubmit", Sub: "prompt-submit", Timeout: 5},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 5},
 	{Event: "PreToolUse", Matcher: strings.Join(append(ReadOnlyTools[:len(ReadOnlyTools):len(ReadOnlyTools)], "Bash"), "|"), Sub: "pre-tool-use", Timeout: 5},
 }
@@ -56,6 +58,19 @@ func (h HookSpec) CommandWith(bin, hookBin string) string {
 		cmd += " " + h.Flags
 	}
 	return cmd
+}
+
+// PluginCommand is the hook's command in plugin/hooks/hooks.json, where
+// both binaries are looked up on PATH: a Small hook runs paige-hook when
+// there is one and `paige hook` otherwise (a bare paige-hook would exit 127
+// where only paige is installed).
+func (h HookSpec) PluginCommand() string {
+	full := h.CommandWith("paige", "")
+	if !h.Small {
+		return full
+	}
+	return "if command -v " + HookBinaryName + " >/dev/null 2>&1; then " + h.CommandWith("paige", HookBinaryName) +
+		"; else " + full + "; fi"
 }
 
 // HookBinaryBeside returns the paige-hook executable in bin's directory,
@@ -151,13 +166,15 @@ func InstallHooks(settings []byte, bin string) ([]byte, error) {
 		hooks = newObject()
 		ops.add("/hooks", hooks)
 	}
+	created := map[string]bool{} // events whose list this install adds (two hooks may share one)
 	for _, h := range Hooks {
 		groups, exists := hooks.get(h.Event)
 		if _, ok := groups.([]any); groups != nil && !ok {
 			return nil, fmt.Errorf("settings: hooks.%s is not a list", h.Event)
 		}
-		if !exists || groups == nil {
+		if (!exists || groups == nil) && !created[h.Event] {
 			ops.add(pointer("hooks", h.Event), []any{})
+			created[h.Event] = true
 		}
 		g := newObject()
 		if h.Matcher != "" {

@@ -91,7 +91,8 @@ func TestOldSessionStartEntryReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds, _ := PaigeHookCommands(got)
-	want := []string{bin + " hook session-start --record-session", bin + " hook session-end", bin + " hook pre-tool-use"}
+	want := []string{bin + " hook session-start --record-session", bin + " hook coaching-state", bin + " hook prompt-submit",
+		bin + " hook session-end", bin + " hook pre-tool-use"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -116,7 +117,8 @@ func TestInstallUsesPaigeHookBeside(t *testing.T) {
 	}
 	cmds, _ := PaigeHookCommands(small)
 	sort.Strings(cmds)
-	want := []string{bin + " hook pre-tool-use", bin + " hook session-end", filepath.Join(dir, HookBinaryName) + " session-start --record-session"}
+	want := []string{bin + " hook coaching-state", bin + " hook pre-tool-use", bin + " hook prompt-submit", bin + " hook session-end",
+		filepath.Join(dir, HookBinaryName) + " session-start --record-session"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("hook commands (-want +got):\n%s", diff)
 	}
@@ -127,7 +129,7 @@ func TestInstallUsesPaigeHookBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmds, _ := PaigeHookCommands(whole); len(cmds) != 3 || !slices.Contains(cmds, bin+" hook session-start --record-session") {
+	if cmds, _ := PaigeHookCommands(whole); len(cmds) != len(Hooks) || !slices.Contains(cmds, bin+" hook session-start --record-session") {
 		t.Errorf("without paige-hook: %q", cmds)
 	}
 	out, _, err := UninstallHooks(small, bin)

@@ -51,6 +51,26 @@ func TestInstallHooksEmpty(t *testing.T) {
             "timeout": 10
           }
         ]
+      },
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/usr/local/bin/paige hook coaching-state",
+            "timeout": 10
+          }
+        ]
+      }
+    ],
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/usr/local/bin/paige hook prompt-submit",
+            "timeout": 5
+          }
+        ]
       }
     ],
     "SessionEnd": [
@@ -247,7 +267,8 @@ func TestPaigeEntriesFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	// file order: the user's PreToolUse event comes first
-	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start --record-session", "'/x y/paige' hook session-end"}
+	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start --record-session",
+		"'/x y/paige' hook coaching-state", "'/x y/paige' hook prompt-submit", "'/x y/paige' hook session-end"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
-	"github.com/paige-dev/paige/internal/seed"
 )
 
 // mcpTool is the name Claude Code gives a tool of the plugin's MCP server.
@@ -303,60 +302,5 @@ func checkReachedPaige(t *testing.T, s *served) {
 	}
 	if mem := searchMemory(t, s, "login token"); !strings.Contains(mem, "Fixed login() returning true") {
 		t.Errorf("memory store:\n%s", mem)
-	}
-}
-
-// TestRealClaudeCodeSessionEndWrapsUp: Claude Code ends (the -p run is
-// over) with the coaching session still active; the plugin's SessionEnd
-// hook has the server wrap it up, once. The SessionStart hook recorded the
-// session in the seed, and doctor sees the --plugin-dir plugin.
-func TestRealClaudeCodeSessionEndWrapsUp(t *testing.T) {
-	serverModel := newClaude(t)
-	s := startServe(t, modelEnv(t, serverModel))
-	fake := llmtest.NewServer(t)
-	c := newRealClaude(t, s, fake)
-	c.paige("seed", "setup", "--name", "Ada", "--ai-name", "Paige")
-	serverModel.Enqueue(wrapUpAnswers()...)
-	script := coachScript(s.project)[:2] // start the session, read a file, then stop
-	fake.Handle(func(r llmtest.Request) llmtest.Response {
-		if len(r.Tools) == 0 {
-			return llmtest.Text("ok")
-		}
-		if n := len(toolResults(r)); n < len(script) {
-			return script[n]
-		}
-		return llmtest.Text("Phase 1 is yours: read src/auth.ts.")
-	})
-	out := c.run("/paige:coach Fix the login flow") // the coach skill allows what it uses
-	if !strings.Contains(out, "Phase 1 is yours") {
-		t.Fatalf("claude did not finish the script:\n%s", out)
-	}
-	checkOutputStyle(t, fake, false) // not selected: the plugin does not force its persona
-	db := openDB(t, s)
-	deadline := time.Now().Add(testWait)
-	var sess []coach.Session
-	for time.Now().Before(deadline) {
-		sess, _ = db.Sessions(context.Background(), store.SessionFilter{})
-		if len(sess) == 1 && sess[0].Status == coach.SessionCompleted {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(sess) != 1 || sess[0].Status != coach.SessionCompleted {
-		log, _ := os.ReadFile(filepath.Join(s.data, "logs", "wrapup.log"))
-		t.Fatalf("sessions = %+v; wrapup.log:\n%s", sess, log)
-	}
-	if gaps, _ := db.KnowledgeGaps(context.Background(), storeGapFilter(sess[0].ID)); len(gaps) != 1 {
-		t.Errorf("gaps = %+v", gaps)
-	}
-	if n := len(serverModel.Requests()); n != 3 {
-		t.Errorf("%d wrap-up model calls, want 3", n)
-	}
-	st := mustSeed(t)(seed.Peek(filepath.Join(c.home, ".pai", "seed.json"))).State
-	if st.LastSessionID == "" || !strings.Contains(out, `"session_id":"`+st.LastSessionID+`"`) {
-		t.Errorf("the seed's last session %q is not Claude Code's session", st.LastSessionID)
-	}
-	if doc, _, _ := runBinary(t, append(c.env, "PAIGE_OFFLINE=1", "PROJECT_DIR="+s.project), "", "doctor"); !strings.Contains(lineOf(doc, "claude hooks"), "plugin loaded from") {
-		t.Errorf("doctor does not see the --plugin-dir plugin:\n%s", doc)
 	}
 }

@@ -78,3 +78,23 @@ func searchMemory(tb testing.TB, s *served, query string) string {
 	env := []string{"HOME=" + tb.TempDir(), "DATA_DIR=" + s.data, "PROJECT_DIR=" + s.project, "PAIGE_OFFLINE=1", "PATH=" + os.Getenv("PATH")}
 	return runBinHook(tb, builtPaige(tb), env, "", "memory", "search", query)
 }
+
+// runClaudeCLI runs `claude args…` (a non-interactive subcommand) with
+// c's environment and returns stdout, stderr and the exit code.
+func runClaudeCLI(tb testing.TB, c *realClaude, args ...string) (string, string, int) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir, cmd.Env = c.cwd, c.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
@@ -77,7 +78,7 @@ func TestClaudeInstallUninstallUser(t *testing.T) {
 		t.Errorf("backup = %q, want the original", got)
 	}
 	s := string(mustRead(t, settings))
-	if strings.Count(s, bin+" hook ") != 3 || !strings.Contains(s, "say done") || !strings.Contains(s, `"theme": "dark"`) {
+	if strings.Count(s, bin+" hook ") != len(claudecode.Hooks) || !strings.Contains(s, "say done") || !strings.Contains(s, `"theme": "dark"`) {
 		t.Errorf("settings after install:\n%s", s)
 	}
 	mcp := readJSON(t, claudeJSON).(map[string]any)["mcpServers"].(map[string]any)

@@ -86,6 +86,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newClaudeCmd(e), newDoctorCmd(e),
 		newLearnCmd(e),
 		newMemoryCmd(e),
+		newSessionCmd(e),
 	)
 	return root
 }

@@ -63,6 +63,7 @@ func runDoctor(ctx context.Context, e *env) []check {
 		checkProgram(ctx, cfg, "gh", false, "install the GitHub CLI and run 'gh auth login' (issue context for coaching)"),
 		checkKey(cfg),
 		checkLearnQueue(cfg),
+		checkCoachingSession(ctx, cfg),
 	)
 	checks = append(checks, checkModels(ctx, cfg)...)
 	return append(checks, checkClaudeSettings(e, cfg)...)

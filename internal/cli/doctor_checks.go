@@ -239,20 +239,23 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 	}
 	var found, missing []string
 	plugin, inSettings := false, false
+	pluginMCP := ""                           // where the plugin, which brings its own MCP server, was seen
 	if seen := pluginFound(cfg); seen != "" { // informational: may predate the settings' hooks
 		found = append(found, seen)
+		pluginMCP = seen
 	}
 	for _, p := range places {
 		data, _ := os.ReadFile(p.settings)
 		for _, name := range enabledPaigePlugins(data) {
 			plugin = true
 			found = append(found, "plugin "+name+" enabled in "+p.settings)
+			pluginMCP = "plugin " + name + " enabled in " + p.settings
 		}
 		cmds, err := claudecode.PaigeHookCommands(data)
 		if err != nil {
 			hooks.detail = fmt.Sprintf("%s: %v", p.settings, err)
 			hooks.fix = "repair the JSON of " + p.settings
-			return []check{hooks, mcpCheck(mcp, places)}
+			return []check{hooks, mcpCheck(mcp, places, pluginMCP)}
 		}
 		for _, cmd := range cmds {
 			if bin := claudecode.HookBinary(cmd); filepath.IsAbs(bin) && lookPath(filepath.Base(bin), filepath.Dir(bin)) == "" {
@@ -277,16 +280,23 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 	default:
 		hooks.ok, hooks.detail = true, strings.Join(found, "; ")
 	}
-	return []check{hooks, mcpCheck(mcp, places)}
+	return []check{hooks, mcpCheck(mcp, places, pluginMCP)}
 }
 
-func mcpCheck(c check, places []claudeFiles) check {
+// mcpCheck passes when a settings file names Paige's MCP server, or when
+// the plugin is enabled or was loaded: its .mcp.json brings the server
+// (Claude Code names it plugin:paige:paige, its tools mcp__plugin_paige_paige__…).
+func mcpCheck(c check, places []claudeFiles, plugin string) check {
 	for _, p := range places {
 		data, _ := os.ReadFile(p.mcp)
 		if url, ok, err := claudecode.PaigeMCPURL(data); err == nil && ok {
 			c.ok, c.detail = true, fmt.Sprintf("server %q → %s in %s", claudecode.MCPServerName, url, p.mcp)
 			return c
 		}
+	}
+	if plugin != "" {
+		c.ok, c.detail = true, "server \"plugin:paige:paige\" from the plugin's .mcp.json ("+plugin+")"
+		return c
 	}
 	c.detail = "no \"paige\" MCP server in ~/.claude.json or ./.mcp.json"
 	c.fix = "paige claude install (or use the plugin, which brings its .mcp.json)"

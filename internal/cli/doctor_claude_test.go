@@ -89,6 +89,9 @@ func TestDoctorSeesPlugin(t *testing.T) {
 	if l := lineOf(out, "claude hooks"); !strings.HasPrefix(l, "✗") {
 		t.Fatalf("not installed: %q", l)
 	}
+	if l := lineOf(out, "claude mcp"); !strings.HasPrefix(l, "✗") {
+		t.Fatalf("no MCP server anywhere: %q", l)
+	}
 
 	hookVars := map[string]string{"HOME": vars["HOME"], "DATA_DIR": vars["DATA_DIR"], "PORT": vars["PORT"], "CLAUDE_PLUGIN_ROOT": plugin}
 	if _, errOut, _ := runCLI(t, hookVars, `{"session_id":"s1","hook_event_name":"SessionStart"}`, "hook", "session-start"); errOut != "" {
@@ -99,6 +102,9 @@ func TestDoctorSeesPlugin(t *testing.T) {
 	if l := lineOf(out, "claude hooks"); !strings.HasPrefix(l, "✓") || !strings.Contains(l, "plugin loaded from "+plugin) {
 		t.Errorf("--plugin-dir plugin not seen: %q\n%s", l, out)
 	}
+	if l := lineOf(out, "claude mcp"); !strings.HasPrefix(l, "✓") || !strings.Contains(l, "plugin:paige:paige") {
+		t.Errorf("the plugin brings the MCP server, yet: %q", l)
+	}
 
 	vars["HOME"], vars["DATA_DIR"] = t.TempDir(), t.TempDir()
 	settings := filepath.Join(vars["HOME"], ".claude", "settings.json")
@@ -107,7 +113,8 @@ func TestDoctorSeesPlugin(t *testing.T) {
 		t.Errorf("a disabled plugin counts as installed:\n%s", out)
 	}
 	writeFile(t, settings, `{"enabledPlugins": {"paige@paige-dev": true}}`)
-	if out, _, _ := runPaige(t, vars, "", "doctor"); !strings.Contains(lineOf(out, "claude hooks"), "plugin paige@paige-dev enabled") {
+	if out, _, _ := runPaige(t, vars, "", "doctor"); !strings.Contains(lineOf(out, "claude hooks"), "plugin paige@paige-dev enabled") ||
+		!strings.HasPrefix(lineOf(out, "claude mcp"), "✓") {
 		t.Errorf("marketplace plugin not seen:\n%s", out)
 	}
 }

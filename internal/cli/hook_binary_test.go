@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/testenv"
@@ -281,7 +282,7 @@ func TestClaudeInstallPointsAtPaigeHook(t *testing.T) {
 		t.Fatalf("install with paige-hook: %v\n%s\n%s", err, out, errOut)
 	}
 	s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json")))
-	if !strings.Contains(s, `"`+filepath.Join(dir, "paige-hook")+` session-start --record-session"`) || strings.Count(s, bin+" hook ") != 2 {
+	if !strings.Contains(s, `"`+filepath.Join(dir, "paige-hook")+` session-start --record-session"`) || strings.Count(s, bin+" hook ") != len(claudecode.Hooks)-1 {
 		t.Errorf("settings:\n%s", s)
 	}
 	if err := os.Remove(filepath.Join(dir, "paige-hook")); err != nil {
@@ -291,7 +292,7 @@ func TestClaudeInstallPointsAtPaigeHook(t *testing.T) {
 	if err != nil || !strings.Contains(errOut, "no paige-hook beside "+bin) {
 		t.Fatalf("install without paige-hook: %v %q", err, errOut)
 	}
-	if s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json"))); strings.Count(s, bin+" hook ") != 3 || strings.Contains(s, "paige-hook") {
+	if s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json"))); strings.Count(s, bin+" hook ") != len(claudecode.Hooks) || strings.Contains(s, "paige-hook") {
 		t.Errorf("settings without paige-hook:\n%s", s)
 	}
 }

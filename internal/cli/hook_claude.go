@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/paige-dev/paige/internal/claudecode"
-	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/learn/queue"
@@ -26,7 +25,8 @@ func addClaudeHookCmds(hook *cobra.Command, e *env) {
 		newHookPreToolUseCmd(e),
 		newHookSessionEndCmd(e),
 		newHookLearnQueueCmd(e),
-		newHookWrapUpCmd(e),
+		newHookCoachingStateCmd(e),
+		newHookPromptSubmitCmd(e),
 	)
 }
 
@@ -61,35 +61,27 @@ func runPreToolUse(ctx context.Context, e *env) {
 	if !d.Deny {
 		return
 	}
-	active, err := coachingActive(ctx, e, in.Cwd)
+	cfg, err := e.config()
 	if err != nil {
 		hookError(e, "pre-tool-use", err)
-	}
-	if !active {
 		return
+	}
+	v, err := findProjectCoaching(ctx, cfg, in.Cwd, time.Now())
+	if err != nil {
+		hookError(e, "pre-tool-use", err)
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(claudecode.DenyOutput(d.Reason)); err != nil {
+	var out any = claudecode.DenyOutput(d.Reason + " " + howToFinish)
+	switch {
+	case v.Lifted != "":
+		out = claudecode.SystemMessage(v.Lifted)
+	case !v.Enforce:
+		return
+	}
+	if err := enc.Encode(out); err != nil {
 		hookError(e, "pre-tool-use", err)
 	}
-}
-
-// coachingActive applies PAIGE_MODE, then looks for an active session.
-func coachingActive(ctx context.Context, e *env, cwd string) (bool, error) {
-	cfg, err := e.config()
-	if err != nil {
-		return false, err
-	}
-	switch cfg.Learn.Mode {
-	case config.ModeCoach:
-		return true, nil
-	case config.ModeOff:
-		return false, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	return store.CoachingActive(ctx, cfg.DataDir, cwd)
 }
 
 // readClaudeHookInput reads the hook JSON from stdin, giving up when stdin is
@@ -133,7 +125,6 @@ func runSessionEnd(cmd *cobra.Command, e *env) {
 		hookError(e, "session-end", err)
 		return
 	}
-	wrapUpOnSessionEnd(cmd.Context(), e, cfg, in)
 	if in.TranscriptPath == "" {
 		logLearn(cfg, "session-end without transcript_path", "session", in.SessionID)
 		return

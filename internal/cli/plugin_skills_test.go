@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/claudecode"
 )
 
 // frontmatter splits a Markdown file into its YAML frontmatter's top-level
@@ -91,11 +94,23 @@ func TestPluginSkills(t *testing.T) {
 		}
 		for _, allowed := range strings.Split(fields["allowed-tools"], ",") {
 			allowed = strings.TrimSpace(allowed)
+			if base, _, _ := strings.Cut(allowed, "("); allowed != "" && !strings.HasPrefix(allowed, "mcp__") && !claudeCodeTools[base] {
+				t.Errorf("%s allows %s, which is not a Claude Code tool", file, allowed)
+			}
+			if cmd, ok := strings.CutPrefix(allowed, "Bash("); ok {
+				cmd = strings.TrimSuffix(strings.TrimSuffix(cmd, ")"), ":*")
+				if d := claudecode.DecideReadOnly("Bash", bashCommand(t, cmd+" x")); d.Deny {
+					t.Errorf("%s allows %s, which the read-only guard denies: %s", file, allowed, d.Reason)
+				}
+			}
 			for _, prefix := range []string{"mcp__plugin_paige_paige__", "mcp__paige__"} {
 				if tool, ok := strings.CutPrefix(allowed, prefix); ok && !tools[tool] {
 					t.Errorf("%s allows %s, which paige serve does not offer", file, allowed)
 				}
 			}
+		}
+		if m := regexp.MustCompile(`\b(Grep|Glob|LS|MultiEdit)\b`).FindString(body); m != "" {
+			t.Errorf("%s names %s, which current Claude Code does not have", file, m)
 		}
 		for _, tool := range toolRE.FindAllString(body, -1) {
 			if !tools[tool] {
@@ -123,6 +138,20 @@ func TestPluginSkills(t *testing.T) {
 		!strings.Contains(skills["hint"], "paige_get_session_state") {
 		t.Error("review, finish or hint lost its tool")
 	}
+}
+
+// claudeCodeTools are the tools Claude Code 2.1.331 offers (its first
+// Messages API request with `claude -p`), which skills may allow by name.
+var claudeCodeTools = map[string]bool{"Agent": true, "Bash": true, "Edit": true, "Read": true, "Skill": true,
+	"Write": true, "WebFetch": true, "WebSearch": true, "TodoWrite": true, "NotebookEdit": true}
+
+func bashCommand(tb testing.TB, cmd string) []byte {
+	tb.Helper()
+	b, err := json.Marshal(map[string]string{"command": cmd})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }
 
 // serverTools lists the MCP tools of a running offline paige serve.

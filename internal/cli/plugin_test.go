@@ -74,6 +74,10 @@ type pluginGroup struct {
 	Hooks   []pluginHook `json:"hooks"`
 }
 
+// fallbackRE matches a Small hook's plugin command: paige-hook when it is
+// on PATH, else paige hook.
+var fallbackRE = regexp.MustCompile(`^if command -v paige-hook >/dev/null 2>&1; then paige-hook (.+); else (paige hook .+); fi$`)
+
 // TestPluginHooks checks hooks.json against claudecode.Hooks (the same hooks
 // `paige claude install` writes) and that every command exists in the CLI.
 func TestPluginHooks(t *testing.T) {
@@ -85,7 +89,7 @@ func TestPluginHooks(t *testing.T) {
 	want := map[string][]pluginGroup{}
 	for _, h := range claudecode.Hooks {
 		want[h.Event] = append(want[h.Event], pluginGroup{Matcher: h.Matcher,
-			Hooks: []pluginHook{{Type: "command", Command: h.CommandWith("paige", "paige-hook"), Timeout: h.Timeout}}})
+			Hooks: []pluginHook{{Type: "command", Command: h.PluginCommand(), Timeout: h.Timeout}}})
 	}
 	if diff := cmp.Diff(want, f.Hooks); diff != "" {
 		t.Errorf("hooks.json differs from claudecode.Hooks (-want +got):\n%s", diff)
@@ -95,8 +99,11 @@ func TestPluginHooks(t *testing.T) {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
 				command := h.Command
-				if rest, ok := strings.CutPrefix(command, "paige-hook "); ok { // the same hook and flags as paige hook
-					command = "paige hook " + rest
+				if m := fallbackRE.FindStringSubmatch(command); m != nil { // paige-hook, else paige hook: the same hook and flags
+					if "paige hook "+m[1] != m[2] {
+						t.Errorf("%s: %q falls back to another command", event, command)
+					}
+					command = m[2]
 				}
 				words := strings.Fields(command)
 				if len(words) < 2 || words[0] != "paige" {

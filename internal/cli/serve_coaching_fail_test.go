@@ -12,6 +12,7 @@ import (
 	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
 	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
+	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/coach/wsapi"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/memory"
@@ -50,7 +51,7 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names[tool.Name] = true
 	}
-	if len(tools.Tools) != 15 || !names["paige_start_session"] || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
+	if len(tools.Tools) != 17 || !names["paige_start_session"] || !names["paige_run_coaching_pipeline"] || !names["paige_end_session"] {
 		t.Errorf("tools/list has %d tools: %v", len(tools.Tools), names)
 	}
 	editor := s.ws(t)
@@ -62,26 +63,37 @@ func TestServeCoachingToolsNeedSession(t *testing.T) {
 	}
 }
 
-// Offline (PAIGE_OFFLINE=1, no key): a clear error, nothing stored, the
-// session stays active.
+// Offline (PAIGE_OFFLINE=1, no key): the pipeline is a clear error and
+// stores nothing; ending still works: the session ends at once, the
+// read-only guard lifts with it, and the wrap-up is queued.
 func TestServeCoachingToolsOffline(t *testing.T) {
 	s := startServe(t, serveEnv(t))
 	db := openDB(t, s)
 	editor, cs := s.ws(t), s.mcpClient(t)
 	sid := startSession(t, editor, "offline")
-	for _, tc := range []struct {
-		tool string
-		args map[string]any
-	}{{"paige_run_coaching_pipeline", pipelineArgs}, {"paige_end_session", map[string]any{"sessionTranscript": "x"}}} {
-		if msg := callTool(t, cs, tc.tool, tc.args, nil); !strings.Contains(msg, "no model configured") {
-			t.Errorf("%s: %q, want no model configured", tc.tool, msg)
-		}
+	if msg := callTool(t, cs, "paige_run_coaching_pipeline", pipelineArgs, nil); !strings.Contains(msg, "no model configured") {
+		t.Errorf("pipeline: %q, want no model configured", msg)
 	}
 	if _, err := db.LatestPlan(context.Background(), sid); err == nil {
 		t.Error("a plan was stored offline")
 	}
-	if row, _ := db.Session(context.Background(), sid); row.Status != coach.SessionActive {
-		t.Errorf("session status = %s, want active", row.Status)
+	vars := map[string]string{"DATA_DIR": s.data, "HOME": t.TempDir()}
+	edit := preToolUseJSON(t, s.project, "Edit", map[string]string{"file_path": s.project + "/main.go"})
+	if out, _ := runClaudeHook(t, vars, edit, "pre-tool-use"); !strings.Contains(out, `"deny"`) {
+		t.Fatalf("active session: the guard allowed an Edit: %q", out)
+	}
+	var end mcpapi.EndSessionOut
+	if msg := callTool(t, cs, "paige_end_session", map[string]any{"sessionTranscript": "x"}, &end); msg != "" || !end.WrapUpQueued {
+		t.Fatalf("paige_end_session offline: %q %+v, want the session ended and its wrap-up queued", msg, end)
+	}
+	if row, _ := db.Session(context.Background(), sid); row.Status != coach.SessionCompleted {
+		t.Errorf("session status = %s, want completed", row.Status)
+	}
+	if st := wrapUpStatus(t, db, sid); st != store.WrapUpPending {
+		t.Errorf("wrap-up = %s, want pending", st)
+	}
+	if out, errOut := runClaudeHook(t, vars, edit, "pre-tool-use"); out != "" || errOut != "" {
+		t.Errorf("ended offline: the guard still answers %q %q", out, errOut)
 	}
 	// Story 11 offline: a toast that says what to do.
 	editor.send(wsapi.TypeUserExplain, explainPayload("x"))

@@ -110,10 +110,19 @@ func checkFirstPipeline(t *testing.T, fake *claude, db *store.Store, editor *wsC
 	if err != nil || len(phases) != 3 {
 		t.Fatalf("phases = %v, %v", phases, err)
 	}
+	// Phase 1 is where the developer starts: active; the others wait.
 	for i, ph := range phases {
-		if ph.Number != i+1 || ph.Status != coach.PhasePending {
-			t.Errorf("phase %d = %+v", i, ph)
+		want := coach.PhasePending
+		if i == 0 {
+			want = coach.PhaseActive
 		}
+		if ph.Number != i+1 || ph.Status != want || (i == 0) != (ph.StartedAt != nil) {
+			t.Errorf("phase %d = %+v, want %s", i, ph, want)
+		}
+	}
+	// The plan's own pointers are not hints the developer used.
+	if n := countHintsUsed(t, db, phases[0].ID); n != 0 {
+		t.Errorf("%d hint_used progress events after the pipeline, want 0", n)
 	}
 	fileHints, _ := db.PhaseHints(ctx, phases[0].ID, coach.HintTypeFile)
 	lineHints, _ := db.PhaseHints(ctx, phases[0].ID, coach.HintTypeLine)
@@ -128,6 +137,22 @@ func checkFirstPipeline(t *testing.T, fake *claude, db *store.Store, editor *wsC
 		t.Errorf("coaching_pipeline actions = %v", acts)
 	}
 	return out
+}
+
+// countHintsUsed counts the hint_used progress events of a phase.
+func countHintsUsed(tb testing.TB, db *store.Store, phaseID string) int {
+	tb.Helper()
+	evs, err := db.ProgressEvents(context.Background(), phaseID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		if e.EventType == "hint_used" {
+			n++
+		}
+	}
+	return n
 }
 
 // checkWrapUp: 9.5 with a transcript over 50k chars (EC-63), then EC-62.

@@ -86,7 +86,7 @@ var statusDocs = []StatusLink{
 }
 
 // howToEnd says how a coaching session ends.
-const howToEnd = "Run /paige:finish in Claude Code, or press End session on the Work page."
+const howToEnd = "Run /paige:finish in Claude Code, press End session on the Work page, or run `paige session end`."
 
 // connectLines are the commands that connect Claude Code to base (the
 // server's http://host:port), named in the startup output and the status.

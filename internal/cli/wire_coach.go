@@ -52,7 +52,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 	})
 
 	mcpSrv := mcpapi.New(mcpapi.Options{Files: ws, Store: st, Session: sess, Hub: hub, Log: log, Version: Version,
-		Starter: wss, Extra: models.mcpTools()})
+		Starter: wss, Extra: withTools(models.mcpTools(), knowledgeTools(a))})
 	a.status.sess, a.status.seen = sess, newClaudeCodeSeen(a.cfg.DataDir)
 	a.status.sessions = func() (n int) {
 		for range mcpSrv.Sessions() {
@@ -68,6 +68,7 @@ func wireCoach(ctx context.Context, a *app, mux *routeMux) error {
 
 	models.runPendingWrapUps(a.cfg.DataDir, hub, log)
 	models.wrapUpEditorEnds(al.Bus(), hub, log)
+	endIdleSessions(a, sess, a.cfg.Learn.CoachIdle, log)
 	mux.Handle("GET /ws", wss)
 	mux.Handle("/mcp", mcpapi.Handler(mcpSrv, log, a.cfg.MCPSessionTimeout))
 	return nil

@@ -34,6 +34,9 @@ const (
 	// DefaultMCPSessionTimeout is how long an MCP session may stay idle
 	// (no request from its client) before the server closes it.
 	DefaultMCPSessionTimeout = 30 * time.Minute
+	// DefaultCoachIdle is how long a coaching session may go without
+	// activity (PAIGE_COACH_IDLE): a working day and the night after it.
+	DefaultCoachIdle = 24 * time.Hour
 )
 
 // Config is Paige's whole configuration. It is a plain value: safe to copy.

@@ -22,7 +22,7 @@ func TestLoadDefaults(t *testing.T) {
 		OllamaURL: "http://localhost:11434", MCPSessionTimeout: DefaultMCPSessionTimeout, Extractor: ExtractorAuto,
 		Ideate: Ideate{AgentModel: DefaultModelOpus, MaxIterations: 50, MaxRetries: 3, BaseDelay: time.Second,
 			MaxDelay: time.Minute, Timeout: 300 * time.Second, ResumeWindow: time.Hour},
-		Learn:   Learn{LearnQueue: Detached, WrapUp: Detached, Mode: ModeAuto, SeedPath: "/home/u/.pai/seed.json"},
+		Learn:   Learn{LearnQueue: Detached, CoachIdle: DefaultCoachIdle, Mode: ModeAuto, SeedPath: "/home/u/.pai/seed.json"},
 		Process: Process{Home: "/home/u"}}
 	if diff := cmp.Diff(want, c); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -18,7 +18,7 @@ const (
 	ModeOff   = "off"   // never
 )
 
-// Background modes of the session-end hook (PAIGE_LEARN_QUEUE, PAIGE_WRAPUP).
+// Background modes of the session-end hook (PAIGE_LEARN_QUEUE).
 const (
 	Detached = "detached" // default: a background process does the work
 	Inline   = "inline"   // the hook does it before returning
@@ -69,9 +69,12 @@ type Learn struct {
 	LearnRoots string
 	LearnQueue string // PAIGE_LEARN_QUEUE: detached (default), inline, off
 	NoTrail    bool   // PAIGE_LEARN_TRAIL=off (also 0, false, no): learn nothing from the tool trail
-	WrapUp     string // PAIGE_WRAPUP: detached (default), inline
-	Mode       string // PAIGE_MODE: auto (default), coach, off
-	SeedPath   string // PAI_SEED_PATH; default ~/.pai/seed.json ("" without HOME)
+	// CoachIdle (PAIGE_COACH_IDLE, a Go duration) is how long a coaching
+	// session may go without activity before it ends by itself and the
+	// read-only guard lifts.
+	CoachIdle time.Duration
+	Mode      string // PAIGE_MODE: auto (default), coach, off
+	SeedPath  string // PAI_SEED_PATH; default ~/.pai/seed.json ("" without HOME)
 }
 
 // Process is what the process itself needs: the binary, secrets and the
@@ -155,7 +158,7 @@ func (c *Config) loadSettings(env func(string) string) error {
 	errs = append(errs, err)
 	c.Learn.LearnQueue, err = oneOf(env("PAIGE_LEARN_QUEUE"), "PAIGE_LEARN_QUEUE", Detached, Inline, Off)
 	errs = append(errs, err)
-	c.Learn.WrapUp, err = oneOf(env("PAIGE_WRAPUP"), "PAIGE_WRAPUP", Detached, Inline)
+	c.Learn.CoachIdle, err = positiveDuration(env("PAIGE_COACH_IDLE"), "PAIGE_COACH_IDLE", DefaultCoachIdle)
 	errs = append(errs, err)
 	return errors.Join(errs...)
 }
@@ -173,6 +176,20 @@ func ParseMode(s string) (string, error) {
 		return ModeOff, nil
 	}
 	return ModeAuto, fmt.Errorf("%w, got %q", ErrBadMode, s)
+}
+
+// positiveDuration parses v as a positive Go duration named name; empty
+// means def. A malformed value is an error, with def.
+func positiveDuration(v, name string, def time.Duration) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return def, fmt.Errorf("%s must be a positive duration such as 30m or 12h, got %q", name, v)
+	}
+	return d, nil
 }
 
 // falsy reports an explicit "off", "0", "false" or "no".

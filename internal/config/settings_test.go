@@ -17,7 +17,7 @@ func TestLoadSettings(t *testing.T) {
 		"HOME": "/h", "AGENT_MODEL": " claude-x ", "AGENT_MAX_ITERATIONS": "7", "ANTHROPIC_MAX_RETRIES": "0",
 		"ANTHROPIC_BASE_DELAY_MS": "10", "ANTHROPIC_MAX_DELAY_MS": "500", "ANTHROPIC_TIMEOUT_SECONDS": "30", "GHOSTPATH_RESUME_WINDOW_MINUTES": "0",
 		"CORS_ORIGINS": `["http://a.test","http://b.test"]`, "PAIGE_LEARN_MODEL": "sonnet", "PAIGE_CHAT_MODEL": "opus",
-		"PAIGE_LEARN_ROOTS": "/a:/b", "PAIGE_LEARN_TRAIL": "Off", "PAIGE_LEARN_QUEUE": "Inline", "PAIGE_WRAPUP": "inline", "PAIGE_MODE": "on",
+		"PAIGE_LEARN_ROOTS": "/a:/b", "PAIGE_LEARN_TRAIL": "Off", "PAIGE_LEARN_QUEUE": "Inline", "PAIGE_COACH_IDLE": "90m", "PAIGE_MODE": "on",
 		"PAI_SEED_PATH": "~/seed.json", "PAIGE_BIN": "/bin/paige", "PAIGE_TOKEN": "t", "GOGC": "100", "PATH": "/usr/bin",
 		"TZ": "Europe/Paris", "CLAUDE_PLUGIN_ROOT": "/p", "PAIGE_EMBED_MODEL": "m", "PAIGE_EMBED_URL": "http://e", "OPENAI_API_KEY": "k",
 	}))
@@ -27,7 +27,7 @@ func TestLoadSettings(t *testing.T) {
 	want := Config{
 		Ideate: Ideate{AgentModel: "claude-x", MaxIterations: 7, MaxRetries: 0, BaseDelay: 10 * time.Millisecond,
 			MaxDelay: 500 * time.Millisecond, Timeout: 30 * time.Second, ResumeWindow: 0, CORSOrigins: []string{"http://a.test", "http://b.test"}},
-		Learn: Learn{LearnModel: "sonnet", ChatModel: "opus", LearnRoots: "/a:/b", NoTrail: true, LearnQueue: Inline, WrapUp: Inline,
+		Learn: Learn{LearnModel: "sonnet", ChatModel: "opus", LearnRoots: "/a:/b", NoTrail: true, LearnQueue: Inline, CoachIdle: 90 * time.Minute,
 			Mode: ModeCoach, SeedPath: "/h/seed.json"},
 		Process:   Process{Bin: "/bin/paige", Token: "t", GOGC: "100", Home: "/h", Path: "/usr/bin", TZ: "Europe/Paris", PluginRoot: "/p"},
 		Embedding: Embedding{Model: "m", URL: "http://e", OpenAIKey: "k"},
@@ -48,7 +48,7 @@ func TestLoadSettings(t *testing.T) {
 // Config is still complete, with the default in place of each.
 func TestLoadJoinsErrors(t *testing.T) {
 	bad := map[string]string{"HOME": "/h", "PORT": "http", "AGENT_MAX_ITERATIONS": "0", "ANTHROPIC_MAX_RETRIES": "x",
-		"ANTHROPIC_TIMEOUT_SECONDS": "-1", "PAIGE_MODE": "sometimes", "PAIGE_LEARN_QUEUE": "later", "PAIGE_WRAPUP": "off",
+		"ANTHROPIC_TIMEOUT_SECONDS": "-1", "PAIGE_MODE": "sometimes", "PAIGE_LEARN_QUEUE": "later", "PAIGE_COACH_IDLE": "-1h",
 		"PAIGE_MCP_SESSION_TIMEOUT": "soon", "PAIGE_ALLOWED_HOSTS": "http://x"}
 	c, err := Load(env(bad))
 	if err == nil {
@@ -64,7 +64,7 @@ func TestLoadJoinsErrors(t *testing.T) {
 	}
 	if c.Port != DefaultPort || c.Ideate.MaxIterations != DefaultAgentMaxIterations || c.Ideate.MaxRetries != DefaultMaxRetries ||
 		c.Ideate.Timeout != DefaultAgentTimeout || c.Learn.Mode != ModeAuto || c.Learn.LearnQueue != Detached ||
-		c.Learn.WrapUp != Detached || c.MCPSessionTimeout != DefaultMCPSessionTimeout || c.Learn.SeedPath != "/h/.pai/seed.json" {
+		c.Learn.CoachIdle != DefaultCoachIdle || c.MCPSessionTimeout != DefaultMCPSessionTimeout || c.Learn.SeedPath != "/h/.pai/seed.json" {
 		t.Errorf("defaults not kept beside the errors: %+v", c)
 	}
 }

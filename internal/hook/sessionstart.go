@@ -113,6 +113,10 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	defer func() { writeContext(e.Stdout, text, o.JSON) }()
 	in := readSessionStartInput(e)
 	cfg, cfgErr := loadConfig(e.Getenv) // a malformed variable elsewhere must not hide the seed
+	if PluginAlsoRuns(e.Getenv, in.Cwd) {
+		text = "" // installed twice (plugin and settings): the plugin's copy gives this start its seed
+		return
+	}
 	path, err := SeedPath(o.Seed, cfg)
 	if err != nil {
 		text = seed.ErrorPrefix + err.Error()

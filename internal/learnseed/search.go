@@ -26,6 +26,7 @@ type Hit struct {
 	Content  string  `json:"content"`
 	Kind     string  `json:"kind"`   // memory importance or knowledge type
 	Origin   string  `json:"origin"` // memory session id, or entry source
+	Date     string  `json:"date"`   // when it was stored, learned or confirmed (ISO 8601 UTC)
 	Distance float64 `json:"distance"`
 }
 
@@ -34,6 +35,19 @@ type Hit struct {
 // entries are embedded with emb, the embedder the memory store uses, so the
 // distances of both sources compare.
 func Search(ctx context.Context, query string, n int, mem memory.Store, entries []learn.Entry, emb embedding.Embedder) ([]Hit, error) {
+	var texts []Hit
+	for _, e := range entries {
+		if e.Active() && strings.TrimSpace(e.Content) != "" {
+			texts = append(texts, Hit{Source: SourceKnowledge, ID: e.ID, Content: e.Content, Kind: string(e.Type),
+				Origin: e.Source, Date: e.ExtractedAt})
+		}
+	}
+	return rank(ctx, query, n, mem, texts, emb)
+}
+
+// rank returns the n hits nearest to query over the memories in mem (nil:
+// none) and the candidates (scored with emb), nearest first.
+func rank(ctx context.Context, query string, n int, mem memory.Store, cands []Hit, emb embedding.Embedder) ([]Hit, error) {
 	if n <= 0 {
 		n = memory.DefaultNResults
 	}
@@ -45,14 +59,14 @@ func Search(ctx context.Context, query string, n int, mem memory.Store, entries 
 		}
 		for _, r := range rs {
 			hits = append(hits, Hit{Source: SourceMemory, ID: r.ID, Content: r.Content,
-				Kind: r.Metadata.Importance, Origin: r.Metadata.SessionID, Distance: r.Distance})
+				Kind: r.Metadata.Importance, Origin: r.Metadata.SessionID, Date: r.Metadata.CreatedAt, Distance: r.Distance})
 		}
 	}
-	kh, err := searchEntries(ctx, query, entries, emb)
+	scored, err := score(ctx, query, cands, emb)
 	if err != nil {
 		return nil, err
 	}
-	hits = append(hits, kh...)
+	hits = append(hits, scored...)
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Distance < hits[j].Distance })
 	if len(hits) > n {
 		hits = hits[:n]
@@ -60,21 +74,15 @@ func Search(ctx context.Context, query string, n int, mem memory.Store, entries 
 	return hits, nil
 }
 
-// searchEntries scores the active entries against query.
-func searchEntries(ctx context.Context, query string, entries []learn.Entry, emb embedding.Embedder) ([]Hit, error) {
-	var active []learn.Entry
-	for _, e := range entries {
-		if e.Active() && strings.TrimSpace(e.Content) != "" {
-			active = append(active, e)
-		}
-	}
-	if len(active) == 0 {
+// score sets each candidate's distance to query.
+func score(ctx context.Context, query string, cands []Hit, emb embedding.Embedder) ([]Hit, error) {
+	if len(cands) == 0 {
 		return nil, nil
 	}
-	texts := make([]string, 0, len(active)+1)
+	texts := make([]string, 0, len(cands)+1)
 	texts = append(texts, query)
-	for _, e := range active {
-		texts = append(texts, e.Content)
+	for _, c := range cands {
+		texts = append(texts, c.Content)
 	}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
@@ -83,12 +91,10 @@ func searchEntries(ctx context.Context, query string, entries []learn.Entry, emb
 	if len(vecs) != len(texts) {
 		return nil, fmt.Errorf("embed knowledge: got %d vectors for %d texts", len(vecs), len(texts))
 	}
-	hits := make([]Hit, len(active))
-	for i, e := range active {
-		hits[i] = Hit{Source: SourceKnowledge, ID: e.ID, Content: e.Content, Kind: string(e.Type),
-			Origin: e.Source, Distance: 1 - cosine(vecs[0], vecs[i+1])}
+	for i := range cands {
+		cands[i].Distance = 1 - cosine(vecs[0], vecs[i+1])
 	}
-	return hits, nil
+	return cands, nil
 }
 
 // cosine is the dot product of two L2-normalised vectors (0 when their

@@ -50,7 +50,10 @@ const cases = [
   ["paige_get_session_state", { include: ["session", "progress"] }, "ok"],
   ["paige_update_phase", { phase: 1, status: "active" }, "error"], // no plan
   ["paige_run_coaching_pipeline", { planText: "1. read", issueSummary: "s" }, "error"], // offline
-  ["paige_end_session", { sessionTranscript: "t" }, "error"], // offline
+  ["paige_search_knowledge", { query: "login flow" }, "ok"], // no session needed; nothing stored: no hits
+  ["paige_search_knowledge", { query: "" }, "error"],
+  ["paige_get_knowledge", { id: "no-such-id" }, "error"],
+  ["paige_end_session", { sessionTranscript: "t" }, "ok"], // offline: ends the session, queues the wrap-up
   ["paige_no_such_tool", {}, "protocol"], // unknown tool: a JSON-RPC error is right
 ];
 

@@ -33,6 +33,9 @@ type WrapUp struct {
 	// Failed names the best-effort steps that failed ("knowledge_gaps",
 	// "dreyfus_assessment", "memory_summarisation").
 	Failed []string
+	// Queued is true when the session ended but no model is configured:
+	// its wrap-up is pending and runs at the next start with a model.
+	Queued bool
 }
 
 // sessionData is what the wrap-up reads about the session before calling
@@ -44,19 +47,33 @@ type sessionData struct {
 	events  []progressEvent
 }
 
-// EndSession wraps up the active session (see the package doc) with the
-// transcript Claude Code's Stop hook condensed (FR-117). With no active
-// session it wraps up the latest session when that one ended without its
-// wrap-up (the editor's session:end came first), and is a no-op when its
-// wrap-up already ran (EC-62). Errors: session.ErrNoActiveSession when
-// there is nothing to wrap up (scenario 9.13); llm.ErrNoModel without an
-// API key (nothing is stored, an active session stays active, an ended one
-// stays pending). Failures of the three model steps are not errors: they
-// are logged, listed in WrapUp.Failed and count zero (D49).
+// EndSession ends the active session at once (the read-only guard lifts
+// with it) and then wraps it up (see the package doc) with the transcript
+// Claude Code condensed (FR-117). With no active session it wraps up the
+// latest session when that one ended without its wrap-up (the editor's
+// session:end came first), and is a no-op when its wrap-up already ran
+// (EC-62). Without a model the session still ends: the result says Queued
+// and the wrap-up stays pending for the next start with a model. Errors:
+// session.ErrNoActiveSession when there is nothing to end or wrap up
+// (scenario 9.13); llm.ErrNoModel for an ended session offline (nothing
+// changes). Failures of the three model steps are not errors: they are
+// logged, listed in WrapUp.Failed and count zero (D49).
 func (s *Service) EndSession(ctx context.Context, transcript string) (WrapUp, error) {
 	s.wrapMu.Lock()
 	defer s.wrapMu.Unlock()
 	sess, err := s.sess.Require()
+	if err == nil {
+		// Ending first: the guard must not wait for three model calls.
+		// The wrap-up the ending triggers in the background waits for
+		// wrapMu and then finds this one's claim.
+		if sess, err = s.sess.End(ctx); err != nil {
+			return WrapUp{}, err
+		}
+		if !s.llm.Available() {
+			return WrapUp{SessionID: sess.ID, Queued: true}, nil
+		}
+		return s.wrapUp(ctx, sess, transcript)
+	}
 	if errors.Is(err, session.ErrNoActiveSession) {
 		latest, st, ok := s.latestEnded(ctx)
 		switch {

@@ -35,7 +35,8 @@ func CoachingTools(c Coacher) func(*Server, *Deps) {
 		AddTool(s, &mcp.Tool{Name: "paige_end_session",
 			Description: "Wrap up the active coaching session with a condensed transcript: extracts knowledge " +
 				"gaps and practice katas, updates the Dreyfus assessments, stores memories for future sessions, " +
-				"and completes the session. Each step is best-effort; calling it again is a no-op."},
+				"and completes the session. The session ends at once, also without a model (the wrap-up is then queued). " +
+				"Each step is best-effort; calling it again is a no-op."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in EndSessionIn) (*mcp.CallToolResult, EndSessionOut, error) {
 				return endSession(ctx, c, d, in)
 			})
@@ -82,6 +83,10 @@ func runPipeline(ctx context.Context, c Coacher, d *Deps, in PipelineIn) (*mcp.C
 	d.hub.Broadcast(wsapi.TypeCoachingPlanReady, wsapi.PlanReady{PlanID: plan.Plan.ID, Phases: wsapi.PhaseSummaries(phases),
 		MemoryConnection: plan.MemoryConnection, EstimatedDifficulty: plan.EstimatedDifficulty})
 	if first, ok := plan.First(); ok {
+		// The developer starts on phase 1 now: it is active, not pending.
+		if _, _, err := d.updatePhase(ctx, nil, PhaseIn{Phase: first.Number, Status: coach.PhaseActive}); err != nil {
+			d.log.Warn("first phase not started", "phase", first.Number, "err", err)
+		}
 		applyHints(ctx, d, first)
 	}
 	return nil, out, nil
@@ -89,7 +94,8 @@ func runPipeline(ctx context.Context, c Coacher, d *Deps, in PipelineIn) (*mcp.C
 
 // applyHints shows a phase's hints the way paige_highlight_lines and
 // paige_hint_files do (FR-115): accumulated in the live state, logged,
-// broadcast. A hint whose path is outside the project is skipped with a
+// broadcast. They are the plan's pointers, not hints the developer asked
+// for, so no hint_used progress is recorded (the dashboard's "hints used"). A hint whose path is outside the project is skipped with a
 // warning; hints for files that do not exist are sent as they are (EC-64).
 func applyHints(ctx context.Context, d *Deps, ph coaching.PlannedPhase) {
 	for _, h := range ph.LineHints {
@@ -103,7 +109,6 @@ func applyHints(ctx context.Context, d *Deps, ph coaching.PlannedPhase) {
 			continue
 		}
 		d.logAction(ctx, coach.ActionDecorationsApplied, map[string]any{"path": hl.Path, "count": 1})
-		d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "line", "path": hl.Path})
 		d.hub.Broadcast(wsapi.TypeEditorHighlightLines, wsapi.HighlightLines{Path: hl.Path, Start: hl.Start, End: hl.End, Style: hl.Style, HoverText: hl.HoverText})
 	}
 	var hints []session.Hint
@@ -129,7 +134,6 @@ func applyHints(ctx context.Context, d *Deps, ph coaching.PlannedPhase) {
 		paths = append(paths, h.Path)
 	}
 	d.logAction(ctx, coach.ActionFileHintsApplied, map[string]any{"paths": paths})
-	d.sess.RecordProgress(ctx, session.ProgressHintUsed, map[string]any{"kind": "file", "paths": paths})
 	d.hub.Broadcast(wsapi.TypeExplorerHintFiles, msg)
 }
 
@@ -146,6 +150,7 @@ type EndSessionOut struct {
 	MemoriesStored   int    `json:"memoriesStored" jsonschema:"memories stored for future sessions"`
 	SessionStatus    string `json:"sessionStatus" jsonschema:"always completed"`
 	AlreadyCompleted bool   `json:"alreadyCompleted,omitempty" jsonschema:"true when the session had been wrapped up before and nothing was done"`
+	WrapUpQueued     bool   `json:"wrapUpQueued,omitempty" jsonschema:"true when the session ended without a model: the wrap-up runs when paige serve next starts with one"`
 }
 
 // endSession runs the wrap-up and broadcasts session:completed; a repeated
@@ -156,8 +161,9 @@ func endSession(ctx context.Context, c Coacher, d *Deps, in EndSessionIn) (*mcp.
 		return nil, EndSessionOut{}, err
 	}
 	out := EndSessionOut{KnowledgeGaps: w.KnowledgeGaps, KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates,
-		MemoriesStored: w.MemoriesStored, SessionStatus: string(coach.SessionCompleted), AlreadyCompleted: w.AlreadyCompleted}
-	if !w.AlreadyCompleted {
+		MemoriesStored: w.MemoriesStored, SessionStatus: string(coach.SessionCompleted), AlreadyCompleted: w.AlreadyCompleted,
+		WrapUpQueued: w.Queued}
+	if !w.AlreadyCompleted && !w.Queued {
 		d.hub.Broadcast(wsapi.TypeSessionCompleted, wsapi.SessionCompleted{SessionID: w.SessionID, KnowledgeGaps: w.KnowledgeGaps,
 			KataSpecs: w.KataSpecs, DreyfusUpdates: w.DreyfusUpdates, MemoriesStored: w.MemoriesStored})
 	}

@@ -26,7 +26,8 @@
 //     protocol errors; a failed tool broadcasts nothing (scenario 6.18).
 //
 // The coaching tools paige_run_coaching_pipeline and paige_end_session
-// (story 9) are added by the model-driven issue through [Options.Extra].
+// (story 9) and the knowledge tools paige_search_knowledge and
+// paige_get_knowledge ([KnowledgeTools]) are added through [Options.Extra].
 package mcpapi
 
 import (

@@ -8,54 +8,120 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
+// ProjectCoaching is what other processes (the Claude Code hooks, `paige
+// session`, `paige doctor`) read about the coaching session active in a
+// project: the session, when anything last happened in it, and its plan's
+// current phase.
+type ProjectCoaching struct {
+	Session coach.Session
+	// LastActivity is the latest of the session's start and its newest
+	// action_log row: the clock the idle limit runs on.
+	LastActivity time.Time
+	// Phase is the plan's current phase (the first active one, else the
+	// first pending one); nil before the pipeline made a plan or once
+	// every phase is complete.
+	Phase *coach.Phase
+	// Phases is how many phases the plan has, Completed how many are done.
+	Phases, Completed int
+}
+
+// IdleFor is how long nothing has happened in the session at now.
+func (c ProjectCoaching) IdleFor(now time.Time) time.Duration { return now.Sub(c.LastActivity) }
+
 // CoachingActive reports whether a coaching session is active for cwd in
-// the coach database of dataDir: a session with status active whose project
-// directory is cwd or one of its parents (any active session when cwd is
-// empty). It is for other processes (the Claude Code hooks): the database is
-// opened read-only with a short busy timeout and never created or migrated;
-// a missing file or a database without the sessions table means no session.
-// Errors (a corrupt or locked file) are returned with false.
+// the coach database of dataDir ([FindCoaching] found one).
 func CoachingActive(ctx context.Context, dataDir, cwd string) (bool, error) {
+	_, ok, err := FindCoaching(ctx, dataDir, cwd)
+	return ok, err
+}
+
+// FindCoaching returns the coaching session active for cwd in the coach
+// database of dataDir: the most recently started session with status
+// active whose project directory is cwd or one of its parents (any active
+// session when cwd is empty). It is for other processes (the Claude Code
+// hooks): the database is opened read-only with a short busy timeout and
+// never created or migrated; a missing file or a database without the
+// sessions table means no session. Errors (a corrupt or locked file) are
+// returned with ok false.
+func FindCoaching(ctx context.Context, dataDir, cwd string) (c ProjectCoaching, ok bool, err error) {
 	path := filepath.Join(dataDir, FileName)
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
+			return c, false, nil
 		}
-		return false, err
+		return c, false, err
 	}
 	db, err := sqlite.OpenReadOnly(path)
 	if err != nil {
-		return false, err
+		return c, false, err
 	}
 	defer db.Close()
 	var tables int
 	if err := db.QueryRowContext(ctx,
 		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sessions'`).Scan(&tables); err != nil {
-		return false, fmt.Errorf("query coaching sessions: %w", err)
+		return c, false, fmt.Errorf("query coaching sessions: %w", err)
 	}
 	if tables == 0 {
-		return false, nil
+		return c, false, nil
 	}
-	rows, err := db.QueryContext(ctx, `SELECT project_dir FROM sessions WHERE status = ?`, coach.SessionActive)
+	list, err := findSessions(ctx, db, SessionFilter{Status: coach.SessionActive})
 	if err != nil {
-		return false, fmt.Errorf("query coaching sessions: %w", err)
+		return c, false, fmt.Errorf("query coaching sessions: %w", err)
+	}
+	for _, s := range list {
+		if cwd == "" || s.ProjectDir == "" || within(cwd, s.ProjectDir) {
+			c, err = describeCoaching(ctx, db, s)
+			return c, err == nil, err
+		}
+	}
+	return c, false, nil
+}
+
+// describeCoaching reads the session's last activity and current phase.
+func describeCoaching(ctx context.Context, db *sql.DB, s coach.Session) (ProjectCoaching, error) {
+	c := ProjectCoaching{Session: s, LastActivity: s.StartedAt}
+	var last sql.NullString
+	if err := db.QueryRowContext(ctx, `SELECT max(created_at) FROM action_log WHERE session_id = ?`, s.ID).Scan(&last); err != nil {
+		return c, fmt.Errorf("query the session's last action: %w", err)
+	}
+	if last.Valid {
+		if t, err := parseTime(last.String); err == nil && t.After(c.LastActivity) {
+			c.LastActivity = t
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+phaseCols+` FROM phases
+		WHERE plan_id = (SELECT id FROM plans WHERE session_id = ? ORDER BY created_at DESC, id DESC LIMIT 1)
+		ORDER BY number`, s.ID)
+	if err != nil {
+		return c, fmt.Errorf("query the session's phases: %w", err)
 	}
 	defer rows.Close()
+	var pending *coach.Phase
 	for rows.Next() {
-		var dir sql.NullString
-		if err := rows.Scan(&dir); err != nil {
-			return false, fmt.Errorf("query coaching sessions: %w", err)
+		p, err := scanPhase(rows)
+		if err != nil {
+			return c, fmt.Errorf("query the session's phases: %w", err)
 		}
-		if cwd == "" || !dir.Valid || dir.String == "" || within(cwd, dir.String) {
-			return true, nil
+		c.Phases++
+		switch {
+		case p.Status == coach.PhaseComplete:
+			c.Completed++
+		case p.Status == coach.PhaseActive && c.Phase == nil:
+			c.Phase = &p
+		case pending == nil:
+			pending = &p
 		}
 	}
-	return false, rows.Err()
+	if c.Phase == nil {
+		c.Phase = pending
+	}
+	return c, rows.Err()
 }
 
 // within reports whether path is dir or below it, also after resolving

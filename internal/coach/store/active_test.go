@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/sqlite"
@@ -92,5 +93,60 @@ func TestCoachingActiveCorrupt(t *testing.T) {
 	got, err := CoachingActive(context.Background(), dir, "/p")
 	if err == nil || got {
 		t.Errorf("got (%v, %v), want (false, error)", got, err)
+	}
+}
+
+// TestFindCoachingState: the session's last activity is its newest action,
+// and the current phase is the first active one, else the first pending.
+func TestFindCoachingState(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.CreateSession(ctx, NewSession{ProjectDir: "/p", IssueTitle: "fix login"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err := FindCoaching(ctx, dir, "/p")
+	if err != nil || !ok || c.Session.ID != sess.ID || c.Phase != nil || !c.LastActivity.Equal(sess.StartedAt) {
+		t.Fatalf("before a plan: %+v %v %v", c, ok, err)
+	}
+	plan, err := s.CreatePlan(ctx, sess.ID, "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, title := range []string{"read", "write", "test"} {
+		ph, err := s.CreatePhase(ctx, coach.Phase{PlanID: plan.ID, Number: i + 1, Title: title, HintLevel: coach.HintFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, ph.ID)
+	}
+	if _, _, err := s.SetPhaseStatus(ctx, ids[0], coach.PhaseComplete); err != nil {
+		t.Fatal(err)
+	}
+	act, err := s.InsertAction(ctx, sess.ID, coach.ActionType("file_open"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err = FindCoaching(ctx, dir, "/p/src")
+	if err != nil || !ok || c.Phase == nil || c.Phase.Title != "write" || c.Phases != 3 || c.Completed != 1 {
+		t.Fatalf("pending phase: %+v %v %v", c, ok, err)
+	}
+	if c.LastActivity.Before(act.CreatedAt.Truncate(time.Millisecond)) {
+		t.Errorf("last activity %v, want the action's %v", c.LastActivity, act.CreatedAt)
+	}
+	if _, _, err := s.SetPhaseStatus(ctx, ids[2], coach.PhaseActive); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, _ = FindCoaching(ctx, dir, "/p"); c.Phase == nil || c.Phase.Title != "test" {
+		t.Errorf("active phase: %+v", c.Phase)
+	}
+	if got := c.IdleFor(c.LastActivity.Add(time.Hour)); got != time.Hour {
+		t.Errorf("IdleFor = %v", got)
 	}
 }

@@ -18,7 +18,7 @@ import (
 //
 //	plugin/.claude-plugin/plugin.json   a Claude Code plugin named paige
 //	plugin/.mcp.json                    MCP server paige → <server>/mcp
-//	plugin/hooks/hooks.json             SessionStart, SessionEnd, PreToolUse → <Bin> hook …
+//	plugin/hooks/hooks.json             SessionStart, UserPromptSubmit, SessionEnd, PreToolUse → <Bin> hook …
 //	plugin/skills/, output-styles/      the coaching skills (/paige:coach …) and style, from the repository's plugin
 //	bin/claude                          wrapper: the real claude --plugin-dir plugin "$@"
 //

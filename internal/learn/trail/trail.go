@@ -313,7 +313,7 @@ func (m *miner) mcp(c Call) {
 		return
 	}
 	parts := strings.SplitN(strings.TrimPrefix(c.Tool, "mcp__"), "__", 2)
-	if len(parts) != 2 || parts[0] == "" {
+	if len(parts) != 2 || parts[0] == "" || parts[0] == "paige" || parts[0] == "plugin_paige_paige" { // Paige itself is no fact about the user
 		return
 	}
 	f := "MCP server used: " + parts[0]

@@ -82,7 +82,7 @@ func TestMineFailedThenFixed(t *testing.T) {
 
 // TestMineRunsFilesMCPManifests: repeated runs are counted; edited files
 // are no knowledge, however often they are edited; MCP servers
-// used successfully and root manifests read are facts; files outside the
+// used successfully (but Paige's own) and root manifests read are facts; files outside the
 // cwd and Claude's own files are ignored; commands run in another
 // directory are not this project's.
 func TestMineRunsFilesMCPManifests(t *testing.T) {
@@ -95,6 +95,8 @@ func TestMineRunsFilesMCPManifests(t *testing.T) {
 		Read("/src/app/go.mod").Read("/src/app/sub/package.json").
 		Tool("mcp__github__get_issue", map[string]any{"n": 1}, "{}", false).
 		Tool("mcp__linear__list", map[string]any{}, "error", true).
+		Tool("mcp__plugin_paige_paige__paige_get_buffer", map[string]any{}, "{}", false).
+		Tool("mcp__paige__paige_get_diff", map[string]any{}, "{}", false).
 		Bash("cd /src/other && make test", "ok", 0)
 	cs := mine(t, s)
 	got := map[string]int{}
