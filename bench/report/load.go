@@ -182,9 +182,14 @@ func dialEditor(ctx context.Context, ws string) (*wsClient, error) {
 	return w, nil
 }
 
-// message encodes one editor message.
+// message encodes one editor message as the workbench sends it, "type"
+// first.
 func message(typ string, payload any) ([]byte, error) {
-	return json.Marshal(map[string]any{"type": typ, "timestamp": time.Now().UnixMilli(), "payload": payload})
+	return json.Marshal(struct {
+		Type      string `json:"type"`
+		Payload   any    `json:"payload"`
+		Timestamp int64  `json:"timestamp"`
+	}{typ, payload, time.Now().UnixMilli()})
 }
 
 // send writes one editor message.

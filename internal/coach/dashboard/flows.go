@@ -83,7 +83,7 @@ func IssuesPayload(resp issueassessment.Response, listed []issueassessment.Issue
 			Number: a.Number, Title: title, Summary: a.Summary, Suitability: a.Suitability,
 			SuitabilityReason: a.SuitabilityReason, EstimatedDifficulty: a.EstimatedDifficulty,
 			RelevantSkills: nonNil(a.RelevantSkills), PriorityScore: a.PriorityScore,
-			PriorityFactors: PriorityFactors(a.PriorityFactors),
+			PriorityFactors:       PriorityFactors(a.PriorityFactors),
 			LearningOpportunities: nonNil(a.LearningOpportunities),
 		})
 	}

@@ -61,11 +61,17 @@ func DecodeEnvelope(frame []byte) (Envelope, error) {
 		env.Payload = json.RawMessage(`{}`)
 	}
 	env.ID = decodeID(w.ID)
-	var ts float64
-	if json.Unmarshal(w.Timestamp, &ts) == nil {
-		env.Timestamp = int64(ts)
-	}
+	env.Timestamp = decodeTimestamp(w.Timestamp)
 	return env, nil
+}
+
+// decodeTimestamp reads a numeric timestamp; anything else is 0.
+func decodeTimestamp(raw json.RawMessage) int64 {
+	var ts float64
+	if json.Unmarshal(raw, &ts) == nil {
+		return int64(ts)
+	}
+	return 0
 }
 
 func isNull(raw json.RawMessage) bool {
@@ -114,17 +120,23 @@ func DecodePayload[T any](env Envelope) (T, error) {
 	if err := json.Unmarshal(env.Payload, &v); err != nil {
 		return v, fmt.Errorf("invalid %s payload: %v", env.Type, err)
 	}
-	if l, ok := any(&v).(interface{ CheckLimits() error }); ok {
+	return v, checkPayload(env.Type, &v)
+}
+
+// checkPayload runs a decoded payload's CheckLimits and Valid, when it has
+// them.
+func checkPayload[T any](typ string, v *T) error {
+	if l, ok := any(v).(interface{ CheckLimits() error }); ok {
 		if err := l.CheckLimits(); err != nil {
-			return v, fmt.Errorf("%s payload: %w", env.Type, err)
+			return fmt.Errorf("%s payload: %w", typ, err)
 		}
 	}
-	if val, ok := any(&v).(interface{ Valid() error }); ok {
+	if val, ok := any(v).(interface{ Valid() error }); ok {
 		if err := val.Valid(); err != nil {
-			return v, fmt.Errorf("invalid %s payload: %w", env.Type, err)
+			return fmt.Errorf("invalid %s payload: %w", typ, err)
 		}
 	}
-	return v, nil
+	return nil
 }
 
 // formatTime is the ISO 8601 UTC form timestamps take in payloads.

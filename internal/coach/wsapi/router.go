@@ -15,11 +15,14 @@ import (
 // with INTERNAL_ERROR.
 type Handler func(ctx context.Context, req *Request) error
 
-// Request is one decoded client message and the means to answer it.
+// Request is one client message and the means to answer it. Handlers get
+// its payload decoded from [Handle]; Envelope.Payload is nil when the
+// frame was decoded once, straight into the handler's type (framedecode.go).
 type Request struct {
 	Envelope
-	Conn *Conn
-	hub  *Hub
+	Conn  *Conn
+	hub   *Hub
+	frame []byte // the undecoded frame, when only its type is known yet (framedecode.go)
 }
 
 // Reply sends a message to the sender only, carrying the request's id.
@@ -53,7 +56,17 @@ func Errorf(code, format string, args ...any) *Error {
 // one with INVALID_PAYLOAD, before f runs (EC-23).
 func Handle[T any](f func(ctx context.Context, req *Request, payload T) error) Handler {
 	return func(ctx context.Context, req *Request) error {
-		v, err := DecodePayload[T](req.Envelope)
+		var v T
+		var err error
+		if req.frame != nil {
+			v, err = decodeFrame[T](req)
+		} else {
+			v, err = DecodePayload[T](req.Envelope)
+		}
+		var we *Error
+		if errors.As(err, &we) {
+			return we
+		}
 		if le := limits.As(err); le != nil {
 			return &Error{Code: CodeLimitExceeded, Message: err.Error(),
 				Context: map[string]any{"field": le.Field, "limit": le.Limit, "actual": le.Actual}}

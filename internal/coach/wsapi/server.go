@@ -191,37 +191,44 @@ func (s *Server) readLoop(ctx context.Context, c *Conn) {
 	}
 }
 
-// dispatch decodes one frame with [DecodeEnvelope] and runs the handler
-// the route table gives its type.
+// dispatch routes one frame to the handler the route table gives its
+// type. When "type" is the frame's first key the handler decodes the frame
+// once (framedecode.go); otherwise [DecodeEnvelope] decodes it first.
 func (s *Server) dispatch(ctx context.Context, c *Conn, frame []byte) {
-	env, err := DecodeEnvelope(frame)
-	if err != nil {
-		s.log.Warn("bad websocket message", "conn", c.ID, "err", err)
-		code := CodeInvalidJSON
-		if errors.Is(err, ErrMissingType) {
-			code = CodeInvalidMessage
+	req := &Request{Conn: c, hub: s.hub}
+	if typ, ok := peekType(frame); ok && s.routes[typ] != nil {
+		req.Type, req.frame = typ, frame
+	} else {
+		env, err := DecodeEnvelope(frame)
+		if err != nil {
+			s.log.Warn("bad websocket message", "conn", c.ID, "err", err)
+			code := CodeInvalidJSON
+			if errors.Is(err, ErrMissingType) {
+				code = CodeInvalidMessage
+			}
+			s.sendError(c, "", &Error{Code: code, Message: err.Error()})
+			return
 		}
-		s.sendError(c, "", &Error{Code: code, Message: err.Error()})
-		return
+		req.Envelope = env
 	}
-	h, ok := s.routes[env.Type]
+	h, ok := s.routes[req.Type]
 	if !ok {
-		s.log.Warn("unknown websocket message type ignored", "conn", c.ID, "type", env.Type)
+		s.log.Warn("unknown websocket message type ignored", "conn", c.ID, "type", req.Type)
 		return
 	}
-	req := &Request{Envelope: env, Conn: c, hub: s.hub}
-	defer s.recoverHandler(c, env)
+	defer s.recoverHandler(c, req)
 	start := time.Now()
 	if err := h(ctx, req); err != nil {
-		s.handlerError(c, env, err)
+		s.handlerError(c, req.Envelope, err)
 	}
-	s.log.Debug("websocket message handled", "type", env.Type, "took", time.Since(start))
+	s.log.Debug("websocket message handled", "type", req.Type, "took", time.Since(start))
 }
 
 // recoverHandler, deferred by dispatch, answers a handler panic with
 // INTERNAL_ERROR.
-func (s *Server) recoverHandler(c *Conn, env Envelope) {
+func (s *Server) recoverHandler(c *Conn, req *Request) {
 	if p := recover(); p != nil {
+		env := req.Envelope
 		s.log.Error("websocket handler panicked", "type", env.Type, "panic", p)
 		s.sendError(c, env.ID, &Error{Code: CodeInternal, Message: "internal error", Context: map[string]any{"type": env.Type}})
 	}
