@@ -150,7 +150,7 @@ func TestPluginSessionStartStartsNoProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binaries")
 	}
-	command := pluginCommand(t, "SessionStart")
+	command := pluginCommand(t, "SessionStart", "session-start --record-session")
 	home, seedPath := testSeed(t, "valid-seed.json")
 	ran := filepath.Join(t.TempDir(), "git-ran")
 	withGit, withoutGit := t.TempDir(), t.TempDir()
@@ -186,8 +186,10 @@ func TestPluginSessionStartStartsNoProcess(t *testing.T) {
 	}
 }
 
-// pluginCommand returns the command of the plugin's hook for event.
-func pluginCommand(tb testing.TB, event string) string {
+// pluginCommand returns the one command of the plugin's hooks for event
+// that contains part (the plugin runs two SessionStart commands: the seed's
+// and the coaching state's).
+func pluginCommand(tb testing.TB, event, part string) string {
 	tb.Helper()
 	var cfg struct {
 		Hooks map[string][]struct {
@@ -197,11 +199,18 @@ func pluginCommand(tb testing.TB, event string) string {
 	if err := json.Unmarshal(mustRead(tb, filepath.Join("..", "..", "plugin", "hooks", "hooks.json")), &cfg); err != nil {
 		tb.Fatal(err)
 	}
-	groups := cfg.Hooks[event]
-	if len(groups) != 1 || len(groups[0].Hooks) != 1 {
-		tb.Fatalf("hooks.json %s: %+v", event, groups)
+	var found []string
+	for _, g := range cfg.Hooks[event] {
+		for _, h := range g.Hooks {
+			if strings.Contains(h.Command, part) {
+				found = append(found, h.Command)
+			}
+		}
 	}
-	return groups[0].Hooks[0].Command
+	if len(found) != 1 {
+		tb.Fatalf("hooks.json %s: %d commands with %q: %q", event, len(found), part, found)
+	}
+	return found[0]
 }
 
 // TestPaigeHookBinaryDotEnv: paige-hook reads .env in its working
