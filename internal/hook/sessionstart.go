@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/project"
 	"github.com/paige-dev/paige/internal/seed"
 )
 
@@ -126,7 +127,11 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	if strings.EqualFold(o.Format, seed.LayoutCompact) {
 		layout = seed.LayoutCompact
 	}
-	sc, scErr := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout})
+	var proj string
+	if in.Cwd != "" {
+		proj, _ = project.ID(in.Cwd) // unresolvable: every proposal is listed
+	}
+	sc, scErr := seed.GenerateSessionContext(path, seed.ContextOptions{Format: layout, Project: proj})
 	for _, w := range sc.Warnings {
 		fmt.Fprintf(e.Stderr, "paige hook session-start: warning: %s\n", w)
 	}

@@ -61,6 +61,11 @@ func TestProposalFor(t *testing.T) {
 	if p, _ := ProposalFor(entry("x", learn.Fact, "Uses Go 1.26", "Go"), "", seed.MethodACR); p.Source != "session:file" || p.Method != seed.MethodACR {
 		t.Errorf("without a session id: source %q, method %q", p.Source, p.Method)
 	}
+	inProject := entry("y", learn.Procedure, "Run go test ./...", "Go")
+	inProject.Project = "/src/paige/.git"
+	if p, _ := ProposalFor(inProject, "s", seed.MethodACR); p.Project != inProject.Project {
+		t.Errorf("proposal project %q, want the entry's %q", p.Project, inProject.Project)
+	}
 }
 
 // MethodFor is the heuristic extractor's method; a helper so the table stays short.

@@ -113,7 +113,7 @@ func ProposalFor(e learn.Entry, sessionID, method string) (seed.Proposal, bool) 
 	}
 	p := seed.Proposal{
 		Type: SeedType(e), Content: content, Source: src,
-		ExtractedAt: e.ExtractedAt, Method: method,
+		ExtractedAt: e.ExtractedAt, Method: method, Project: e.Project,
 	}
 	if e.Confidence > 0 {
 		c := e.Confidence

@@ -229,6 +229,7 @@ func (c *checker) proposal(m map[string]any, p string) {
 	c.enum(m, p, "method", false, MethodACR, MethodRegex)
 	c.number(m, p, "confidence", false)
 	c.datetime(m, p, "decidedAt", false)
+	c.str(m, p, "project", false, false)
 }
 
 func (c *checker) counts(obj map[string]any, parent, key string) {

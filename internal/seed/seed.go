@@ -144,6 +144,10 @@ type Proposal struct {
 	Method      string   `json:"method,omitempty"`
 	Confidence  *float64 `json:"confidence,omitempty"`
 	DecidedAt   string   `json:"decidedAt,omitempty"`
+	// Project is the identity (internal/project) of the project the
+	// proposal was learned in; empty for what holds everywhere. The
+	// SessionStart context lists a project's proposals in that project only.
+	Project string `json:"project,omitempty"`
 }
 
 // Counts is a pair of accepted/rejected counters or sums.

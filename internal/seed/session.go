@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,10 @@ type ContextOptions struct {
 	Format string
 	// MaxChars bounds the context in characters. If zero, MaxContextChars.
 	MaxChars int
+	// Project is the identity (internal/project) of the session's project.
+	// If set, the pending proposals listed are that project's and those of
+	// no project, the project's first; see [ProposalsFor].
+	Project string
 }
 
 // SessionContext is the result of [GenerateSessionContext]: OK with Context,
@@ -59,6 +64,11 @@ func RenderContext(s *Seed, o ContextOptions) string {
 	render := formatFull
 	if o.Format == LayoutCompact {
 		render = formatCompact
+	}
+	if o.Project != "" {
+		c := *s
+		c.State.Proposals = ProposalsFor(s.State.Proposals, o.Project)
+		s = &c
 	}
 	var out string
 	for _, lim := range shrinkSteps {
@@ -120,7 +130,7 @@ func GenerateSessionContext(path string, o ContextOptions) (SessionContext, erro
 	return SessionContext{
 		Context:       withWarning(warning, RenderContext(s, o)),
 		Config:        s,
-		ProposalCount: len(pending(s.State.Proposals)),
+		ProposalCount: len(pending(ProposalsFor(s.State.Proposals, o.Project))),
 		Problems:      problems,
 		Warnings:      unknownKeyWarnings(s),
 	}, nil
@@ -158,4 +168,35 @@ func HookText(sc SessionContext, err error) string {
 // and never writes.
 func SessionStartHook(path string, o ContextOptions) string {
 	return HookText(GenerateSessionContext(path, o))
+}
+
+// ProposalsFor returns the proposals that concern project, best first:
+// those learned in project, then those of no project (what holds
+// everywhere); each group by confidence, then the most recent first.
+// Proposals of other projects are left out. An empty project keeps them all,
+// in the same order. ps is not changed.
+func ProposalsFor(ps []Proposal, project string) []Proposal {
+	out := make([]Proposal, 0, len(ps))
+	for _, p := range ps {
+		if project == "" || p.Project == "" || p.Project == project {
+			out = append(out, p)
+		}
+	}
+	conf := func(p Proposal) float64 {
+		if p.Confidence == nil {
+			return 0
+		}
+		return *p.Confidence
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if ah, bh := a.Project != "" && a.Project == project, b.Project != "" && b.Project == project; ah != bh {
+			return ah
+		}
+		if conf(a) != conf(b) {
+			return conf(a) > conf(b)
+		}
+		return a.ExtractedAt > b.ExtractedAt
+	})
+	return out
 }

@@ -155,6 +155,7 @@ func handleStream(d Deps) http.Handler {
 		m, err := d.Chat.Stream(r.Context(), r.PathValue("id"), req.Content, func(text string) error {
 			return stream.Event("delta", map[string]string{"text": text})
 		})
+		stop() // nothing after the last event
 		if err != nil {
 			if r.Context().Err() == nil { // else the client went away: nothing to answer
 				_, body := modelFailure(d.Log, err)
