@@ -51,7 +51,7 @@ func JSONSchemaValue() map[string]any {
 		"status":     enumSchema(StatusPending, StatusAccepted, StatusRejected),
 		"method":     enumSchema(MethodACR, MethodRegex),
 		"confidence": obj{"type": "number"}, "decidedAt": datetimeSchema(),
-		"project":    strSchema(0),
+		"project": strSchema(0),
 	}, "id", "type", "content", "source", "extractedAt", "status")
 	stats := object(obj{
 		"accepted": obj{"type": "number"}, "rejected": obj{"type": "number"},
