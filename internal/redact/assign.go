@@ -83,7 +83,7 @@ func credential(v string) bool {
 // names that only contain a secret word (password_hash, tokenizer,
 // max_tokens, primary_key, PWD).
 func secretName(name string) (kind string, ok bool) {
-	n := strings.ToLower(strings.Trim(name, `"'`))
+	n := asciiLower(strings.Trim(name, `"'`)) // as the hints: K (U+212A) is no k
 	if i := strings.LastIndexByte(n, '.'); i >= 0 {
 		n = n[i+1:]
 	}
@@ -205,25 +205,12 @@ func plainAhead(s string) bool {
 			continue
 		}
 		rest := w[i+1:]
-		if hasPrefixFold(rest, "is") && len(rest) > 2 && rest[2] <= ' ' ||
-			hasPrefixFold(rest, "was") && len(rest) > 3 && rest[3] <= ' ' {
+		if hasPrefixLower(rest, "is") && len(rest) > 2 && rest[2] <= ' ' ||
+			hasPrefixLower(rest, "was") && len(rest) > 3 && rest[3] <= ' ' {
 			return true
 		}
 	}
 	return false
-}
-
-// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
-func hasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if s[i]|0x20 != prefix[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // redactPlain replaces the secret of a plain-language sentence. A quoted

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/paige-dev/paige/internal/testenv"
 )
 
 // benchText is a mix of prose and code with the words that wake the
@@ -21,10 +23,21 @@ We reset the password field and keep the token bucket small. See https://example
 var benchProse = strings.Repeat("We always run the tests before pushing, and keep functions small and named for what they do.\n", 100)
 
 func benchmarkString(b *testing.B, s string) {
-	b.SetBytes(int64(len(s)))
+	benchmarkCPU(b, len(s), func() { String(s) })
+}
+
+// benchmarkCPU runs f on n bytes and reports, besides the wall time, the
+// process CPU time per call (cpu-ns/op), what a shared machine's load does
+// not inflate (run with GOMAXPROCS=1).
+func benchmarkCPU(b *testing.B, n int, f func()) {
+	b.SetBytes(int64(n))
 	b.ReportAllocs()
+	cpu0 := testenv.CPUTime()
 	for b.Loop() {
-		String(s)
+		f()
+	}
+	if cpu := testenv.CPUTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -33,23 +46,22 @@ func BenchmarkString(b *testing.B) {
 	b.Run("prose-no-hints", func(b *testing.B) { benchmarkString(b, benchProse) })
 }
 
+// benchPayload is the action payload logged most often: a file's
+// buffer_summary, every 30 s while it is edited.
+var benchPayload = json.RawMessage(`{"path":"internal/server/handler.go","editCount":14,"charDelta":-37,"charCount":2613}`)
+
 func BenchmarkJSON(b *testing.B) {
-	small := json.RawMessage(`{"toolName":"paige_get_buffer","sessionId":"0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"}`)
-	b.Run("action-payload", func(b *testing.B) {
-		b.SetBytes(int64(len(small)))
-		b.ReportAllocs()
-		for b.Loop() {
-			JSON(small)
-		}
-	})
 	big, _ := json.Marshal(map[string]string{"text": benchText})
-	b.Run("text-with-secrets", func(b *testing.B) {
-		b.SetBytes(int64(len(big)))
-		b.ReportAllocs()
-		for b.Loop() {
-			JSON(big)
-		}
-	})
+	for _, bench := range []struct {
+		name string
+		raw  json.RawMessage
+	}{
+		{"action-payload", json.RawMessage(`{"toolName":"paige_get_buffer","sessionId":"0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b"}`)},
+		{"buffer-summary", benchPayload},
+		{"text-with-secrets", big},
+	} {
+		b.Run(bench.name, func(b *testing.B) { benchmarkCPU(b, len(bench.raw), func() { JSON(bench.raw) }) })
+	}
 }
 
 // BenchmarkAdversarial feeds text built to make every hint fire: the work

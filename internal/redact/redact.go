@@ -65,9 +65,11 @@ package redact
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // MarkerPrefix starts every marker; a marker is MarkerPrefix + kind + "]".
@@ -107,6 +109,14 @@ const maxPasses = 4
 // String returns s with every secret replaced by its marker (see the
 // package doc). Text without secrets is returned unchanged.
 func String(s string) string {
+	if !mayHaveSecret(s) { // no rule can match: see prefilter.go
+		return s
+	}
+	return applyRules(s)
+}
+
+// applyRules is String without the prefilter: the rules alone.
+func applyRules(s string) string {
 	for range maxPasses {
 		out := pass(s)
 		if out == s {
@@ -308,7 +318,40 @@ func keep(kind string, ok func(v string) bool) func(sub []string) string {
 // lazyRegexp returns a function that compiles expr on its first call and
 // returns the same *regexp.Regexp ever after.
 func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	return sync.OnceValue(func() *regexp.Regexp { return compile(expr) })
+}
+
+// compile compiles a rule's regexp with (?i) folding ASCII letters only.
+// RE2 also matches the Kelvin sign K (U+212A) as k and the long s ſ
+// (U+017F) as s, which the hints, found in ASCII-lower-cased text, cannot
+// see: a literal under (?i) becomes a class of its two ASCII cases
+// ("key" → [Kk][Ee][Yy]). Classes keep RE2's folding; no hint lies in one.
+func compile(expr string) *regexp.Regexp {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic("redact: " + err.Error())
+	}
+	return regexp.MustCompile(foldASCII(re).String())
+}
+
+// foldASCII rewrites the case-folded literals of re as ASCII classes.
+func foldASCII(re *syntax.Regexp) *syntax.Regexp {
+	for i, sub := range re.Sub {
+		re.Sub[i] = foldASCII(sub)
+	}
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase == 0 {
+		return re
+	}
+	flags := re.Flags &^ syntax.FoldCase
+	cat := &syntax.Regexp{Op: syntax.OpConcat, Flags: flags}
+	for _, r := range re.Rune {
+		n := &syntax.Regexp{Op: syntax.OpLiteral, Flags: flags, Rune: []rune{r}}
+		if l := r | 0x20; r < utf8.RuneSelf && l >= 'a' && l <= 'z' {
+			n = &syntax.Regexp{Op: syntax.OpCharClass, Flags: flags, Rune: []rune{l - 0x20, l - 0x20, l, l}}
+		}
+		cat.Sub = append(cat.Sub, n)
+	}
+	return cat
 }
 
 // rules are compiled on first use, not at package initialisation: the
@@ -321,11 +364,11 @@ var rules = sync.OnceValue(func() []rule {
 // keys, tried first.
 func coreRules() []rule {
 	return []rule{
-		{hints: []string{"<private>"}, multiLine: true, re: regexp.MustCompile(`^(?is)<private>(?:.*?</private>|.*$)`), kind: "private"},
-		{hints: []string{"-----begin "}, multiLine: true, kind: "private-key", re: regexp.MustCompile(
+		{hints: []string{"<private>"}, multiLine: true, re: compile(`^(?is)<private>(?:.*?</private>|.*$)`), kind: "private"},
+		{hints: []string{"-----begin "}, multiLine: true, kind: "private-key", re: compile(
 			`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`)},
-		{hints: []string{"sk-ant-"}, word: true, re: regexp.MustCompile(`^sk-ant-[A-Za-z0-9_\-]{8,}`), kind: "anthropic-key"},
-		{hints: []string{"sk-"}, word: true, re: regexp.MustCompile(`^sk-((?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{16,}`),
+		{hints: []string{"sk-ant-"}, word: true, re: compile(`^sk-ant-[A-Za-z0-9_\-]{8,}`), kind: "anthropic-key"},
+		{hints: []string{"sk-"}, word: true, re: compile(`^sk-((?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{16,}`),
 			fn: func(sub []string) string {
 				if sub[1] == "" && !hasDigit(sub[0]) {
 					return sub[0]
@@ -333,14 +376,14 @@ func coreRules() []rule {
 				return marker("openai-key")
 			}},
 		{hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"}, word: true, kind: "stripe-key",
-			re: regexp.MustCompile(`^(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{16,})`)},
+			re: compile(`^(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{16,})`)},
 		{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, word: true, kind: "github-token",
-			re: regexp.MustCompile(`^(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})`)},
-		{hints: []string{"akia", "asia"}, word: true, re: regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`), kind: "aws-access-key"},
-		{hints: []string{"xox"}, word: true, re: regexp.MustCompile(`^xox[abposr]-[A-Za-z0-9\-]{10,}`), kind: "slack-token"},
-		{hints: []string{"aiza"}, word: true, re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{30,}`), kind: "google-key"},
+			re: compile(`^(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})`)},
+		{hints: []string{"akia", "asia"}, word: true, re: compile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`), kind: "aws-access-key"},
+		{hints: []string{"xox"}, word: true, re: compile(`^xox[abposr]-[A-Za-z0-9\-]{10,}`), kind: "slack-token"},
+		{hints: []string{"aiza"}, word: true, re: compile(`^AIza[0-9A-Za-z_\-]{30,}`), kind: "google-key"},
 		{hints: []string{"eyj"}, word: true, kind: "jwt",
-			re: regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+			re: compile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
 	}
 }
 
@@ -349,16 +392,16 @@ func coreRules() []rule {
 func prose() []rule {
 	return []rule{
 		{hints: []string{"://"}, back: schemeChar, word: true,
-			re: regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)([^@\s/]+)(@)`),
+			re: compile(`^([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)([^@\s/]+)(@)`),
 			fn: keep("url-password", func(v string) bool { return !isMarker(v) })},
-		{hints: []string{"authorization"}, word: true, re: regexp.MustCompile(
+		{hints: []string{"authorization"}, word: true, re: compile(
 			`^(?i)(authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|token|digest)[ \t]+)?)([A-Za-z0-9._~+/=\-]{8,})()`),
 			fn: keep("authorization", func(v string) bool {
 				return !strings.EqualFold(v, "bearer") && (hasDigit(v) || len(v) >= 16)
 			})},
-		{hints: []string{"bearer"}, word: true, re: regexp.MustCompile(`^(?i)(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
+		{hints: []string{"bearer"}, word: true, re: compile(`^(?i)(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
 			fn: keep("bearer-token", func(v string) bool { return hasDigit(v) })},
-		{hints: []string{"token"}, word: true, re: regexp.MustCompile(`^(?i)(token\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
+		{hints: []string{"token"}, word: true, re: compile(`^(?i)(token\s+)([A-Za-z0-9._~+/=\-]{8,})()`),
 			fn: keep("token", func(v string) bool { return hasDigit(v) && hasLetter(v) })},
 		{hints: assignHints, back: identChar, ahead: assignmentAhead, re: assignRe(), fn: redactAssignment},
 		{hints: plainHints, back: wordChar, ahead: plainAhead, re: plainRe(), fn: redactPlain},
