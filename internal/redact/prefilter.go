@@ -15,13 +15,18 @@ import (
 // When it is false, every rule leaves s as it is.
 func mayHaveSecret[T string | []byte](s T) bool {
 	t := hintTable()
-	for i := 0; i+1 < len(s); i++ {
-		g := t.group[uint16(lowerByte(s[i]))<<8|uint16(lowerByte(s[i+1]))]
+	if len(s) < 2 {
+		return false
+	}
+	pair := uint16(t.lower[s[0]])
+	for i := 1; i < len(s); i++ {
+		pair = pair<<8 | uint16(t.lower[s[i]])
+		g := t.group[pair]
 		if g == 0 {
 			continue
 		}
 		for _, h := range t.hints[g-1] {
-			if hasPrefixLower(s[i:], h) {
+			if hasPrefixLower(s[i-1:], h) {
 				return true
 			}
 		}
@@ -44,11 +49,15 @@ type hintIndex struct {
 	// of the hints starting with them; 0 means none.
 	group [1 << 16]uint8
 	hints [][]string
+	lower [256]byte // lowerByte of each byte
 }
 
 // hintTable is built on first use, from the rules (see [rules]).
 var hintTable = sync.OnceValue(func() *hintIndex {
 	t := &hintIndex{}
+	for c := range t.lower {
+		t.lower[c] = lowerByte(byte(c))
+	}
 	rules := rules()
 	for i := range rules {
 		for _, h := range rules[i].hints {
