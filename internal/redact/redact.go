@@ -60,7 +60,18 @@
 // are idempotent (redacting twice gives what redacting once gives). Work is
 // linear in the input: every rule is an anchored RE2 regexp tried only
 // where one of its hints occurs in the lower-cased text (strings.Index), on
-// a bounded window (see BenchmarkString).
+// a bounded window (see BenchmarkString). Case is folded in ASCII only, in
+// hints and rules alike (see compile).
+//
+// # Prefilter
+//
+// Before the rules, one pass over the text answers whether any rule's hint
+// occurs in it, and text without one is returned at once (prefilter.go):
+// it is kept because without it learning misses its budget of 100 MB of
+// transcript per CPU-second (docs/redaction.md, "Speed"). The rules stay
+// the truth; TestHintsFromRegexp ties each rule's hints to its regexp and
+// FuzzPrefilterSkipMeansUnchanged checks that what the prefilter skips, the
+// rules leave unchanged.
 package redact
 
 import (
