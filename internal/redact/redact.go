@@ -67,8 +67,9 @@
 //
 // Before the rules, one pass over the text answers whether any rule's hint
 // occurs in it, and text without one is returned at once (prefilter.go):
-// it is kept because without it learning misses its budget of 100 MB of
-// transcript per CPU-second (docs/redaction.md, "Speed"). The rules stay
+// it is kept because without it learning falls to its budget of 100 MB of
+// transcript per CPU-second on a loaded machine (docs/redaction.md,
+// "Speed"). The rules stay
 // the truth; TestHintsFromRegexp ties each rule's hints to its regexp and
 // FuzzPrefilterSkipMeansUnchanged checks that what the prefilter skips, the
 // rules leave unchanged.
