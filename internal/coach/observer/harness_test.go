@@ -187,6 +187,15 @@ func (h *harness) edit(t testing.TB) {
 	h.sync(t)
 }
 
+// evaluate scripts the triage reply, logs a typ action on path and waits
+// for the evaluation it triggers to end.
+func (h *harness) evaluate(t testing.TB, reply llmtest.Response, typ coach.ActionType, path string) {
+	t.Helper()
+	h.llm.Enqueue(reply)
+	h.act(t, typ, map[string]any{"path": path})
+	h.waitEval(t)
+}
+
 // waitEval waits for one evaluation to end.
 func (h *harness) waitEval(t testing.TB) {
 	t.Helper()

@@ -54,9 +54,7 @@ func TestMute(t *testing.T) {
 		t.Errorf("observer:status (-want +got):\n%s", diff)
 	}
 	h.clock.Advance(61 * time.Second) // the muted burst still counted as activity
-	h.llm.Enqueue(triage(false, 0, "no_nudge"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(false, 0, "no_nudge"), coach.ActionFileOpen, "a.ts")
 	h.noEval(t, 1)
 }
 
