@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/paige-dev/paige/internal/coach"
 )
 
@@ -146,6 +146,41 @@ func TestAPICallStats(t *testing.T) {
 	empty, _ := s.APICallStats(ctx, APICallFilter{SessionID: "none"})
 	if empty.Calls != 0 || empty.ByModel == nil {
 		t.Errorf("empty stats = %+v, want zeros and empty ByModel", empty)
+	}
+}
+
+// A call to a model without a known price is stored with a NULL cost, read
+// back as unknown, and never summed as $0: the stats count it apart.
+func TestUnpricedCallsAreUnknown(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	sess := mustSession(t, s)
+	for _, c := range []coach.APICall{
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "claude-sonnet-5-5", LatencyMs: 900, InputTokens: 1000, OutputTokens: 100, CostEstimate: 0.003},
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "my-finetune", LatencyMs: 800, InputTokens: 1000, OutputTokens: 100, CostUnknown: true},
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "my-finetune", LatencyMs: -1},
+	} {
+		if err := s.InsertAPICall(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var nulls int
+	if err := s.DB().QueryRow(`SELECT count(*) FROM api_call_log WHERE cost_estimate IS NULL`).Scan(&nulls); err != nil || nulls != 1 {
+		t.Fatalf("NULL costs: got %d, %v; want 1", nulls, err)
+	}
+	rows, err := s.APICalls(ctx, APICallFilter{SessionID: sess.ID}, 0)
+	if err != nil || len(rows) != 3 || rows[0].CostUnknown || !rows[1].CostUnknown || rows[2].CostUnknown {
+		t.Fatalf("rows: %+v, %v", rows, err)
+	}
+	st, err := s.APICallStats(ctx, APICallFilter{SessionID: sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Calls != 3 || st.UnpricedCalls != 1 || math.Abs(st.TotalCost-0.003) > 1e-12 {
+		t.Errorf("stats: %+v, want 3 calls, 1 unpriced, $0.003 known", st)
+	}
+	if len(st.ByModel) != 2 || st.ByModel[1].Model != "my-finetune" || st.ByModel[1].UnpricedCalls != 1 || st.ByModel[0].UnpricedCalls != 0 {
+		t.Errorf("by model: %+v", st.ByModel)
 	}
 }
 
