@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paige-dev/paige/internal/coach/prompts/issueassessment"
 )
 

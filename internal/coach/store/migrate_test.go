@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
