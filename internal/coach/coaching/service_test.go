@@ -57,6 +57,16 @@ func newRig(tb testing.TB) *rig {
 	return &rig{svc: svc, st: st, sess: sess, mem: mem, fake: fake}
 }
 
+// start starts a session on an issue titled title (none when empty).
+func (r *rig) start(t testing.TB, title string) coach.Session {
+	t.Helper()
+	s, err := r.sess.Start(context.Background(), session.StartInput{IssueTitle: title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func wrapUpReplies() []llmtest.Response {
 	return []llmtest.Response{
 		llmtest.JSON(knowledgegaps.Response{KnowledgeGaps: []knowledgegaps.Gap{}, KataSpecs: []knowledgegaps.KataSpec{}}),
@@ -71,10 +81,7 @@ func wrapUpReplies() []llmtest.Response {
 func TestEndSessionWhileAnotherStarts(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	a, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "A"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := r.start(t, "A")
 	replies := wrapUpReplies()
 	replies[0] = replies[0].WithDelay(200 * time.Millisecond)
 	r.fake.Enqueue(replies...)
@@ -87,10 +94,7 @@ func TestEndSessionWhileAnotherStarts(t *testing.T) {
 		done <- w
 	}()
 	r.fake.WaitRequests(t, 1, 5*time.Second)
-	b, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "B"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := r.start(t, "B")
 	w := <-done
 	if w.SessionID != a.ID || w.MemoriesStored != 1 || len(w.Failed) != 0 {
 		t.Errorf("wrap-up = %+v", w)
@@ -115,9 +119,7 @@ func TestEndSessionWhileAnotherStarts(t *testing.T) {
 func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "")
 	r.fake.Enqueue(wrapUpReplies()...)
 	results := make(chan WrapUp, 2)
 	for range 2 {
@@ -142,9 +144,7 @@ func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
 func TestWrapUpRetriesTransientFailures(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "")
 	r.fake.Enqueue(append([]llmtest.Response{llmtest.Error(529, "overloaded_error", "busy")}, wrapUpReplies()...)...)
 	w, err := r.svc.EndSession(ctx, "t")
 	if err != nil || len(w.Failed) != 0 || len(r.fake.Requests()) != 4 {
@@ -161,9 +161,7 @@ func TestPipelineCallsRetry(t *testing.T) {
 	if _, err := r.mem.AddMemories(ctx, "old", "app-alpha", []memory.Memory{{Content: "Paired on the OAuth token race", Importance: "high"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "OAuth refresh"}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "OAuth refresh")
 	r.fake.Enqueue(
 		llmtest.Error(529, "overloaded_error", "busy"),
 		llmtest.JSON(memoryfilter.Response{RelevantMemories: []memoryfilter.RelevantMemory{{
