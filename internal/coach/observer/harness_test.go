@@ -196,6 +196,17 @@ func (h *harness) evaluate(t testing.TB, reply llmtest.Response, typ coach.Actio
 	h.waitEval(t)
 }
 
+// holdTriage makes the fake Claude answer each triage with reply, but
+// only after release is called: an evaluation stays in flight until then.
+func (h *harness) holdTriage(reply llmtest.Response) (release func()) {
+	ch := make(chan struct{})
+	h.llm.Handle(func(llmtest.Request) llmtest.Response {
+		<-ch
+		return reply
+	})
+	return func() { close(ch) }
+}
+
 // waitEval waits for one evaluation to end.
 func (h *harness) waitEval(t testing.TB) {
 	t.Helper()

@@ -163,15 +163,11 @@ func TestBufferUpdatesTrigger(t *testing.T) {
 // finds the first evaluation in flight (EC-65) and is skipped silently.
 func TestPhaseTransitionsAndInProgress(t *testing.T) {
 	h := newHarness(t)
-	release := make(chan struct{})
-	h.llm.Handle(func(llmtest.Request) llmtest.Response {
-		<-release
-		return triage(false, 0.1, "no_nudge")
-	})
+	release := h.holdTriage(triage(false, 0.1, "no_nudge"))
 	h.act(t, coach.ActionPhaseCompleted, map[string]any{"phaseNumber": 1})
 	h.llm.WaitRequests(t, 1, 5*time.Second)
 	h.act(t, coach.ActionPhaseStarted, map[string]any{"phaseNumber": 2})
-	close(release)
+	release()
 	h.waitEval(t)
 	h.noEval(t, 1)
 	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
