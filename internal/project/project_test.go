@@ -18,25 +18,35 @@ func mustID(t *testing.T, dir string) string {
 	return id
 }
 
-// TestWorktreesAreOneProject: the main checkout, a subdirectory of it and
-// a linked worktree (git worktree add) are one project, identified by the
-// git common directory (as git itself reports it); another repository of
-// the same base name is another project.
-func TestWorktreesAreOneProject(t *testing.T) {
+// gitRepoWithWorktree makes a git repository at repo with one commit and
+// a worktree of it at wt on a new branch.
+func gitRepoWithWorktree(t *testing.T, repo, wt, branch string) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed to make the worktrees this test identifies: %v", err)
+		t.Fatalf("git is needed to make the repositories these tests identify: %v", err)
 	}
-	base := t.TempDir()
-	repo := filepath.Join(base, "one", "app")
-	if err := os.MkdirAll(filepath.Join(repo, "sub", "dir"), 0o755); err != nil {
+	if err := os.MkdirAll(repo, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	testenv.Git(t, repo, "init", "-q")
 	os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644)
 	testenv.Git(t, repo, "add", "f")
 	testenv.Git(t, repo, "commit", "-qm", "init")
+	testenv.Git(t, repo, "worktree", "add", "-q", "-b", branch, wt)
+}
+
+// TestWorktreesAreOneProject: the main checkout, a subdirectory of it and
+// a linked worktree (git worktree add) are one project, identified by the
+// git common directory (as git itself reports it); another repository of
+// the same base name is another project.
+func TestWorktreesAreOneProject(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "one", "app")
 	wt := filepath.Join(base, "wt-feature")
-	testenv.Git(t, repo, "worktree", "add", "-q", "-b", "feature", wt)
+	gitRepoWithWorktree(t, repo, wt, "feature")
+	if err := os.MkdirAll(filepath.Join(repo, "sub", "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	want := testenv.Git(t, wt, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if real, err := filepath.EvalSymlinks(want); err == nil {
@@ -82,5 +92,34 @@ func TestBrokenGitFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".git"), []byte("nonsense\n"), 0o644)
 	if _, err := ID(dir); err == nil {
 		t.Errorf("a .git file without gitdir: gave an identity")
+	}
+}
+
+// TestResolve: an existing directory resolves as ID does (a worktree to
+// the common directory); a directory gone from inside a repository
+// resolves to that repository; a directory gone from outside git to its
+// path as written; a relative or empty one to no project.
+func TestResolve(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "app")
+	wt := filepath.Join(base, "app-feature-x")
+	gitRepoWithWorktree(t, repo, wt, "x")
+	common := mustID(t, repo)
+	plain := filepath.Join(base, "plain")
+	os.MkdirAll(plain, 0o755)
+
+	for _, c := range []struct{ dir, want string }{
+		{repo, common},
+		{wt, common},
+		{filepath.Join(repo, "removed", "deeper"), common},
+		{filepath.Join(wt, "gone"), common},
+		{filepath.Join(plain, "tmpabc123"), filepath.Join(plain, "tmpabc123")},
+		{"/nonexistent-paige-root/home/marco/projects/spotter/", "/nonexistent-paige-root/home/marco/projects/spotter"},
+		{"relative/dir", ""},
+		{"", ""},
+	} {
+		if got := Resolve(c.dir); got != c.want {
+			t.Errorf("Resolve(%q) = %q, want %q", c.dir, got, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,17 +18,30 @@ import (
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
+// /health answers 200 JSON {"status":"ok","uptime":<seconds>};
+// HandleHealthWith adds its fields, which cannot override status or uptime.
 func TestHandleHealth(t *testing.T) {
 	start := time.Unix(1000, 0)
-	h := HandleHealth(start, func() time.Time { return start.Add(1500 * time.Millisecond) })
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
-	var body map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
-	if rec.Code != 200 || body["status"] != "ok" || body["uptime"] != 1.5 || rec.Header().Get("Content-Type") != "application/json" {
-		t.Errorf("got %d %v", rec.Code, body)
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+		want map[string]any
+	}{
+		{"plain", HandleHealth(start, func() time.Time { return start.Add(1500 * time.Millisecond) }),
+			map[string]any{"status": "ok", "uptime": 1.5}},
+		{"extra fields", HandleHealthWith(start, func() time.Time { return start.Add(2 * time.Second) },
+			map[string]any{"dataDir": "/d", "status": "overridden?"}),
+			map[string]any{"status": "ok", "uptime": 2.0, "dataDir": "/d"}},
+	} {
+		rec := httptest.NewRecorder()
+		c.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/health", nil))
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Code != 200 || !maps.Equal(body, c.want) || rec.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("%s: got %d %v, want 200 %v", c.name, rec.Code, body, c.want)
+		}
 	}
 }
 

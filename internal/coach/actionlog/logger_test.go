@@ -2,9 +2,13 @@ package actionlog
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,7 +20,9 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/store"
+	"github.com/paige-dev/paige/internal/coach/workspace"
 	"github.com/paige-dev/paige/internal/llm"
+	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/testenv"
 )
 
@@ -235,6 +241,86 @@ func TestBufferSignificantChange(t *testing.T) {
 	}
 }
 
+// BenchmarkBufferUpdate is the whole buffer:update ingestion path after
+// decoding: buffer cache update, buffer log state, significant-change check
+// (with the occasional database write it triggers), and the bus event an
+// Observer subscriber drains. Target: ≥ 20,000 messages/s.
+func BenchmarkBufferUpdate(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	root := b.TempDir()
+	files := []string{"src/a.ts", "src/b.ts", "./src/c.ts", "lib/d.ts"}
+	for _, p := range files {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(strings.Repeat("x", 3000)), 0o644)
+	}
+	ws, err := workspace.New(root, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub := f.l.Bus().Subscribe(1024)
+	go func() {
+		for range sub.C() {
+		}
+	}()
+	defer sub.Unsubscribe()
+	f.start(b)
+	content := strings.Repeat("const value = compute(input);\n", 200) // 6,000 chars
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		// Typing: the length drifts by a few characters, with a jump (paste)
+		// every 1,000 updates that logs a significant change.
+		n := 3000 + i%40
+		if i%1000 == 999 {
+			n = 6000
+		}
+		ch, err := ws.UpdateBuffer(files[i%len(files)], content[:n], workspace.Cursor{Line: i % 200, Column: i % 30})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := f.l.ObserveBuffer(ctx, ch.Path, ch.PrevCharCount, ch.CharCount); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// The first-update baseline end to end: the workspace reports the file's
+// size on disk as the previous count, so a paste into a freshly opened file
+// is significant at once, while the first keystroke in a new file is not.
+func TestBaselineFromWorkspace(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "small.ts"), []byte("const a = 1;\n"), 0o644)
+	ws, err := workspace.New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.start(t)
+	for _, u := range []struct{ path, content string }{
+		{"small.ts", "const a = 1;\n" + strings.Repeat("// pasted\n", 100)},
+		{"new.ts", strings.Repeat("x", 2000)},
+	} {
+		ch, err := ws.UpdateBuffer(u.path, u.content, workspace.Cursor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.l.ObserveBuffer(ctx, ch.Path, ch.PrevCharCount, ch.CharCount); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := f.actions(t, "buffer_significant_change")
+	if len(got) != 1 {
+		t.Fatalf("%d significant changes, want 1 (the paste)", len(got))
+	}
+	if d := dataOf(t, got[0]); d["path"] != "small.ts" || d["previousCharCount"] != 13.0 || d["newCharCount"] != 1013.0 {
+		t.Errorf("significant change = %v, want small.ts 13 → 1013", d)
+	}
+}
+
 // Scenario 4.8, FR-047: logging session_ended flushes pending summaries,
 // stops the ticker and clears the session; later updates are not logged.
 func TestSessionEndClearsTimer(t *testing.T) {
@@ -370,6 +456,77 @@ func TestLogAPICallFromLLM(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(coach.APICall{}, "ID")); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
+}
+
+// TestNoSecretStored: an action payload's secrets are neither in action_log
+// nor in the published event, and a Claude call whose prompt holds a secret
+// leaves none in api_call_log (it stores a hash of the prompt, no text).
+func TestNoSecretStored(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.start(t)
+	sub := f.l.Bus().Subscribe(8)
+	data := map[string]any{"path": "deploy.sh", "password": "hunter22", "error": "export API_KEY=zq8vn3kd7x1 failed"}
+	if err := f.l.Log(ctx, coach.ActionExplainCompleted, data); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-sub.C():
+		if s := string(e.Data); strings.Contains(s, "hunter22") || strings.Contains(s, "zq8vn3kd7x1") || !strings.Contains(s, `"path":"deploy.sh"`) {
+			t.Errorf("published data %s", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event")
+	}
+
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text(`{"ok":true}`))
+	c := llm.New(llm.Options{APIKey: "k", BaseURL: srv.URL(), Log: f.l})
+	type reply struct {
+		OK bool `json:"ok"`
+	}
+	if _, _, err := llm.Call[reply](ctx, c, llm.Request{CallType: "coach_agent", SessionID: f.sess.ID,
+		User: "Review this: const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123'"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"action_log", "api_call_log"} {
+		rows := dumpTable(t, f.st.DB(), table)
+		if rows == "" {
+			t.Errorf("%s is empty", table)
+		}
+		for _, secret := range []string{"hunter22", "zq8vn3kd7x1", "ghp_abcdefghijklmnopqrstuvwxyz0123"} {
+			if strings.Contains(rows, secret) {
+				t.Errorf("%s stores %q:\n%s", table, secret, rows)
+			}
+		}
+	}
+}
+
+// dumpTable returns every cell of table as text, one row a line.
+func dumpTable(tb testing.TB, db *sql.DB, table string) string {
+	tb.Helper()
+	rows, err := db.Query(`SELECT * FROM ` + table)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		cells := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range cells {
+			ptrs[i] = &cells[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		for _, c := range cells {
+			fmt.Fprintf(&b, "%s\t", c)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // The real ticker path: with the default interval, summaries appear on

@@ -64,9 +64,7 @@ func TestCoveredGaps(t *testing.T) {
 func TestWrapUpAddressesCoveredGaps(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	if _, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "slow orders page"}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "slow orders page")
 	replies := wrapUpReplies()
 	replies[0] = llmtest.JSON(knowledgegaps.Response{KnowledgeGaps: []knowledgegaps.Gap{
 		{Topic: "SQL indexes", Evidence: "asked twice", Severity: "high", RelatedConcepts: []string{"query plans"}},
@@ -77,10 +75,7 @@ func TestWrapUpAddressesCoveredGaps(t *testing.T) {
 		t.Fatalf("first wrap-up = %+v, %v", w, err)
 	}
 
-	second, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "index the invoices table"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	second := r.start(t, "index the invoices table")
 	plan, err := r.st.CreatePlan(ctx, second.ID, "1. add the index")
 	if err != nil {
 		t.Fatal(err)
@@ -138,10 +133,7 @@ func TestWrapUpRecurringGapCountsUp(t *testing.T) {
 	ctx := context.Background()
 	var first string
 	for i, wantNew := range []int{1, 0} {
-		sess, err := r.sess.Start(ctx, session.StartInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sess := r.start(t, "")
 		if i == 0 {
 			first = sess.ID
 		}

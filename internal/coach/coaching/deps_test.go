@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/coach"
-	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/llm"
 )
 
@@ -18,10 +17,7 @@ func TestNewDeps(t *testing.T) {
 		t.Errorf("NewDeps: %+v", d)
 	}
 	// Log records the action even when the request's context is cancelled.
-	sess, err := r.sess.Start(context.Background(), session.StartInput{IssueTitle: "deps"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := r.start(t, "deps")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	d.Log(ctx, coach.ActionExplainRequested, map[string]any{"path": "a.go"})

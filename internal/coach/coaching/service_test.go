@@ -8,8 +8,10 @@ import (
 
 	"github.com/paige-dev/paige/internal/coach"
 	"github.com/paige-dev/paige/internal/coach/actionlog"
+	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
 	"github.com/paige-dev/paige/internal/coach/prompts/dreyfusassessment"
 	"github.com/paige-dev/paige/internal/coach/prompts/knowledgegaps"
+	"github.com/paige-dev/paige/internal/coach/prompts/memoryfilter"
 	"github.com/paige-dev/paige/internal/coach/prompts/memorysummary"
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
@@ -55,6 +57,16 @@ func newRig(tb testing.TB) *rig {
 	return &rig{svc: svc, st: st, sess: sess, mem: mem, fake: fake}
 }
 
+// start starts a session on an issue titled title (none when empty).
+func (r *rig) start(t testing.TB, title string) coach.Session {
+	t.Helper()
+	s, err := r.sess.Start(context.Background(), session.StartInput{IssueTitle: title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func wrapUpReplies() []llmtest.Response {
 	return []llmtest.Response{
 		llmtest.JSON(knowledgegaps.Response{KnowledgeGaps: []knowledgegaps.Gap{}, KataSpecs: []knowledgegaps.KataSpec{}}),
@@ -69,10 +81,7 @@ func wrapUpReplies() []llmtest.Response {
 func TestEndSessionWhileAnotherStarts(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	a, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "A"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := r.start(t, "A")
 	replies := wrapUpReplies()
 	replies[0] = replies[0].WithDelay(200 * time.Millisecond)
 	r.fake.Enqueue(replies...)
@@ -85,10 +94,7 @@ func TestEndSessionWhileAnotherStarts(t *testing.T) {
 		done <- w
 	}()
 	r.fake.WaitRequests(t, 1, 5*time.Second)
-	b, err := r.sess.Start(ctx, session.StartInput{IssueTitle: "B"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := r.start(t, "B")
 	w := <-done
 	if w.SessionID != a.ID || w.MemoriesStored != 1 || len(w.Failed) != 0 {
 		t.Errorf("wrap-up = %+v", w)
@@ -113,9 +119,7 @@ func TestEndSessionWhileAnotherStarts(t *testing.T) {
 func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "")
 	r.fake.Enqueue(wrapUpReplies()...)
 	results := make(chan WrapUp, 2)
 	for range 2 {
@@ -140,12 +144,47 @@ func TestEndSessionConcurrentCallsRunOnce(t *testing.T) {
 func TestWrapUpRetriesTransientFailures(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	if _, err := r.sess.Start(ctx, session.StartInput{}); err != nil {
-		t.Fatal(err)
-	}
+	r.start(t, "")
 	r.fake.Enqueue(append([]llmtest.Response{llmtest.Error(529, "overloaded_error", "busy")}, wrapUpReplies()...)...)
 	w, err := r.svc.EndSession(ctx, "t")
 	if err != nil || len(w.Failed) != 0 || len(r.fake.Requests()) != 4 {
 		t.Errorf("wrap-up = %+v, %v; requests %d", w, err, len(r.fake.Requests()))
+	}
+}
+
+// The pipeline's two calls both retry under the one policy: the memory
+// filter (a one-shot Haiku call) after an overload, the coach agent after
+// a rate limit; the kept memory still reaches the coach.
+func TestPipelineCallsRetry(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	if _, err := r.mem.AddMemories(ctx, "old", "app-alpha", []memory.Memory{{Content: "Paired on the OAuth token race", Importance: "high"}}); err != nil {
+		t.Fatal(err)
+	}
+	r.start(t, "OAuth refresh")
+	r.fake.Enqueue(
+		llmtest.Error(529, "overloaded_error", "busy"),
+		llmtest.JSON(memoryfilter.Response{RelevantMemories: []memoryfilter.RelevantMemory{{
+			Content: "Paired on the OAuth token race", Relevance: "direct", Connection: "same race", UseInCoaching: "recall it"}},
+			Discarded: []memoryfilter.Discarded{}}),
+		llmtest.Error(429, "rate_limit_error", "slow down").WithHeader("retry-after-ms", "1"),
+		llmtest.JSON(coachagent.Response{EstimatedDifficulty: "intermediate", Phases: []coachagent.Phase{{
+			Number: 1, Title: "Find the race", Description: "Read the refresh code", ExpectedFiles: []string{},
+			HintLevel: "file", Hints: coachagent.Hints{FileHints: []coachagent.FileHint{}, LineHints: []coachagent.LineHint{}},
+			KnowledgeGapOpportunities: []string{}}}}),
+	)
+	plan, err := r.svc.RunPipeline(ctx, PipelineRequest{PlanText: "1. find the race", IssueSummary: "OAuth token refresh races"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.MemoriesUsed != 1 || len(plan.Phases) != 1 {
+		t.Errorf("plan: %d memories used, %d phases; want 1 and 1", plan.MemoriesUsed, len(plan.Phases))
+	}
+	reqs := r.fake.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("requests: got %d, want 4 (each call failed once)", len(reqs))
+	}
+	if reqs[0].LastUserText() != reqs[1].LastUserText() || reqs[2].LastUserText() != reqs[3].LastUserText() {
+		t.Error("a retry did not resend the same request")
 	}
 }

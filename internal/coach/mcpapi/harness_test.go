@@ -119,6 +119,19 @@ func (h *harness) call(t testing.TB, name string, args any, out any) string {
 	return ""
 }
 
+// takeOne decodes into v the one broadcast made since the last take and
+// fails t unless there was exactly one, of type typ.
+func (h *harness) takeOne(t testing.TB, typ string, v any) {
+	t.Helper()
+	msgs := h.hub.take()
+	if len(msgs) != 1 || msgs[0].Type != typ {
+		t.Fatalf("broadcasts = %+v, want one %s", msgs, typ)
+	}
+	if err := json.Unmarshal(msgs[0].Payload, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (h *harness) start(t testing.TB) coach.Session {
 	t.Helper()
 	n := 7

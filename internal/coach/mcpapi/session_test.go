@@ -116,12 +116,8 @@ func TestUpdatePhase(t *testing.T) {
 	if row.Status != coach.PhaseActive || row.StartedAt == nil {
 		t.Errorf("row = %+v", row)
 	}
-	msgs := h.hub.take()
-	if len(msgs) != 1 || msgs[0].Type != wsapi.TypeCoachingPhaseUpdate {
-		t.Fatalf("broadcasts = %+v", msgs)
-	}
 	var upd wsapi.PhaseUpdate
-	_ = json.Unmarshal(msgs[0].Payload, &upd)
+	h.takeOne(t, wsapi.TypeCoachingPhaseUpdate, &upd)
 	if upd.Status != "active" || upd.Phase.Number != 1 || upd.Description != "step" {
 		t.Errorf("coaching:phase_update = %+v", upd)
 	}

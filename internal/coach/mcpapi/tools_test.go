@@ -83,12 +83,8 @@ func TestOpenFiles(t *testing.T) {
 	if !ack.Success || ack.Path != "src/auth.ts" {
 		t.Errorf("ack = %+v", ack)
 	}
-	msgs := h.hub.take()
-	if len(msgs) != 1 || msgs[0].Type != wsapi.TypeEditorOpenFile {
-		t.Fatalf("broadcasts = %+v", msgs)
-	}
 	var fc wsapi.FileContent
-	_ = json.Unmarshal(msgs[0].Payload, &fc)
+	h.takeOne(t, wsapi.TypeEditorOpenFile, &fc)
 	if fc.Path != "src/auth.ts" || fc.Language != "typescript" || fc.LineCount != 3 || fc.Content == "" {
 		t.Errorf("editor:open_file = %+v", fc)
 	}

@@ -187,6 +187,26 @@ func (h *harness) edit(t testing.TB) {
 	h.sync(t)
 }
 
+// evaluate scripts the triage reply, logs a typ action on path and waits
+// for the evaluation it triggers to end.
+func (h *harness) evaluate(t testing.TB, reply llmtest.Response, typ coach.ActionType, path string) {
+	t.Helper()
+	h.llm.Enqueue(reply)
+	h.act(t, typ, map[string]any{"path": path})
+	h.waitEval(t)
+}
+
+// holdTriage makes the fake Claude answer each triage with reply, but
+// only after release is called: an evaluation stays in flight until then.
+func (h *harness) holdTriage(reply llmtest.Response) (release func()) {
+	ch := make(chan struct{})
+	h.llm.Handle(func(llmtest.Request) llmtest.Response {
+		<-ch
+		return reply
+	})
+	return func() { close(ch) }
+}
+
 // waitEval waits for one evaluation to end.
 func (h *harness) waitEval(t testing.TB) {
 	t.Helper()

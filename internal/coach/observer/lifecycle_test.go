@@ -15,7 +15,6 @@ import (
 	"github.com/paige-dev/paige/internal/coach/session"
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/llm"
-	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
 
 // Scenarios 10.11–10.13, SC-068: mute is logged and broadcast; a muted
@@ -54,9 +53,7 @@ func TestMute(t *testing.T) {
 		t.Errorf("observer:status (-want +got):\n%s", diff)
 	}
 	h.clock.Advance(61 * time.Second) // the muted burst still counted as activity
-	h.llm.Enqueue(triage(false, 0, "no_nudge"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(false, 0, "no_nudge"), coach.ActionFileOpen, "a.ts")
 	h.noEval(t, 1)
 }
 
@@ -64,11 +61,7 @@ func TestMute(t *testing.T) {
 // discards a result in flight, and leaves mute with nothing to change.
 func TestStopDiscardsInFlight(t *testing.T) {
 	h := newHarness(t)
-	release := make(chan struct{})
-	h.llm.Handle(func(llmtest.Request) llmtest.Response {
-		<-release
-		return triage(true, 0.99, "wrong_file")
-	})
+	release := h.holdTriage(triage(true, 0.99, "wrong_file"))
 	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
 	h.llm.WaitRequests(t, 1, 5*time.Second)
 	tk := h.clock.lastTicker()
@@ -78,7 +71,7 @@ func TestStopDiscardsInFlight(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("idle ticker not stopped")
 	}
-	close(release)
+	release()
 	h.waitEval(t)
 	if n := len(h.actions(t, coach.ActionNudgeSent)); n != 0 {
 		t.Errorf("result after session end logged %d nudges", n)

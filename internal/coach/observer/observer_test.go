@@ -85,9 +85,7 @@ func checkTriageRequest(t *testing.T, reqs []llmtest.Request) {
 func TestFileOpenNudge(t *testing.T) {
 	h := newHarness(t)
 	seedOAuthPhase(t, h)
-	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(true, 0.85, "wrong_file"), coach.ActionFileOpen, "src/middleware/auth.ts")
 	checkTriageRequest(t, h.llm.Requests())
 
 	sent := h.actions(t, coach.ActionNudgeSent)
@@ -116,9 +114,7 @@ func TestFileOpenNudge(t *testing.T) {
 // the cooldown and logged; at 120 s triage runs again.
 func TestCooldown(t *testing.T) {
 	h := newHarness(t)
-	h.llm.Enqueue(triage(true, 0.85, "wrong_file"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "src/middleware/auth.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(true, 0.85, "wrong_file"), coach.ActionFileOpen, "src/middleware/auth.ts")
 	h.clock.Advance(90 * time.Second)
 	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
 	h.noEval(t, 1)
@@ -127,9 +123,7 @@ func TestCooldown(t *testing.T) {
 		t.Fatalf("nudge_suppressed: got %v", sup)
 	}
 	h.clock.Advance(30 * time.Second)
-	h.llm.Enqueue(triage(false, 0.2, "no_nudge"))
-	h.act(t, coach.ActionFileSave, map[string]any{"path": "src/middleware/auth.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(false, 0.2, "no_nudge"), coach.ActionFileSave, "src/middleware/auth.ts")
 	h.noEval(t, 2)
 	var ctxSent map[string]any
 	json.Unmarshal([]byte(h.llm.Requests()[1].LastUserText()), &ctxSent)
@@ -169,15 +163,11 @@ func TestBufferUpdatesTrigger(t *testing.T) {
 // finds the first evaluation in flight (EC-65) and is skipped silently.
 func TestPhaseTransitionsAndInProgress(t *testing.T) {
 	h := newHarness(t)
-	release := make(chan struct{})
-	h.llm.Handle(func(llmtest.Request) llmtest.Response {
-		<-release
-		return triage(false, 0.1, "no_nudge")
-	})
+	release := h.holdTriage(triage(false, 0.1, "no_nudge"))
 	h.act(t, coach.ActionPhaseCompleted, map[string]any{"phaseNumber": 1})
 	h.llm.WaitRequests(t, 1, 5*time.Second)
 	h.act(t, coach.ActionPhaseStarted, map[string]any{"phaseNumber": 2})
-	close(release)
+	release()
 	h.waitEval(t)
 	h.noEval(t, 1)
 	if n := len(h.actions(t, coach.ActionNudgeSuppressed)); n != 0 {
@@ -206,9 +196,7 @@ func TestFlowState(t *testing.T) {
 // Scenario 10.9 and EC-72: should_nudge with confidence 0.5 is suppressed and logged.
 func TestLowConfidence(t *testing.T) {
 	h := newHarness(t)
-	h.llm.Enqueue(triage(true, 0.5, "scope_drift"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(true, 0.5, "scope_drift"), coach.ActionFileOpen, "a.ts")
 	sup := h.actions(t, coach.ActionNudgeSuppressed)
 	if len(sup) != 1 {
 		t.Fatalf("nudge_suppressed rows: got %d, want 1", len(sup))
@@ -225,9 +213,7 @@ func TestLowConfidence(t *testing.T) {
 // EC-67: should_nudge with signal no_nudge is contradictory: no nudge, no row.
 func TestContradictoryReply(t *testing.T) {
 	h := newHarness(t)
-	h.llm.Enqueue(triage(true, 0.95, "no_nudge"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "a.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(true, 0.95, "no_nudge"), coach.ActionFileOpen, "a.ts")
 	if n := len(h.actions(t, coach.ActionNudgeSent, coach.ActionNudgeSuppressed)); n != 0 {
 		t.Errorf("contradictory reply logged %d rows", n)
 	}
@@ -255,9 +241,7 @@ func TestTriageFailure(t *testing.T) {
 	if n := len(h.hub.ofType(typeObserverNudge)); n != 0 {
 		t.Errorf("after a failed triage: got %d nudges", n)
 	}
-	h.llm.Enqueue(triage(true, 0.9, "wrong_file"))
-	h.act(t, coach.ActionFileOpen, map[string]any{"path": "b.ts"})
-	h.waitEval(t)
+	h.evaluate(t, triage(true, 0.9, "wrong_file"), coach.ActionFileOpen, "b.ts")
 	if n := len(h.hub.ofType(typeObserverNudge)); n != 1 {
 		t.Errorf("after a failure: got %d nudges, want 1", n)
 	}
@@ -323,5 +307,35 @@ func TestIdleTimer(t *testing.T) {
 		tk.c <- h.clock.Now()
 		h.waitEval(t)
 		h.noEval(t, want)
+	}
+}
+
+// Issue 13: 40 buffer updates inside the cooldown are 8 triggers (every 5th
+// update) and one nudge_suppressed row for the stretch, not one per trigger
+// (40 updates used to give 31 rows); once an evaluation ran, the next
+// suppressed stretch is logged again.
+func TestSuppressedOncePerStretch(t *testing.T) {
+	h := newHarness(t)
+	h.evaluate(t, triage(true, 0.85, "wrong_file"), coach.ActionFileOpen, "a.ts")
+	h.clock.Advance(30 * time.Second)
+	for range 40 {
+		h.edit(t)
+	}
+	h.noEval(t, 1)
+	if sup := h.actions(t, coach.ActionNudgeSuppressed); len(sup) != 1 || data(t, sup[0])["reason"] != "cooldown" {
+		t.Fatalf("nudge_suppressed after 40 updates in the cooldown: got %d rows %v, want one cooldown row", len(sup), sup)
+	}
+
+	h.clock.Advance(2 * time.Minute) // the cooldown is over: evaluated again, no nudge
+	h.evaluate(t, triage(false, 0.2, "no_nudge"), coach.ActionFileSave, "a.ts")
+	h.clock.Advance(2 * time.Minute)
+	h.evaluate(t, triage(true, 0.9, "wrong_file"), coach.ActionFileSave, "a.ts")
+	h.clock.Advance(10 * time.Second)
+	for range 10 {
+		h.edit(t)
+	}
+	h.noEval(t, 3)
+	if sup := h.actions(t, coach.ActionNudgeSuppressed); len(sup) != 2 {
+		t.Fatalf("nudge_suppressed after a second stretch: got %d rows, want 2", len(sup))
 	}
 }

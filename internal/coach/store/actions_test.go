@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,6 +73,45 @@ func TestRecentActions(t *testing.T) {
 	}
 	if _, err := s.InsertAction(ctx, sess.ID, "nonsense", nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown type = %v, want ErrInvalid", err)
+	}
+}
+
+// TestSessionTitleAndActionsStoreNoSecret covers the two text columns
+// written from outside: sessions.issue_title and action_log.data, the
+// latter both alone and in a batch transaction (the action queue's path).
+func TestSessionTitleAndActionsStoreNoSecret(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess, err := s.CreateSession(ctx, NewSession{ProjectDir: "/p", IssueTitle: "Rotate sk-ant-api03-abcdefghijkl leaked in CI"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Rotate [REDACTED:anthropic-key] leaked in CI"; sess.IssueTitle != want {
+		t.Errorf("returned title %q, want %q", sess.IssueTitle, want)
+	}
+	a, err := s.InsertAction(ctx, sess.ID, coach.ActionMCPToolCall, json.RawMessage(`{"toolName":"x","token":"abcd1234efgh"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(a.Data), "abcd1234efgh") {
+		t.Errorf("returned data %s", a.Data)
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		_, err := tx.InsertAction(ctx, sess.ID, coach.ActionCoachingMessage, json.RawMessage(`{"text":"the password is hunter22"}`))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := strings.Join(column(t, s.DB(), `SELECT coalesce(issue_title, '') FROM sessions
+		UNION ALL SELECT coalesce(data, '') FROM action_log`), "\n")
+	for _, secret := range []string{"abcdefghijkl", "abcd1234efgh", "hunter22"} {
+		if strings.Contains(stored, secret) {
+			t.Errorf("stored %q:\n%s", secret, stored)
+		}
+	}
+	if n := strings.Count(stored, "[REDACTED:"); n != 3 {
+		t.Errorf("%d markers stored, want 3:\n%s", n, stored)
 	}
 }
 
@@ -146,6 +187,41 @@ func TestAPICallStats(t *testing.T) {
 	empty, _ := s.APICallStats(ctx, APICallFilter{SessionID: "none"})
 	if empty.Calls != 0 || empty.ByModel == nil {
 		t.Errorf("empty stats = %+v, want zeros and empty ByModel", empty)
+	}
+}
+
+// A call to a model without a known price is stored with a NULL cost, read
+// back as unknown, and never summed as $0: the stats count it apart.
+func TestUnpricedCallsAreUnknown(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	sess := mustSession(t, s)
+	for _, c := range []coach.APICall{
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "claude-sonnet-5-5", LatencyMs: 900, InputTokens: 1000, OutputTokens: 100, CostEstimate: 0.003},
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "my-finetune", LatencyMs: 800, InputTokens: 1000, OutputTokens: 100, CostUnknown: true},
+		{SessionID: sess.ID, CallType: "coach_agent", Model: "my-finetune", LatencyMs: -1},
+	} {
+		if err := s.InsertAPICall(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var nulls int
+	if err := s.DB().QueryRow(`SELECT count(*) FROM api_call_log WHERE cost_estimate IS NULL`).Scan(&nulls); err != nil || nulls != 1 {
+		t.Fatalf("NULL costs: got %d, %v; want 1", nulls, err)
+	}
+	rows, err := s.APICalls(ctx, APICallFilter{SessionID: sess.ID}, 0)
+	if err != nil || len(rows) != 3 || rows[0].CostUnknown || !rows[1].CostUnknown || rows[2].CostUnknown {
+		t.Fatalf("rows: %+v, %v", rows, err)
+	}
+	st, err := s.APICallStats(ctx, APICallFilter{SessionID: sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Calls != 3 || st.UnpricedCalls != 1 || math.Abs(st.TotalCost-0.003) > 1e-12 {
+		t.Errorf("stats: %+v, want 3 calls, 1 unpriced, $0.003 known", st)
+	}
+	if len(st.ByModel) != 2 || st.ByModel[1].Model != "my-finetune" || st.ByModel[1].UnpricedCalls != 1 || st.ByModel[0].UnpricedCalls != 0 {
+		t.Errorf("by model: %+v", st.ByModel)
 	}
 }
 

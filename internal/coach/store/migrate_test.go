@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"testing"
 	"testing/fstest"
@@ -159,5 +160,45 @@ func TestMigrationActionLogOptionalSession(t *testing.T) {
 	}
 	if got, err := s.RecentActions(ctx, ActionQuery{SessionID: "s1"}); err != nil || len(got) != 2 {
 		t.Errorf("s1's actions = %d, %v; want 2", len(got), err)
+	}
+}
+
+// Migration 005 keeps every row, makes the cost nullable, turns the $0 of
+// successful unpriced calls into unknown, and reprices claude-haiku-4-5
+// rows from $0.80 / $4 to $1 / $5.
+func TestMigrationCostUnknown(t *testing.T) {
+	ctx := context.Background()
+	path, db := openMigratedUpTo(t, "004")
+	haiku := (1000*0.80 + 100*4.00) / 1e6
+	if _, err := db.Exec(`INSERT INTO api_call_log (id, call_type, model, latency_ms, input_tokens, output_tokens, cost_estimate, created_at) VALUES
+		('a', 'observer_triage', 'claude-haiku-4-5-20251001', 100, 1000, 100, ?, '2026-11-01T00:00:00.000Z'),
+		('b', 'coach_agent', 'my-finetune', 100, 1000, 100, 0, '2026-11-01T00:00:01.000Z'),
+		('c', 'coach_agent', 'claude-sonnet-4-5-20250929', -1, 0, 0, 0, '2026-11-01T00:00:02.000Z'),
+		('d', 'coach_agent', 'claude-sonnet-4-5-20250929', 100, 1000, 100, 0.0045, '2026-11-01T00:00:03.000Z'),
+		('e', 'observer_triage', 'claude-haiku-4-5-preview', 100, 1000, 100, 0.5, '2026-11-01T00:00:04.000Z')`, haiku); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := OpenFile(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.APICalls(ctx, APICallFilter{}, 0)
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("rows after migration: %d, %v", len(rows), err)
+	}
+	want := map[string]struct { // a: (1000×$1 + 100×$5) / 1e6
+		cost    float64
+		unknown bool
+	}{"a": {0.0015, false}, "b": {0, true}, "c": {0, false}, "d": {0.0045, false}, "e": {0.5, false}}
+	for _, r := range rows {
+		w := want[r.ID]
+		if math.Abs(r.CostEstimate-w.cost) > 1e-12 || r.CostUnknown != w.unknown {
+			t.Errorf("row %s: cost %v unknown %v, want %v %v", r.ID, r.CostEstimate, r.CostUnknown, w.cost, w.unknown)
+		}
+	}
+	if err := s.InsertAPICall(ctx, coach.APICall{CallType: "x", Model: "m", LatencyMs: 1, CostUnknown: true}); err != nil {
+		t.Errorf("NULL cost after migration: %v", err)
 	}
 }

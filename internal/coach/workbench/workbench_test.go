@@ -37,27 +37,44 @@ func TestEmbeddedWorkbench(t *testing.T) {
 	}
 }
 
-// TestWorkbenchRoutes serves the embedded build at / and checks the client
-// route fallback stops at the other routes' paths.
-func TestWorkbenchRoutes(t *testing.T) {
+// serveWorkbench serves the embedded build; it skips t in a no_ui build.
+func serveWorkbench(t *testing.T) *httptest.Server {
+	t.Helper()
 	fsys := FS()
 	if fsys == nil {
 		t.Skip("built with no_ui")
 	}
 	srv := httptest.NewServer(Handler(fsys))
 	t.Cleanup(srv.Close)
+	return srv
+}
+
+// get fetches path from srv and returns the status and the body.
+func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	t.Helper()
+	res, err := srv.Client().Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, string(body)
+}
+
+// TestWorkbenchRoutes serves the embedded build at / and checks the client
+// route fallback stops at the other routes' paths.
+func TestWorkbenchRoutes(t *testing.T) {
+	srv := serveWorkbench(t)
 	for path, want := range map[string]int{"/": 200, "/work": 200, "/practice/k1": 200, "/status": 200,
 		"/api/v1/x": 404, "/ghostpath/x": 404, "/pty": 404, "/nope.js": 404} {
-		res, err := srv.Client().Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
+		status, body := get(t, srv, path)
+		if status != want {
+			t.Errorf("GET %s: got %d, want %d", path, status, want)
 		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != want {
-			t.Errorf("GET %s: got %d, want %d", path, res.StatusCode, want)
-		}
-		if want == http.StatusOK && !strings.Contains(string(body), "<div id=\"root\"") {
+		if want == http.StatusOK && !strings.Contains(body, "<div id=\"root\"") {
 			t.Errorf("GET %s: got %.80q, want the workbench page", path, body)
 		}
 	}
@@ -65,21 +82,11 @@ func TestWorkbenchRoutes(t *testing.T) {
 
 // TestWorkbenchFavicon: the icon browsers ask for is served, not 404.
 func TestWorkbenchFavicon(t *testing.T) {
-	fsys := FS()
-	if fsys == nil {
-		t.Skip("built with no_ui")
-	}
-	srv := httptest.NewServer(Handler(fsys))
-	t.Cleanup(srv.Close)
+	srv := serveWorkbench(t)
 	for _, path := range []string{"/favicon.ico", "/favicon.svg"} {
-		res, err := srv.Client().Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK || len(body) == 0 || strings.Contains(string(body), "<div id=\"root\"") {
-			t.Errorf("GET %s: %d, %d bytes", path, res.StatusCode, len(body))
+		status, body := get(t, srv, path)
+		if status != http.StatusOK || len(body) == 0 || strings.Contains(body, "<div id=\"root\"") {
+			t.Errorf("GET %s: %d, %d bytes", path, status, len(body))
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,7 +73,7 @@ func TestKilledSavesLeaveNothing(t *testing.T) {
 	left := map[string]bool{}
 	for run := 0; run < 8 || len(left) == 0 && run < 40; run++ {
 		killAfter := time.Duration(r.IntN(40_000)) * time.Microsecond
-		killSaves(t, root, killAfter)
+		testenv.KillHelper(t, "TestSaveLoopHelper", []string{envSaveRoot + "=" + root}, killAfter)
 		got := testenv.ReadFile(t, filepath.Join(root, "src", "main.go"))
 		if !bytes.Equal(got, []byte(saveContents[0])) && !bytes.Equal(got, []byte(saveContents[1])) {
 			t.Fatalf("run %d (killed after %v): the file is torn (%d bytes)", run, killAfter, len(got))
@@ -99,32 +98,4 @@ func TestKilledSavesLeaveNothing(t *testing.T) {
 	if _, err := os.Stat(lookalike); err != nil {
 		t.Error(err)
 	}
-}
-
-// killSaves runs TestSaveLoopHelper on root and kills it (SIGKILL) after
-// it said it started and killAfter has passed.
-func killSaves(t *testing.T, root string, killAfter time.Duration) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSaveLoopHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envSaveRoot+"="+root)
-	var out testenv.SyncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	must(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(60 * time.Second)
-	for !strings.Contains(out.String(), "started") {
-		select {
-		case err := <-exited:
-			t.Fatalf("helper exited: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Fatalf("helper did not start within 60s:\n%s", out.String())
-		case <-time.After(time.Millisecond):
-		}
-	}
-	time.Sleep(killAfter)
-	must(t, cmd.Process.Kill())
-	<-exited
 }

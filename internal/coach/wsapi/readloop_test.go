@@ -73,14 +73,20 @@ func (f recordingFiles) UpdateBuffer(_ context.Context, b BufferUpdate) (string,
 	return b.Path, nil
 }
 
-// Frames sent back to back are each handled once and in order.
-func TestBackToBackFramesHandledInOrder(t *testing.T) {
+// dialRecording dials a server whose Files is files, with a harness's
+// session behind it.
+func dialRecording(t *testing.T, files recordingFiles) *client {
 	h := newHarness(t, Options{})
-	files := recordingFiles{updates: make(chan BufferUpdate, 1000)}
 	srv := New(Options{Files: files, Session: h.sess})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
-	c := (&harness{srv: srv, url: "ws" + strings.TrimPrefix(hs.URL, "http")}).dial(t)
+	return (&harness{srv: srv, url: "ws" + strings.TrimPrefix(hs.URL, "http")}).dial(t)
+}
+
+// Frames sent back to back are each handled once and in order.
+func TestBackToBackFramesHandledInOrder(t *testing.T) {
+	files := recordingFiles{updates: make(chan BufferUpdate, 1000)}
+	c := dialRecording(t, files)
 	const n = 600
 	for i := range n {
 		c.send(TypeBufferUpdate, map[string]any{"path": "main.go", "content": fmt.Sprintf("%d %s", i, strings.Repeat("x\n", 1300))})
@@ -100,12 +106,8 @@ func TestBackToBackFramesHandledInOrder(t *testing.T) {
 // that drops or alters one fails it (issue 24: a hand-written decoder once
 // dropped new fields while every test passed).
 func TestBufferUpdateEveryFieldReachesHandler(t *testing.T) {
-	h := newHarness(t, Options{})
 	files := recordingFiles{updates: make(chan BufferUpdate, 1)}
-	srv := New(Options{Files: files, Session: h.sess})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { srv.Hub().Close(); hs.Close() })
-	c := (&harness{srv: srv, url: "ws" + strings.TrimPrefix(hs.URL, "http")}).dial(t)
+	c := dialRecording(t, files)
 
 	var sent BufferUpdate
 	n := 0
