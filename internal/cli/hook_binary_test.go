@@ -187,8 +187,7 @@ func TestPluginSessionStartStartsNoProcess(t *testing.T) {
 }
 
 // pluginCommand returns the one command of the plugin's hooks for event
-// that contains part (the plugin runs two SessionStart commands: the seed's
-// and the coaching state's).
+// that contains part.
 func pluginCommand(tb testing.TB, event, part string) string {
 	tb.Helper()
 	var cfg struct {

@@ -75,11 +75,12 @@ type pluginGroup struct {
 }
 
 // fallbackRE matches a Small hook's plugin command: paige-hook when it is
-// on PATH, else paige hook.
-var fallbackRE = regexp.MustCompile(`^if command -v paige-hook >/dev/null 2>&1; then paige-hook (.+); else (paige hook .+); fi$`)
+// on PATH, else paige hook, each by exec (the shell does not stay).
+var fallbackRE = regexp.MustCompile(`^if command -v paige-hook >/dev/null 2>&1; then exec paige-hook (.+); else exec (paige hook .+); fi$`)
 
 // TestPluginHooks checks hooks.json against claudecode.Hooks (the same hooks
-// `paige claude install` writes) and that every command exists in the CLI.
+// `paige claude install` writes), that SessionStart runs one command, the
+// paige-hook one, and that every command exists in the CLI.
 func TestPluginHooks(t *testing.T) {
 	var f struct {
 		Description string                   `json:"description"`
@@ -93,6 +94,12 @@ func TestPluginHooks(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, f.Hooks); diff != "" {
 		t.Errorf("hooks.json differs from claudecode.Hooks (-want +got):\n%s", diff)
+	}
+	// Claude Code waits for every SessionStart command: there is one, the
+	// small binary's (which adds the coaching state itself).
+	if start := f.Hooks["SessionStart"]; len(start) != 1 || len(start[0].Hooks) != 1 ||
+		!strings.HasPrefix(fallbackRE.ReplaceAllString(start[0].Hooks[0].Command, "$1"), "session-start ") {
+		t.Errorf("SessionStart runs %+v, want one paige-hook session-start command", start)
 	}
 	root := newRootCmd(&env{getenv: func(string) string { return "" }})
 	for event, groups := range f.Hooks {
