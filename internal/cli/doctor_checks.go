@@ -279,7 +279,7 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 		hooks.fix = "paige claude install (rewrites the hooks for this binary)"
 	case len(retired) > 0:
 		hooks.detail = "hooks run " + retired[0] + ", a second SessionStart command Claude Code waits for: session-start prints the coaching state itself now"
-		hooks.fix = "paige claude install (rewrites the hooks)"
+		hooks.fix = "paige claude install (replaces it with the one SessionStart hook)"
 	case len(found) == 0:
 		hooks.detail = "Paige's hooks are not installed"
 		hooks.fix = "paige claude install (or install the plugin: claude --plugin-dir plugin)"
