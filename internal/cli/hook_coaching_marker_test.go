@@ -17,10 +17,21 @@ import (
 // pluginSessionStart runs the plugin's one SessionStart command as Claude
 // Code does (sh -c, the hook JSON on stdin), with the built paige and
 // paige-hook on PATH (only paige when onlyPaige), for a Claude Code session
-// in cwd, and returns its stdout; a failure or a stderr line fails tb.
+// in cwd, and returns its stdout; a failure, a stderr line or a run of the
+// git on PATH (a fake that records being run) fails tb.
 func pluginSessionStart(tb testing.TB, vars map[string]string, cwd string, onlyPaige bool) string {
 	tb.Helper()
 	bin := pluginPath(tb, onlyPaige)
+	ran := filepath.Join(tb.TempDir(), "git-ran")
+	writeFile(tb, filepath.Join(bin, "git"), "#!/bin/sh\necho \"$@\" >> "+ran+"\nexit 1\n")
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	defer func() {
+		if b, err := os.ReadFile(ran); err == nil {
+			tb.Errorf("the SessionStart command ran git: %s", b)
+		}
+	}()
 	env := []string{"PATH=" + bin}
 	for k, v := range vars {
 		env = append(env, k+"="+v)
