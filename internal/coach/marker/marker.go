@@ -17,8 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,22 +68,15 @@ func Write(dataDir string, m Marker) error {
 		return fmt.Errorf("coaching marker: %w", err)
 	}
 	dir := Dir(dataDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("coaching marker: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("coaching marker: %w", err)
-	}
-	_, err = f.Write(append(data, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	tmp := filepath.Join(dir, fmt.Sprintf(".tmp-%s-%d", m.SessionID, os.Getpid()))
+	if err = os.MkdirAll(dir, 0o700); err == nil {
+		err = os.WriteFile(tmp, append(data, '\n'), 0o600)
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, m.SessionID))
+		err = os.Rename(tmp, filepath.Join(dir, m.SessionID))
 	}
 	if err != nil {
-		_ = os.Remove(f.Name())
+		_ = os.Remove(tmp)
 		return fmt.Errorf("coaching marker: %w", err)
 	}
 	return nil
@@ -96,7 +87,7 @@ func Remove(dataDir, sessionID string) error {
 	if !validID(sessionID) {
 		return nil // no such marker can exist
 	}
-	if err := os.Remove(filepath.Join(Dir(dataDir), sessionID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(filepath.Join(Dir(dataDir), sessionID)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("coaching marker: %w", err)
 	}
 	return nil
@@ -106,35 +97,37 @@ func Remove(dataDir, sessionID string) error {
 // directory is no marker; files that are not markers (unreadable, too
 // large, not the JSON Write writes, temporary files) are skipped.
 func List(dataDir string) ([]Marker, error) {
-	entries, err := os.ReadDir(Dir(dataDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("coaching markers: %w", err)
-	}
+	entries, err := readDir(dataDir)
 	var list []Marker
 	for _, e := range entries {
 		if m, ok := read(dataDir, e); ok {
 			list = append(list, m)
 		}
 	}
-	return list, nil
+	return list, err
+}
+
+// readDir lists the markers' directory of dataDir: nothing when it does
+// not exist.
+func readDir(dataDir string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(Dir(dataDir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("coaching markers: %w", err)
+	}
+	return entries, nil
 }
 
 // read decodes the marker file e, reporting false for anything else.
-func read(dataDir string, e fs.DirEntry) (Marker, bool) {
+func read(dataDir string, e os.DirEntry) (Marker, bool) {
 	var m Marker
 	if !e.Type().IsRegular() || !validID(e.Name()) {
 		return m, false
 	}
-	f, err := os.Open(filepath.Join(Dir(dataDir), e.Name()))
-	if err != nil {
+	if info, err := e.Info(); err != nil || info.Size() > maxSize {
 		return m, false
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
-	if err != nil || len(data) > maxSize || json.Unmarshal(data, &m) != nil || m.At.IsZero() {
+	data, err := os.ReadFile(filepath.Join(Dir(dataDir), e.Name()))
+	if err != nil || json.Unmarshal(data, &m) != nil || m.At.IsZero() {
 		return Marker{}, false
 	}
 	m.SessionID = e.Name()
@@ -160,14 +153,7 @@ func Covering(dataDir, cwd string) (Marker, bool) {
 // files that are not markers, once they are older than [Grace] at now. It
 // returns the first error met and goes on past it.
 func Prune(dataDir string, active func(sessionID string) bool, now time.Time) error {
-	entries, err := os.ReadDir(Dir(dataDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("coaching markers: %w", err)
-	}
-	var first error
+	entries, first := readDir(dataDir)
 	for _, e := range entries {
 		m, ok := read(dataDir, e)
 		if ok && (active(m.SessionID) || now.Sub(m.At) < Grace) {
@@ -176,7 +162,7 @@ func Prune(dataDir string, active func(sessionID string) bool, now time.Time) er
 		if !ok && !staleFile(e, now) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(Dir(dataDir), e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+		if err := os.Remove(filepath.Join(Dir(dataDir), e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
 			first = fmt.Errorf("coaching markers: %w", err)
 		}
 	}
@@ -186,7 +172,7 @@ func Prune(dataDir string, active func(sessionID string) bool, now time.Time) er
 // staleFile reports whether a file that is not a marker (a temporary file
 // left by a crash, a stray file) was last modified more than [Grace] ago;
 // directories are left alone.
-func staleFile(e fs.DirEntry, now time.Time) bool {
+func staleFile(e os.DirEntry, now time.Time) bool {
 	info, err := e.Info()
 	return err == nil && !info.IsDir() && now.Sub(info.ModTime()) >= Grace
 }

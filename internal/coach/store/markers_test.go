@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"time"
 
@@ -13,18 +12,11 @@ import (
 	"github.com/paige-dev/paige/internal/coach/marker"
 )
 
-// markerIDs lists the sessions with a coaching marker in dataDir.
-func markerIDs(tb testing.TB, dataDir string) []string {
-	tb.Helper()
-	list, err := marker.List(dataDir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var ids []string
-	for _, m := range list {
-		ids = append(ids, m.SessionID)
-	}
-	return ids
+// covering is the session whose coaching marker in dataDir covers cwd, or
+// "" (what the SessionStart hook asks); any marker covers an empty cwd.
+func covering(dataDir, cwd string) string {
+	m, _ := marker.Covering(dataDir, cwd)
+	return m.SessionID
 }
 
 // TestMarkersFollowSessions: a session's marker exists before the
@@ -38,8 +30,8 @@ func TestMarkersFollowSessions(t *testing.T) {
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
 		sess, err = tx.CreateSession(ctx, NewSession{ProjectDir: "/p"})
-		if got := markerIDs(t, s.dataDir); err == nil && !reflect.DeepEqual(got, []string{sess.ID}) {
-			t.Errorf("markers before the commit: %v", got)
+		if got := covering(s.dataDir, "/p"); err == nil && got != sess.ID {
+			t.Errorf("marker before the commit: %q", got)
 		}
 		return err
 	})
@@ -51,19 +43,19 @@ func TestMarkersFollowSessions(t *testing.T) {
 	}
 	err = s.Update(ctx, func(tx *Tx) error {
 		_, err := tx.SetSessionStatus(ctx, sess.ID, coach.SessionCompleted)
-		if got := markerIDs(t, s.dataDir); len(got) != 1 {
-			t.Errorf("marker removed before the end committed: %v", got)
+		if covering(s.dataDir, "/p") != sess.ID {
+			t.Error("marker removed before the end committed")
 		}
 		return err
 	})
-	if err != nil || len(markerIDs(t, s.dataDir)) != 0 {
-		t.Fatalf("after the end: %v, markers %v", err, markerIDs(t, s.dataDir))
+	if err != nil || covering(s.dataDir, "") != "" {
+		t.Fatalf("after the end: %v, marker %q", err, covering(s.dataDir, ""))
 	}
-	if _, err := s.SetSessionStatus(ctx, sess.ID, coach.SessionActive); err != nil || !reflect.DeepEqual(markerIDs(t, s.dataDir), []string{sess.ID}) {
-		t.Fatalf("resume: %v, markers %v", err, markerIDs(t, s.dataDir))
+	if _, err := s.SetSessionStatus(ctx, sess.ID, coach.SessionActive); err != nil || covering(s.dataDir, "/p") != sess.ID {
+		t.Fatalf("resume: %v, marker %q", err, covering(s.dataDir, "/p"))
 	}
-	if err := s.DeleteSession(ctx, sess.ID); err != nil || len(markerIDs(t, s.dataDir)) != 0 {
-		t.Fatalf("delete: %v, markers %v", err, markerIDs(t, s.dataDir))
+	if err := s.DeleteSession(ctx, sess.ID); err != nil || covering(s.dataDir, "") != "" {
+		t.Fatalf("delete: %v, marker %q", err, covering(s.dataDir, ""))
 	}
 	rollback := errors.New("rollback")
 	var lost coach.Session
@@ -71,8 +63,8 @@ func TestMarkersFollowSessions(t *testing.T) {
 		lost, _ = tx.CreateSession(ctx, NewSession{ProjectDir: "/q"})
 		return rollback
 	})
-	if !errors.Is(err, rollback) || !reflect.DeepEqual(markerIDs(t, s.dataDir), []string{lost.ID}) {
-		t.Errorf("rolled back: %v, markers %v", err, markerIDs(t, s.dataDir))
+	if !errors.Is(err, rollback) || covering(s.dataDir, "") != lost.ID {
+		t.Errorf("rolled back: %v, marker %q", err, covering(s.dataDir, "/q"))
 	}
 }
 
@@ -97,8 +89,8 @@ func TestOpenSyncsMarkers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := PruneMarkers(ctx, data); err != nil || len(markerIDs(t, data)) != 0 {
-		t.Fatalf("PruneMarkers: %v, markers %v", err, markerIDs(t, data))
+	if err := PruneMarkers(ctx, data); err != nil || covering(data, "") != "" {
+		t.Fatalf("PruneMarkers: %v, marker %q left", err, covering(data, ""))
 	}
 	if err := marker.Write(data, marker.Marker{SessionID: "gone-3", At: old}); err != nil {
 		t.Fatal(err)
@@ -108,18 +100,18 @@ func TestOpenSyncsMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if got := markerIDs(t, data); !reflect.DeepEqual(got, []string{active.Session.ID}) {
-		t.Errorf("markers after Open: %v, want the active session's", got)
+	if got := covering(data, "/p"); got != active.Session.ID || covering(data, "/elsewhere") != "" {
+		t.Errorf("after Open: marker %q (elsewhere %q), want only the active session's", got, covering(data, "/elsewhere"))
 	}
-	if err := PruneMarkers(ctx, data); err != nil || len(markerIDs(t, data)) != 1 {
-		t.Errorf("PruneMarkers removed the active session's marker: %v, %v", err, markerIDs(t, data))
+	if err := PruneMarkers(ctx, data); err != nil || covering(data, "/p") != active.Session.ID {
+		t.Errorf("PruneMarkers removed the active session's marker: %v", err)
 	}
 	empty := t.TempDir()
 	if err := marker.Write(empty, marker.Marker{SessionID: "gone-4", At: old}); err != nil {
 		t.Fatal(err)
 	}
-	if err := PruneMarkers(ctx, empty); err != nil || len(markerIDs(t, empty)) != 0 {
-		t.Errorf("no database: %v, markers %v", err, markerIDs(t, empty))
+	if err := PruneMarkers(ctx, empty); err != nil || covering(empty, "") != "" {
+		t.Errorf("no database: %v, marker %q left", err, covering(empty, ""))
 	}
 	if _, err := os.Stat(filepath.Join(empty, FileName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("PruneMarkers created the database: %v", err)
