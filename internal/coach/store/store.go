@@ -116,8 +116,9 @@ func OpenFile(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// syncMarkers writes the marker of every session the database holds as
-// active (a crash, or a version before markers, may have left one out) and
+// syncMarkers writes the missing marker of every session the database
+// holds as active (a crash, or a version before markers, may have left one
+// out) and
 // prunes the others ([marker.Prune]: a marker a concurrent transaction has
 // just written survives).
 func (s *Store) syncMarkers(ctx context.Context) error {
@@ -125,9 +126,18 @@ func (s *Store) syncMarkers(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	have := map[string]bool{}
+	if list, err := marker.List(s.dataDir); err == nil {
+		for _, m := range list {
+			have[m.SessionID] = true
+		}
+	}
 	ids := make(map[string]bool, len(active))
 	for _, sess := range active {
 		ids[sess.ID] = true
+		if have[sess.ID] {
+			continue
+		}
 		if err := s.writeMarker(sess); err != nil {
 			return err
 		}
