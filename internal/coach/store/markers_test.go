@@ -106,6 +106,14 @@ func TestOpenSyncsMarkers(t *testing.T) {
 	if err := PruneMarkers(ctx, data); err != nil || covering(data, "/p") != active.Session.ID {
 		t.Errorf("PruneMarkers removed the active session's marker: %v", err)
 	}
+	before, _ := marker.Covering(data, "/p")
+	if s, err = Open(ctx, data); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if after, _ := marker.Covering(data, "/p"); !after.At.Equal(before.At) {
+		t.Errorf("reopening rewrote a marker that was there: %v → %v", before.At, after.At)
+	}
 	empty := t.TempDir()
 	if err := marker.Write(empty, marker.Marker{SessionID: "gone-4", At: old}); err != nil {
 		t.Fatal(err)
