@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/project"
 	"github.com/paige-dev/paige/internal/seed"
 )
@@ -34,6 +36,24 @@ func TestRunSessionStart(t *testing.T) {
 	out, _, code = runHook(t, vars, "", "session-start", "--seed", seedPath, "--json", "--format", "COMPACT")
 	if code != 0 || !strings.HasPrefix(out, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Seed: v1.0.0 | `) {
 		t.Errorf("--json --format COMPACT: exit %d:\n%s", code, out)
+	}
+}
+
+// TestRunCoachingStateFails: with a coaching marker over cwd, paige-hook
+// runs PAIGE_BIN hook coaching-state; when that cannot run, the seed is
+// still printed, alone, and the failure is one stderr line.
+func TestRunCoachingStateFails(t *testing.T) {
+	seedPath := filepath.Join("..", "seed", "testdata", "valid-seed.json")
+	data, project := t.TempDir(), t.TempDir()
+	if err := marker.Write(data, marker.Marker{SessionID: "s1", Project: project, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "no-paige")
+	vars := map[string]string{"PORT": "1", "DATA_DIR": data, "PAIGE_BIN": bin}
+	out, errOut, code := runHook(t, vars, `{"session_id":"s","cwd":"`+project+`"}`, "session-start", "--seed", seedPath)
+	if code != 0 || !strings.HasPrefix(out, "Seed: v1.0.0") || strings.Count(errOut, "\n") != 1 ||
+		!strings.Contains(errOut, "paige hook session-start: coaching state:") || !strings.Contains(errOut, bin) {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
 
