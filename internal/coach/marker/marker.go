@@ -51,9 +51,9 @@ type Marker struct {
 func Dir(dataDir string) string { return filepath.Join(dataDir, DirName) }
 
 // validID reports whether id can name a marker file: not empty, no path
-// separator, not a dot name.
+// separator, no leading dot (the temporary files have one).
 func validID(id string) bool {
-	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !strings.HasPrefix(id, ".")
+	return id != "" && !strings.HasPrefix(id, ".") && !strings.ContainsAny(id, `/\`)
 }
 
 // Write records m, replacing the session's previous marker. The file is
