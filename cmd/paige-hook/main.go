@@ -18,8 +18,9 @@ import (
 
 func main() {
 	// SIGINT and SIGTERM do not stop the hook: it finishes and prints the
-	// context, as under paige's signal.NotifyContext. The hook starts no
-	// process, so no child inherits the ignored dispositions.
+	// context, as under paige's signal.NotifyContext. The one process it
+	// may start, `paige hook coaching-state` when a coaching session is
+	// active, installs its own handlers.
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
 	os.Exit(hook.Run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }

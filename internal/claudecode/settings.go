@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -27,13 +28,27 @@ type HookSpec struct {
 const HookBinaryName = "paige-hook"
 
 // Hooks are the hooks Paige installs, in this order, in settings files and
-// in plugin/hooks/hooks.json.
+// in plugin/hooks/hooks.json. SessionStart has one command, which adds the
+// coaching state when a coaching session is active: Claude Code waits for
+// every SessionStart command of a start.
 var Hooks = []HookSpec{
 	{Event: "SessionStart", Sub: "session-start", Flags: "--record-session", Timeout: 10, Small: true},
-	{Event: "SessionStart", Sub: "coaching-state", Timeout: 10},
 	{Event: "UserPromptSubmit", Sub: "prompt-submit", Timeout: 5},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 5},
 	{Event: "PreToolUse", Matcher: strings.Join(append(ReadOnlyTools[:len(ReadOnlyTools):len(ReadOnlyTools)], "Bash"), "|"), Sub: "pre-tool-use", Timeout: 5},
+}
+
+// RetiredHookSubs are `paige hook` subcommands Paige installed as hooks
+// before and no longer does (coaching-state: session-start prints the
+// coaching state itself). An entry running one is still Paige's: install
+// replaces it, uninstall removes it, doctor flags it.
+var RetiredHookSubs = []string{"coaching-state"}
+
+// IsRetiredHookCommand reports whether cmd is a Paige hook command (see
+// [IsPaigeHookCommand]) running one of [RetiredHookSubs].
+func IsRetiredHookCommand(cmd string, bins ...string) bool {
+	words, ok := simpleWords(cmd)
+	return ok && len(words) >= 3 && slices.Contains(RetiredHookSubs, words[2]) && IsPaigeHookCommand(cmd, bins...)
 }
 
 // MCPServerName is the key of Paige's entry in Claude Code's mcpServers.
@@ -63,14 +78,15 @@ func (h HookSpec) CommandWith(bin, hookBin string) string {
 // PluginCommand is the hook's command in plugin/hooks/hooks.json, where
 // both binaries are looked up on PATH: a Small hook runs paige-hook when
 // there is one and `paige hook` otherwise (a bare paige-hook would exit 127
-// where only paige is installed).
+// where only paige is installed), by exec, so the shell does not wait
+// beside it.
 func (h HookSpec) PluginCommand() string {
 	full := h.CommandWith("paige", "")
 	if !h.Small {
 		return full
 	}
-	return "if command -v " + HookBinaryName + " >/dev/null 2>&1; then " + h.CommandWith("paige", HookBinaryName) +
-		"; else " + full + "; fi"
+	return "if command -v " + HookBinaryName + " >/dev/null 2>&1; then exec " + h.CommandWith("paige", HookBinaryName) +
+		"; else exec " + full + "; fi"
 }
 
 // HookBinaryBeside returns the paige-hook executable in bin's directory,
@@ -87,8 +103,9 @@ func HookBinaryBeside(bin string) string {
 }
 
 // IsPaigeHookCommand reports whether a hook command runs `<paige> hook <sub>
-// [--flag…]` for one of Paige's hooks, or `<paige-hook> <sub> [--flag…]`
-// for a Small one: that is how Paige finds its own entries in a settings
+// [--flag…]` for one of Paige's hooks (retired ones included, see
+// [RetiredHookSubs]), or `<paige-hook> <sub> [--flag…]` for a Small one:
+// that is how Paige finds its own entries in a settings
 // file. The program is Paige when it is one of bins
 // (the binaries being installed or running, compared as given and with
 // symlinks resolved), or when its file name is paige, or paige followed by
@@ -116,7 +133,7 @@ func IsPaigeHookCommand(cmd string, bins ...string) bool {
 			return true
 		}
 	}
-	return false
+	return slices.Contains(RetiredHookSubs, words[2])
 }
 
 // isSmallHook reports whether sub is the subcommand of a Small hook.

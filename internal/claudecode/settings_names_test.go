@@ -81,20 +81,32 @@ func TestInstallTwiceWhateverTheBinaryIsCalled(t *testing.T) {
 	}
 }
 
-// TestOldSessionStartEntryReplaced: an entry written before the hook took
-// --record-session is Paige's and is replaced, not kept beside the new one.
+// TestOldSessionStartEntryReplaced: entries written by older versions (the
+// hook before --record-session, the separate coaching-state SessionStart
+// hook) are Paige's: install replaces them with the one SessionStart
+// command, uninstall removes them, and the retired one is told apart.
 func TestOldSessionStartEntryReplaced(t *testing.T) {
 	t.Parallel()
-	old := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"/usr/local/bin/paige hook session-start","timeout":10}]}]}}`
+	old := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"/usr/local/bin/paige hook session-start","timeout":10}]},` +
+		`{"hooks":[{"type":"command","command":"/usr/local/bin/paige hook coaching-state","timeout":10}]}]}}`
 	got, err := InstallHooks([]byte(old), bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmds, _ := PaigeHookCommands(got)
-	want := []string{bin + " hook session-start --record-session", bin + " hook coaching-state", bin + " hook prompt-submit",
+	want := []string{bin + " hook session-start --record-session", bin + " hook prompt-submit",
 		bin + " hook session-end", bin + " hook pre-tool-use"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if back, changed, err := UninstallHooks([]byte(old)); err != nil || !changed || string(back) != "{}" {
+		t.Errorf("uninstall of the old entries: %q changed %v err %v", back, changed, err)
+	}
+	for cmd, retired := range map[string]bool{bin + " hook coaching-state": true, "paige hook coaching-state": true,
+		bin + " hook session-start": false, "my-script hook coaching-state": false, bin + " hook coaching-state now": false} {
+		if got := IsRetiredHookCommand(cmd); got != retired {
+			t.Errorf("IsRetiredHookCommand(%q) = %v, want %v", cmd, got, retired)
+		}
 	}
 }
 
@@ -117,7 +129,7 @@ func TestInstallUsesPaigeHookBeside(t *testing.T) {
 	}
 	cmds, _ := PaigeHookCommands(small)
 	sort.Strings(cmds)
-	want := []string{bin + " hook coaching-state", bin + " hook pre-tool-use", bin + " hook prompt-submit", bin + " hook session-end",
+	want := []string{bin + " hook pre-tool-use", bin + " hook prompt-submit", bin + " hook session-end",
 		filepath.Join(dir, HookBinaryName) + " session-start --record-session"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("hook commands (-want +got):\n%s", diff)

@@ -51,15 +51,6 @@ func TestInstallHooksEmpty(t *testing.T) {
             "timeout": 10
           }
         ]
-      },
-      {
-        "hooks": [
-          {
-            "type": "command",
-            "command": "/usr/local/bin/paige hook coaching-state",
-            "timeout": 10
-          }
-        ]
       }
     ],
     "UserPromptSubmit": [
@@ -268,7 +259,7 @@ func TestPaigeEntriesFound(t *testing.T) {
 	}
 	// file order: the user's PreToolUse event comes first
 	want := []string{"'/x y/paige' hook pre-tool-use", "'/x y/paige' hook session-start --record-session",
-		"'/x y/paige' hook coaching-state", "'/x y/paige' hook prompt-submit", "'/x y/paige' hook session-end"}
+		"'/x y/paige' hook prompt-submit", "'/x y/paige' hook session-end"}
 	if diff := cmp.Diff(want, cmds); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -237,7 +237,7 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 			places = append(places, p)
 		}
 	}
-	var found, missing []string
+	var found, missing, retired []string
 	plugin, inSettings := false, false
 	pluginMCP := ""                           // where the plugin, which brings its own MCP server, was seen
 	if seen := pluginFound(cfg); seen != "" { // informational: may predate the settings' hooks
@@ -261,6 +261,9 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 			if bin := claudecode.HookBinary(cmd); filepath.IsAbs(bin) && lookPath(filepath.Base(bin), filepath.Dir(bin)) == "" {
 				missing = append(missing, bin)
 			}
+			if claudecode.IsRetiredHookCommand(cmd) {
+				retired = append(retired, cmd)
+			}
 		}
 		if len(cmds) > 0 {
 			inSettings = true
@@ -274,6 +277,9 @@ func checkClaudeSettings(e *env, cfg config.Config) []check {
 	case len(missing) > 0:
 		hooks.detail = "hooks run " + missing[0] + ", which does not exist"
 		hooks.fix = "paige claude install (rewrites the hooks for this binary)"
+	case len(retired) > 0:
+		hooks.detail = "hooks run " + retired[0] + ", a second SessionStart command Claude Code waits for: session-start prints the coaching state itself now"
+		hooks.fix = "paige claude install (replaces it with the one SessionStart hook)"
 	case len(found) == 0:
 		hooks.detail = "Paige's hooks are not installed"
 		hooks.fix = "paige claude install (or install the plugin: claude --plugin-dir plugin)"

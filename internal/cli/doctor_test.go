@@ -116,6 +116,11 @@ func TestDoctorProblems(t *testing.T) {
 			}
 			writeFile(tb, p, strings.Replace(string(data), "{", `{"enabledPlugins": {"paige@local": true},`, 1))
 		}, "claude hooks", "keep one", false},
+		{"coaching-state left in settings", func(tb testing.TB, v map[string]string) {
+			p := filepath.Join(v["HOME"], ".claude", "settings.json")
+			old := `{"hooks": [{"type": "command", "command": "` + filepath.Join(v["PATH"], "paige") + ` hook coaching-state", "timeout": 10}]},`
+			writeFile(tb, p, strings.Replace(string(mustRead(tb, p)), `"SessionStart": [`, `"SessionStart": [`+old, 1))
+		}, "claude hooks", "one SessionStart hook", false},
 		{"binary moved", func(tb testing.TB, v map[string]string) { os.Remove(filepath.Join(v["PATH"], "paige")) }, "claude hooks", "paige claude install", false},
 		{"port taken", func(tb testing.TB, v map[string]string) {
 			ln, err := net.Listen("tcp", "127.0.0.1:"+v["PORT"])

@@ -60,5 +60,6 @@ func newHookSessionStartCmd(e *env) *cobra.Command {
 
 // hookEnv is e as the hooks of internal/hook receive it.
 func hookEnv(e *env) hook.Env {
-	return hook.Env{Getenv: e.getenv, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, StdinTimeout: hookStdinTimeout}
+	return hook.Env{Getenv: e.getenv, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, StdinTimeout: hookStdinTimeout,
+		CoachingState: inProcessCoachingState(e)}
 }

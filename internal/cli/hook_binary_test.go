@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,9 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paige-dev/paige/internal/claudecode"
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/config"
+	"github.com/paige-dev/paige/internal/hook"
 	"github.com/paige-dev/paige/internal/seed"
 	"github.com/paige-dev/paige/internal/testenv"
 )
@@ -34,7 +38,8 @@ type procResult struct {
 }
 
 // runHookProcess runs bin with args in dir and returns what it did to the
-// seed at seedPath (lastSessionAt masked: it is the time of the run).
+// seed at seedPath (lastSessionAt masked: it is the time of the run), or
+// only its streams and exit code when seedPath is "".
 func runHookProcess(tb testing.TB, bin, dir string, env []string, stdin, seedPath string, args ...string) procResult {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
@@ -52,6 +57,9 @@ func runHookProcess(tb testing.TB, bin, dir string, env []string, stdin, seedPat
 		r.code = ee.ExitCode()
 	}
 	r.stdout, r.stderr = out.String(), errb.String()
+	if seedPath == "" {
+		return r
+	}
 	if b, err := os.ReadFile(seedPath); err == nil {
 		r.seed = lastSessionAt.ReplaceAllString(string(b), `"lastSessionAt": "…"`)
 	}
@@ -187,8 +195,7 @@ func TestPluginSessionStartStartsNoProcess(t *testing.T) {
 }
 
 // pluginCommand returns the one command of the plugin's hooks for event
-// that contains part (the plugin runs two SessionStart commands: the seed's
-// and the coaching state's).
+// that contains part.
 func pluginCommand(tb testing.TB, event, part string) string {
 	tb.Helper()
 	var cfg struct {
@@ -303,5 +310,143 @@ func TestClaudeInstallPointsAtPaigeHook(t *testing.T) {
 	}
 	if s := string(mustRead(t, filepath.Join(home, ".claude", "settings.json"))); strings.Count(s, bin+" hook ") != len(claudecode.Hooks) || strings.Contains(s, "paige-hook") {
 		t.Errorf("settings without paige-hook:\n%s", s)
+	}
+}
+
+// sessionStartProcess runs bin with args as a SessionStart hook of a Claude
+// Code session in cwd (the hook JSON on stdin, vars and PATH=path as the
+// environment) and returns what it did; a failure or a stderr line fails
+// tb.
+func sessionStartProcess(tb testing.TB, vars map[string]string, path, cwd, bin string, args ...string) procResult {
+	tb.Helper()
+	env := []string{"PATH=" + path}
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	in := hookInputJSON(tb, map[string]any{"session_id": "cc-1", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"})
+	r := runHookProcess(tb, bin, tb.TempDir(), env, in, "", args...)
+	if r.code != 0 || r.stderr != "" {
+		tb.Fatalf("%s %v in %s: exit %d\nstdout %s\nstderr %s", filepath.Base(bin), args, cwd, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// pluginSessionStart runs the plugin's one SessionStart command as Claude
+// Code does (sh -c), with the built paige and paige-hook on PATH (only
+// paige when onlyPaige) and a fake git that records being run, and returns
+// its stdout with [clockFree]; running git fails tb.
+func pluginSessionStart(tb testing.TB, vars map[string]string, cwd string, onlyPaige bool) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	bins := []string{builtPaige(tb), builtPaigeHook(tb)}
+	if onlyPaige {
+		bins = bins[:1]
+	}
+	for _, b := range bins {
+		if err := os.Symlink(b, filepath.Join(dir, filepath.Base(b))); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	ran := filepath.Join(tb.TempDir(), "git-ran")
+	writeFile(tb, filepath.Join(dir, "git"), "#!/bin/sh\necho \"$@\" >> "+ran+"\nexit 1\n")
+	if err := os.Chmod(filepath.Join(dir, "git"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	r := sessionStartProcess(tb, vars, dir, cwd, "/bin/sh", "-c", pluginCommand(tb, "SessionStart", "session-start"))
+	if b, err := os.ReadFile(ran); err == nil {
+		tb.Errorf("the SessionStart command ran git: %s", b)
+	}
+	return clockFree(r.stdout)
+}
+
+// clockFree masks what the clock changes in a SessionStart context: the
+// last session the seed recorded, the coaching session's idle time.
+func clockFree(s string) string {
+	return clockParts.ReplaceAllString(s, "${1}…${2}")
+}
+
+var clockParts = regexp.MustCompile(`(?m)(^Last session: |last activity ).*?( ago|$)`)
+
+// serveSessionStart is [pluginSessionStart] in the project of the server s
+// (its DATA_DIR and port, a valid seed), with paige-hook on PATH.
+func serveSessionStart(tb testing.TB, s *served) string {
+	tb.Helper()
+	home, _ := testSeed(tb, "valid-seed.json")
+	port := s.base[strings.LastIndex(s.base, ":")+1:]
+	return pluginSessionStart(tb, map[string]string{"HOME": home, "DATA_DIR": s.data, "PORT": port}, s.project, false)
+}
+
+// hasMarkers reports whether DATA_DIR data holds a coaching marker.
+func hasMarkers(data string) bool {
+	list, err := marker.List(data)
+	return err != nil || len(list) > 0
+}
+
+// TestPluginSessionStartAddsCoachingState: the plugin's one SessionStart
+// command prints, in a project with an active coaching session, exactly the
+// seed context followed by what `paige hook coaching-state` prints (the two
+// commands' output), with paige-hook and with only paige on PATH, and with
+// --json one hookSpecificOutput holding both; outside the project, with a
+// stale marker and once `paige session end` ended the session offline, the
+// seed alone. The stale marker is pruned by the one coaching-state run it
+// cost.
+func TestPluginSessionStartAddsCoachingState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	home, _ := testSeed(t, "valid-seed.json")
+	data, project, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	sess := coachedProject(t, data, project)
+	vars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": freePort(t)}
+	cwd := filepath.Join(project, "src")
+	if err := os.Mkdir(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	golden := clockFree(goldenContext(t))
+	coaching := clockFree(sessionStartProcess(t, vars, "/nonexistent", cwd, builtPaige(t), "hook", "coaching-state").stdout)
+	if !strings.Contains(coaching, sess.ID) || !strings.Contains(coaching, "Current phase 2 of 3") {
+		t.Fatalf("coaching-state printed %q", coaching)
+	}
+	for _, onlyPaige := range []bool{false, true} {
+		if got := pluginSessionStart(t, vars, cwd, onlyPaige); got != golden+coaching {
+			t.Errorf("active session, only paige %v: got\n%s\nwant\n%s%s", onlyPaige, got, golden, coaching)
+		}
+		if got := pluginSessionStart(t, vars, elsewhere, onlyPaige); got != golden {
+			t.Errorf("another directory, only paige %v: got\n%s", onlyPaige, got)
+		}
+	}
+
+	r := sessionStartProcess(t, vars, "/nonexistent", cwd, builtPaigeHook(t), "session-start", "--json")
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	var out hook.SessionStartOutput
+	if err := dec.Decode(&out); err != nil || dec.Decode(new(any)) != io.EOF {
+		t.Fatalf("--json: not one JSON value (%v): %s", err, r.stdout)
+	}
+	if want := strings.TrimSuffix(golden+coaching, "\n"); clockFree(out.HookSpecificOutput.AdditionalContext) != want {
+		t.Errorf("--json context:\n%s\nwant\n%s", out.HookSpecificOutput.AdditionalContext, want)
+	}
+
+	stale := marker.Marker{SessionID: "0190-stale", Project: elsewhere, At: time.Now().Add(-2 * marker.Grace)}
+	if err := marker.Write(data, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got := pluginSessionStart(t, vars, elsewhere, false); got != golden {
+		t.Errorf("stale marker: got\n%s", got)
+	}
+	if m, ok := marker.Covering(data, elsewhere); ok {
+		t.Errorf("the stale marker outlived its run: %+v", m)
+	}
+	if m, ok := marker.Covering(data, cwd); !ok || m.SessionID != sess.ID {
+		t.Errorf("the active session's marker: %+v %v", m, ok)
+	}
+
+	if out, _, err := runCLI(t, vars, "", "session", "end", "--dir", project); err != nil || !strings.Contains(out, "ended") {
+		t.Fatalf("session end: %v %s", err, out)
+	}
+	if hasMarkers(data) {
+		t.Error("a marker outlived the session's end")
+	}
+	if got := pluginSessionStart(t, vars, cwd, false); got != golden {
+		t.Errorf("after the session ended: got\n%s", got)
 	}
 }

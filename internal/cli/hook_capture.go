@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/learn/queue"
 )
 
@@ -25,14 +24,8 @@ the worker SessionEnd starts, which reads the transcript as it is then; a transc
 learned from at that size is skipped. Prints nothing and always exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			in, err := readClaudeHookInput(e)
-			if err != nil {
-				hookError(e, "prompt-submit", err)
-				return nil
-			}
-			cfg, err := config.Load(e.getenv)
-			if err != nil {
-				hookError(e, "prompt-submit", err)
+			in, cfg, ok := readHookWithConfig(e, "prompt-submit")
+			if !ok {
 				return nil
 			}
 			if err := captureTranscript(learnQueue(cfg), queue.Item{TranscriptPath: in.TranscriptPath, SessionID: in.SessionID,

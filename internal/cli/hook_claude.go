@@ -97,6 +97,21 @@ func hookError(e *env, hook string, err error) {
 	fmt.Fprintf(e.stderr, "paige hook %s: %v\n", hook, err)
 }
 
+// readHookWithConfig reads Claude Code's hook JSON and loads the
+// configuration for the hook name; on a problem it reports it as
+// [hookError] does and returns false.
+func readHookWithConfig(e *env, name string) (hook.Input, config.Config, bool) {
+	in, err := readClaudeHookInput(e)
+	if err == nil {
+		var cfg config.Config
+		if cfg, err = e.config(); err == nil {
+			return in, cfg, true
+		}
+	}
+	hookError(e, name, err)
+	return in, config.Config{}, false
+}
+
 func newHookSessionEndCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "session-end",
@@ -115,14 +130,8 @@ PAIGE_LEARN_QUEUE=inline drains the queue before returning, =off only queues.`,
 }
 
 func runSessionEnd(cmd *cobra.Command, e *env) {
-	in, err := readClaudeHookInput(e)
-	if err != nil {
-		hookError(e, "session-end", err)
-		return
-	}
-	cfg, err := config.Load(e.getenv)
-	if err != nil {
-		hookError(e, "session-end", err)
+	in, cfg, ok := readHookWithConfig(e, "session-end")
+	if !ok {
 		return
 	}
 	if in.TranscriptPath == "" {

@@ -278,20 +278,8 @@ func TestHookRecordSession(t *testing.T) {
 // and the exit code.
 func runBinary(tb testing.TB, env []string, stdin string, args ...string) (string, string, int) {
 	tb.Helper()
-	cmd := exec.Command(builtPaige(tb), args...)
-	cmd.Env = append(env, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Dir = tb.TempDir()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := runBounded(tb, cmd)
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		tb.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	r := runHookProcess(tb, builtPaige(tb), tb.TempDir(), env, stdin, "", args...)
+	return r.stdout, r.stderr, r.code
 }
 
 func TestHookSessionStartProcess(t *testing.T) {

@@ -75,11 +75,12 @@ type pluginGroup struct {
 }
 
 // fallbackRE matches a Small hook's plugin command: paige-hook when it is
-// on PATH, else paige hook.
-var fallbackRE = regexp.MustCompile(`^if command -v paige-hook >/dev/null 2>&1; then paige-hook (.+); else (paige hook .+); fi$`)
+// on PATH, else paige hook, each by exec (the shell does not stay).
+var fallbackRE = regexp.MustCompile(`^if command -v paige-hook >/dev/null 2>&1; then exec paige-hook (.+); else exec (paige hook .+); fi$`)
 
 // TestPluginHooks checks hooks.json against claudecode.Hooks (the same hooks
-// `paige claude install` writes) and that every command exists in the CLI.
+// `paige claude install` writes), that SessionStart runs one command, the
+// paige-hook one, and that every command exists in the CLI.
 func TestPluginHooks(t *testing.T) {
 	var f struct {
 		Description string                   `json:"description"`
@@ -93,6 +94,12 @@ func TestPluginHooks(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, f.Hooks); diff != "" {
 		t.Errorf("hooks.json differs from claudecode.Hooks (-want +got):\n%s", diff)
+	}
+	// Claude Code waits for every SessionStart command: there is one, the
+	// small binary's (which adds the coaching state itself).
+	if start := f.Hooks["SessionStart"]; len(start) != 1 || len(start[0].Hooks) != 1 ||
+		!strings.HasPrefix(fallbackRE.ReplaceAllString(start[0].Hooks[0].Command, "$1"), "session-start ") {
+		t.Errorf("SessionStart runs %+v, want one paige-hook session-start command", start)
 	}
 	root := newRootCmd(&env{getenv: func(string) string { return "" }})
 	for event, groups := range f.Hooks {
@@ -127,6 +134,70 @@ func TestPluginHooks(t *testing.T) {
 					t.Errorf("%s: %q: %v", event, h.Command, err)
 				}
 			}
+		}
+	}
+}
+
+// TestPluginSessionStartWithoutPaigeHook runs the plugin's SessionStart
+// command with a shell, as Claude Code does, where only paige is on PATH:
+// it falls back to `paige hook session-start` (a bare paige-hook exited
+// 127) and prints the seed; with a paige-hook on PATH, that one runs.
+func TestPluginSessionStartWithoutPaigeHook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	var start claudecode.HookSpec
+	for _, h := range claudecode.Hooks {
+		if h.Small {
+			start = h
+		}
+	}
+	home, _ := testSeed(t, "valid-seed.json")
+	only := t.TempDir()
+	if err := os.Symlink(builtPaige(t), filepath.Join(only, "paige")); err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string) procResult {
+		env := []string{"PATH=" + path, "HOME=" + home, "DATA_DIR=" + t.TempDir(), "PORT=" + freePort(t)}
+		in := `{"session_id":"s-1","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}`
+		return runHookProcess(t, "/bin/sh", t.TempDir(), env, in, "", "-c", start.PluginCommand())
+	}
+	sysPath := "/usr/bin:/bin"
+	if r := run(only + ":" + sysPath); r.code != 0 || !strings.Contains(r.stdout, "Seed: v") {
+		t.Fatalf("only paige on PATH: exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
+	}
+	withHook := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, filepath.Join(withHook, "paige-hook"), "#!/bin/sh\necho \"$@\" > "+marker+"\n")
+	if err := os.Chmod(filepath.Join(withHook, "paige-hook"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(withHook + ":" + only + ":" + sysPath); r.code != 0 {
+		t.Fatalf("with paige-hook: exit %d", r.code)
+	}
+	if got := strings.TrimSpace(string(mustRead(t, marker))); got != "session-start --record-session" {
+		t.Errorf("paige-hook ran with %q", got)
+	}
+}
+
+// TestSeedOnceWithPluginAndSettings: with the plugin enabled and the
+// settings hooks installed too, the settings copies of the SessionStart
+// hooks print nothing, so the seed and the coaching state reach the
+// session once (from the plugin's copies).
+func TestSeedOnceWithPluginAndSettings(t *testing.T) {
+	home, _ := testSeed(t, "valid-seed.json")
+	data, project := t.TempDir(), t.TempDir()
+	coachedProject(t, data, project)
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"enabledPlugins": {"paige@paige": true}}`)
+	in := hookInputJSON(t, map[string]any{"session_id": "s-1", "cwd": project, "hook_event_name": "SessionStart", "source": "startup"})
+	settingsVars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": freePort(t)}
+	pluginVars := map[string]string{"HOME": home, "DATA_DIR": data, "PORT": settingsVars["PORT"], "CLAUDE_PLUGIN_ROOT": "/plugin"}
+	for _, sub := range []string{"session-start", "coaching-state"} {
+		if out, _, _ := runCLI(t, settingsVars, in, "hook", sub); strings.TrimSpace(out) != "" {
+			t.Errorf("settings copy of %s printed %q", sub, out)
+		}
+		if out, _, _ := runCLI(t, pluginVars, in, "hook", sub); strings.TrimSpace(out) == "" {
+			t.Errorf("the plugin's copy of %s printed nothing", sub)
 		}
 	}
 }

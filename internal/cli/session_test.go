@@ -237,6 +237,9 @@ func TestServeEndsIdleSession(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	s.waitLog(t, regexp.MustCompile(`idle coaching session ended`))
+	if out := serveSessionStart(t, s); strings.Contains(out, "coaching session") || hasMarkers(s.data) {
+		t.Errorf("session start after the idle end (a marker left: %v): %s", hasMarkers(s.data), out)
+	}
 }
 
 // TestSessionEndThroughServer: with paige serve running, `paige session
@@ -248,11 +251,17 @@ func TestSessionEndThroughServer(t *testing.T) {
 	if msg := callTool(t, cs, "paige_start_session", map[string]any{"goal": "fix login"}, nil); msg != "" {
 		t.Fatal(msg)
 	}
+	if out := serveSessionStart(t, s); !strings.Contains(out, "Paige coaching session active in this project") {
+		t.Errorf("session start during the session: %s", out)
+	}
 	port := s.base[strings.LastIndex(s.base, ":")+1:]
 	vars := map[string]string{"HOME": t.TempDir(), "DATA_DIR": s.data, "PORT": port, "PAIGE_OFFLINE": "1", "PROJECT_DIR": s.project}
 	out, _, err := runCLI(t, vars, "", "session", "end", "--dir", s.project)
 	if err != nil || !strings.Contains(out, "read-only mode is lifted") || !strings.Contains(out, "paige serve:") {
 		t.Fatalf("end: %v\n%s", err, out)
+	}
+	if out := serveSessionStart(t, s); strings.Contains(out, "coaching session") || hasMarkers(s.data) {
+		t.Errorf("session start after the end (a marker left: %v): %s", hasMarkers(s.data), out)
 	}
 	if msg := callTool(t, cs, "paige_get_session_state", map[string]any{}, nil); msg != "No active session" {
 		t.Errorf("the server still has a session: %q", msg)

@@ -1,13 +1,14 @@
 // Package hook is the SessionStart hook Claude Code runs at the start of
 // every session: it prints the personal seed as the session's context,
-// records the session in the seed when asked, notes the plugin it runs from
-// and warns when `paige serve` uses another DATA_DIR. `paige hook
+// records the session in the seed when asked, notes the plugin it runs from,
+// warns when `paige serve` uses another DATA_DIR, and adds the coaching
+// state when a coaching marker says a session is active for its directory. `paige hook
 // session-start` (internal/cli) and the small `paige-hook` binary
 // (cmd/paige-hook, what the plugin runs) are two doors to this one
 // implementation.
 //
 // The package links only what that needs (the seed, the configuration, the
-// standard library), because the process it runs in starts once per Claude
+// coaching markers, the standard library; never SQLite), because the process it runs in starts once per Claude
 // Code session: every package linked costs start-up time and memory (see
 // docs/performance.md). It also owns the pieces of the hook protocol the
 // other hooks share: Claude Code's hook input ([Input]), the plugin record

@@ -34,21 +34,27 @@ var ErrEmptyInput = errors.New("claudecode: empty hook input")
 // ReadInput reads and decodes one hook input from r. Unknown fields are
 // ignored; malformed JSON is an error, never a panic.
 func ReadInput(r io.Reader) (Input, error) {
-	var in Input
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	in, _, err := readInput(r)
+	return in, err
+}
+
+// readInput is [ReadInput] also returning the bytes read (nil when reading
+// failed or they were too many).
+func readInput(r io.Reader) (in Input, data []byte, err error) {
+	data, err = io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
-		return in, fmt.Errorf("read hook input: %w", err)
+		return in, nil, fmt.Errorf("read hook input: %w", err)
 	}
 	if len(data) > MaxInput {
-		return in, fmt.Errorf("hook input larger than %d bytes", MaxInput)
+		return in, nil, fmt.Errorf("hook input larger than %d bytes", MaxInput)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return in, ErrEmptyInput
+		return in, data, ErrEmptyInput
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		return in, fmt.Errorf("decode hook input: %w", err)
+		return in, data, fmt.Errorf("decode hook input: %w", err)
 	}
-	return in, nil
+	return in, data, nil
 }
 
 // SilentError is returned by [ReadInputWithin] when stdin stays silent for
@@ -61,21 +67,29 @@ func (e *SilentError) Error() string { return fmt.Sprintf("no hook input within 
 // within it, it returns a *[SilentError] and leaves the read running on its
 // goroutine (a hook's process ends soon after).
 func ReadInputWithin(r io.Reader, timeout time.Duration) (Input, error) {
+	in, _, err := readInputWithin(r, timeout)
+	return in, err
+}
+
+// readInputWithin is [ReadInputWithin] also returning the bytes read, as
+// readInput does (nil after a timeout).
+func readInputWithin(r io.Reader, timeout time.Duration) (Input, []byte, error) {
 	type result struct {
-		in  Input
-		err error
+		in   Input
+		data []byte
+		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		in, err := ReadInput(r)
-		done <- result{in, err}
+		in, data, err := readInput(r)
+		done <- result{in, data, err}
 	}()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case r := <-done:
-		return r.in, r.err
+		return r.in, r.data, r.err
 	case <-t.C:
-		return Input{}, &SilentError{Timeout: timeout}
+		return Input{}, nil, &SilentError{Timeout: timeout}
 	}
 }

@@ -41,7 +41,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprintf(stderr, "paige-hook: %v\n", err)
 		return 1
 	}
-	e := Env{Getenv: config.Lookup(getenv, ".env"), Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	e := Env{Getenv: config.Lookup(getenv, ".env"), Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		CoachingState: PaigeCoachingState(stderr)}
 	_ = Guard(stderr, "session-start", func() error {
 		SessionStart(ctx, e, o)
 		return nil

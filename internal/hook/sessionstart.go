@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/project"
 	"github.com/paige-dev/paige/internal/seed"
@@ -43,6 +44,12 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// StdinTimeout bounds the wait for Stdin. If zero, DefaultStdinTimeout.
 	StdinTimeout time.Duration
+	// CoachingState runs `paige hook coaching-state` on input, the hook
+	// JSON read from Stdin, with the configuration cfg, and returns what it
+	// printed (its problems go to Stderr). [SessionStart] calls it only
+	// when a coaching marker covers the session's directory; nil never
+	// runs it.
+	CoachingState func(ctx context.Context, cfg *config.Config, input []byte) string
 }
 
 func (e Env) stdinTimeout() time.Duration {
@@ -87,7 +94,10 @@ func (o *SessionStartOptions) AddFlags(fs *pflag.FlagSet) {
 const SessionStartHelp = `Reads Claude Code's SessionStart hook JSON from stdin when present (session_id, cwd,
 source, transcript_path; empty or malformed input is ignored) and prints the seed as context:
 identity, confirmed learnings, pending proposals and session state, at most 10,000 characters.
-It never writes the seed and starts no process (--record-session appends the session, for a
+When a Paige coaching session is active for cwd (a marker in DATA_DIR/coaching-active), it
+then prints what ` + "`paige hook coaching-state`" + ` prints, in the same output (with --json, in the
+same additionalContext); otherwise it opens no database and starts no process.
+It never writes the seed and starts no git (--record-session appends the session, for a
 valid seed, to the log beside it, which the next write of the seed commits; run from
 Claude Code's plugin it notes CLAUDE_PLUGIN_ROOT in DATA_DIR/claude-plugin.json for doctor, and
 it warns when paige serve uses another DATA_DIR): a seed with invalid
@@ -105,23 +115,40 @@ type SessionStartOutput struct {
 }
 
 // SessionStart runs the SessionStart hook: it prints the seed as the
-// session's context on e.Stdout (one error line when it cannot) and its
-// problems on e.Stderr. It never fails; after a panic the error line
-// "PAI session context error: internal error" is still printed before the
-// panic goes on to the caller's [Guard].
+// session's context on e.Stdout (one error line when it cannot), followed
+// by the coaching state when a coaching session is active for the
+// session's directory, and its problems on e.Stderr. It never fails; after
+// a panic the error line "PAI session context error: internal error" is
+// still printed before the panic goes on to the caller's [Guard].
+//
+// Whether a coaching session is active is read from the markers of
+// [marker] (one directory listing), so a start without one opens no
+// database and starts no process; with one, e.CoachingState adds what
+// `paige hook coaching-state` prints, as the plugin's second SessionStart
+// command used to.
 func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
-	text := seed.ErrorPrefix + "internal error"
-	defer func() { writeContext(e.Stdout, text, o.JSON) }()
-	in := readSessionStartInput(e)
+	text, coaching := seed.ErrorPrefix+"internal error", ""
+	defer func() { writeContext(e.Stdout, text, coaching, o.JSON) }()
+	in, raw := readSessionStartInput(e)
 	cfg, cfgErr := loadConfig(e.Getenv) // a malformed variable elsewhere must not hide the seed
 	if PluginAlsoRuns(e.Getenv, in.Cwd) {
 		text = "" // installed twice (plugin and settings): the plugin's copy gives this start its seed
 		return
 	}
+	text = seedContext(ctx, e, o, in, cfg, cfgErr)
+	if cfgErr == nil && raw != nil && e.CoachingState != nil {
+		if _, ok := marker.Covering(cfg.DataDir, in.Cwd); ok {
+			coaching = e.CoachingState(ctx, cfg, raw)
+		}
+	}
+}
+
+// seedContext returns the seed as context text, noting its problems on
+// e.Stderr, and records the session when o asks for it.
+func seedContext(ctx context.Context, e Env, o SessionStartOptions, in Input, cfg *config.Config, cfgErr error) string {
 	path, err := SeedPath(o.Seed, cfg)
 	if err != nil {
-		text = seed.ErrorPrefix + err.Error()
-		return
+		return seed.ErrorPrefix + err.Error()
 	}
 	layout := seed.LayoutFull
 	if strings.EqualFold(o.Format, seed.LayoutCompact) {
@@ -138,7 +165,7 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 	for _, p := range sc.Problems {
 		fmt.Fprintf(e.Stderr, "paige hook session-start: invalid value %s: %s\n", p.Path, p.Reason)
 	}
-	text = seed.HookText(sc, scErr)
+	text := seed.HookText(sc, scErr)
 	if cfgErr == nil {
 		if w := claudeChecks(ctx, e, cfg); w != "" {
 			fmt.Fprintf(e.Stderr, "paige hook session-start: warning: %s\n", w)
@@ -159,6 +186,7 @@ func SessionStart(ctx context.Context, e Env, o SessionStartOptions) {
 			fmt.Fprintf(e.Stderr, "paige hook session-start: record session: %v\n", err)
 		}
 	}
+	return text
 }
 
 // loadConfig is [config.Load] returning a pointer, as the hook passes the
@@ -183,7 +211,14 @@ func claudeChecks(ctx context.Context, e Env, cfg *config.Config) string {
 	return DataDirMismatch(ctx, cfg.Port, cfg.DataDir, DataDirProbeTimeout)
 }
 
-func writeContext(w io.Writer, text string, asJSON bool) {
+// writeContext prints the context: text, then the coaching state when
+// there is one, as plain text (each ending in a newline, the bytes the two
+// commands printed) or in one hookSpecificOutput whose additionalContext is
+// that plain text without its last newline.
+func writeContext(w io.Writer, text, coaching string, asJSON bool) {
+	if coaching != "" {
+		text += "\n" + strings.TrimSuffix(coaching, "\n")
+	}
 	if !asJSON {
 		fmt.Fprintln(w, text)
 		return
@@ -196,17 +231,18 @@ func writeContext(w io.Writer, text string, asJSON bool) {
 	_ = enc.Encode(out) // nothing useful to do if stdout is gone
 }
 
-// readSessionStartInput returns Claude Code's hook input, or a zero value
-// when stdin is missing, a terminal, empty, malformed or silent for the
-// timeout. Problems other than empty input are noted on stderr.
-func readSessionStartInput(e Env) Input {
+// readSessionStartInput returns Claude Code's hook input and its bytes, or
+// a zero value and nil when stdin is missing, a terminal, empty, malformed
+// or silent for the timeout. Problems other than empty input are noted on
+// stderr.
+func readSessionStartInput(e Env) (Input, []byte) {
 	if e.Stdin == nil {
-		return Input{}
+		return Input{}, nil
 	}
 	if f, ok := e.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return Input{}
+		return Input{}, nil
 	}
-	in, err := ReadInputWithin(e.Stdin, e.stdinTimeout())
+	in, raw, err := readInputWithin(e.Stdin, e.stdinTimeout())
 	var silent *SilentError
 	switch {
 	case errors.As(err, &silent):
@@ -214,5 +250,8 @@ func readSessionStartInput(e Env) Input {
 	case err != nil && !errors.Is(err, ErrEmptyInput):
 		fmt.Fprintf(e.Stderr, "paige hook session-start: ignoring hook input: %v\n", err)
 	}
-	return in
+	if err != nil {
+		return in, nil
+	}
+	return in, raw
 }

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -50,37 +50,64 @@ func CoachingActive(ctx context.Context, dataDir, cwd string) (bool, error) {
 // sessions table means no session. Errors (a corrupt or locked file) are
 // returned with ok false.
 func FindCoaching(ctx context.Context, dataDir, cwd string) (c ProjectCoaching, ok bool, err error) {
+	err = readActive(ctx, dataDir, func(db *sql.DB, list []coach.Session) error {
+		for _, s := range list {
+			if cwd == "" || s.ProjectDir == "" || marker.Within(cwd, s.ProjectDir) {
+				c, err = describeCoaching(ctx, db, s)
+				ok = err == nil
+				return err
+			}
+		}
+		return nil
+	})
+	return c, ok, err
+}
+
+// PruneMarkers removes the coaching markers of dataDir whose session the
+// coach database does not hold as active ([marker.Prune]), reading the
+// database as [FindCoaching] does: `paige hook coaching-state` runs it, so a
+// stale marker costs the SessionStart hook one run of paige, not one each
+// time.
+func PruneMarkers(ctx context.Context, dataDir string) error {
+	return readActive(ctx, dataDir, func(_ *sql.DB, list []coach.Session) error {
+		ids := make(map[string]bool, len(list))
+		for _, s := range list {
+			ids[s.ID] = true
+		}
+		return marker.Prune(dataDir, func(id string) bool { return ids[id] }, time.Now())
+	})
+}
+
+// readActive opens the coach database of dataDir read-only (never creating
+// or migrating it) and calls f with the sessions whose status is active,
+// most recently started first: none when the file or its sessions table
+// does not exist.
+func readActive(ctx context.Context, dataDir string, f func(*sql.DB, []coach.Session) error) error {
 	path := filepath.Join(dataDir, FileName)
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return c, false, nil
+			return f(nil, nil)
 		}
-		return c, false, err
+		return err
 	}
 	db, err := sqlite.OpenReadOnly(path)
 	if err != nil {
-		return c, false, err
+		return err
 	}
 	defer db.Close()
 	var tables int
 	if err := db.QueryRowContext(ctx,
 		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sessions'`).Scan(&tables); err != nil {
-		return c, false, fmt.Errorf("query coaching sessions: %w", err)
+		return fmt.Errorf("query coaching sessions: %w", err)
 	}
 	if tables == 0 {
-		return c, false, nil
+		return f(db, nil)
 	}
 	list, err := findSessions(ctx, db, SessionFilter{Status: coach.SessionActive})
 	if err != nil {
-		return c, false, fmt.Errorf("query coaching sessions: %w", err)
+		return fmt.Errorf("query coaching sessions: %w", err)
 	}
-	for _, s := range list {
-		if cwd == "" || s.ProjectDir == "" || within(cwd, s.ProjectDir) {
-			c, err = describeCoaching(ctx, db, s)
-			return c, err == nil, err
-		}
-	}
-	return c, false, nil
+	return f(db, list)
 }
 
 // describeCoaching reads the session's last activity and current phase.
@@ -122,20 +149,4 @@ func describeCoaching(ctx context.Context, db *sql.DB, s coach.Session) (Project
 		c.Phase = pending
 	}
 	return c, rows.Err()
-}
-
-// within reports whether path is dir or below it, also after resolving
-// symbolic links (macOS's /var is /private/var).
-func within(path, dir string) bool {
-	if under(path, dir) {
-		return true
-	}
-	rp, err1 := filepath.EvalSymlinks(path)
-	rd, err2 := filepath.EvalSymlinks(dir)
-	return err1 == nil && err2 == nil && under(rp, rd)
-}
-
-func under(path, dir string) bool {
-	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

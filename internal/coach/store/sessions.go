@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/redact"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
@@ -30,7 +31,7 @@ type SessionFilter struct {
 const sessionCols = `id, project_dir, issue_number, issue_title, status, started_at, ended_at`
 
 // CreateSession stores a new session with status active and started_at now
-// (scenario 2.3). The issue title is redacted ([redact.String]) before it
+// (scenario 2.3), its coaching marker written first. The issue title is redacted ([redact.String]) before it
 // is stored.
 func (s *Store) CreateSession(ctx context.Context, in NewSession) (coach.Session, error) {
 	return update(ctx, s, func(tx *Tx) (coach.Session, error) { return tx.CreateSession(ctx, in) })
@@ -44,6 +45,9 @@ func (tx *Tx) CreateSession(ctx context.Context, in NewSession) (coach.Session, 
 	sess := coach.Session{
 		ID: tx.s.NewID(), ProjectDir: in.ProjectDir, IssueNumber: in.IssueNumber,
 		IssueTitle: redact.String(in.IssueTitle), Status: coach.SessionActive, StartedAt: tx.s.now(),
+	}
+	if err := tx.s.writeMarker(sess); err != nil { // before the commit: a marker may be stale, never missing
+		return coach.Session{}, err
 	}
 	_, err := tx.tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES (?, ?, ?, ?, ?, ?, NULL)`,
 		sess.ID, sess.ProjectDir, nullInt(sess.IssueNumber), nullString(sess.IssueTitle), sess.Status,
@@ -91,7 +95,8 @@ func (s *Store) Sessions(ctx context.Context, f SessionFilter) (list []coach.Ses
 // Moving to completed or abandoned sets ended_at to now (kept if the session
 // had already ended) and makes a wrap-up that has not run pending; moving
 // back to active (resume) clears ended_at and the pending wrap-up. Setting
-// the status a session already has changes nothing.
+// the status a session already has changes nothing. Resuming writes the
+// session's coaching marker before the commit, ending removes it after.
 func (s *Store) SetSessionStatus(ctx context.Context, id string, status coach.SessionStatus) (coach.Session, error) {
 	return update(ctx, s, func(tx *Tx) (coach.Session, error) { return tx.SetSessionStatus(ctx, id, status) })
 }
@@ -108,9 +113,15 @@ func (tx *Tx) SetSessionStatus(ctx context.Context, id string, status coach.Sess
 	sess.Status = status
 	if status == coach.SessionActive {
 		sess.EndedAt = nil
-	} else if sess.EndedAt == nil {
-		t := tx.s.now()
-		sess.EndedAt = &t
+		if err := tx.s.writeMarker(sess); err != nil { // before the commit, as for a new session
+			return coach.Session{}, err
+		}
+	} else {
+		if sess.EndedAt == nil {
+			t := tx.s.now()
+			sess.EndedAt = &t
+		}
+		tx.afterCommit = append(tx.afterCommit, func() { _ = marker.Remove(tx.s.dataDir, id) }) // a stale marker costs one hook run
 	}
 	// Ending a session leaves its wrap-up pending; resuming it before the
 	// wrap-up ran makes it an active session again.
@@ -125,9 +136,13 @@ func (tx *Tx) SetSessionStatus(ctx context.Context, id string, status coach.Sess
 }
 
 // DeleteSession removes a session and, by cascade, everything that belongs
-// to it. Deleting a missing session returns an error wrapping [ErrNotFound].
+// to it, and then its coaching marker. Deleting a missing session returns
+// an error wrapping [ErrNotFound].
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
-	return s.Update(ctx, func(tx *Tx) error { return deleteRow(ctx, tx.tx, "sessions", "session", id) })
+	return s.Update(ctx, func(tx *Tx) error {
+		tx.afterCommit = append(tx.afterCommit, func() { _ = marker.Remove(s.dataDir, id) })
+		return deleteRow(ctx, tx.tx, "sessions", "session", id)
+	})
 }
 
 func deleteRow(ctx context.Context, q querier, table, what, id string) error {

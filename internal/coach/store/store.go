@@ -19,6 +19,12 @@
 //     sqlite.BusyTimeout for it rather than failing (EC-07).
 //   - A Store is safe for concurrent use.
 //
+// Every active session has a marker file ([marker]) in
+// DATA_DIR/coaching-active, for the SessionStart hook: a transaction that
+// makes a session active writes it before it commits, one that ends a
+// session removes it after it commits, and [OpenFile] restores the markers
+// of the sessions the database holds as active and prunes the others.
+//
 // Methods that look a row up by id return an error wrapping [ErrNotFound]
 // when it does not exist; methods that validate input return an error
 // wrapping [ErrInvalid].
@@ -37,6 +43,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/paige-dev/paige/internal/coach"
+	"github.com/paige-dev/paige/internal/coach/marker"
 	"github.com/paige-dev/paige/internal/sqlite"
 )
 
@@ -62,6 +70,8 @@ var (
 // Store is the coaching database. Create it with [Open]; Close it once.
 type Store struct {
 	db *sql.DB
+	// dataDir holds the database file and the coaching markers.
+	dataDir string
 	// Now returns the current time; tests replace it. It must be safe for
 	// concurrent use. Set it before the Store is shared.
 	Now func() time.Time
@@ -80,7 +90,8 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	return OpenFile(ctx, filepath.Join(dataDir, FileName))
 }
 
-// OpenFile is [Open] for an explicit database path.
+// OpenFile is [Open] for an explicit database path; the coaching markers
+// live beside the file.
 func OpenFile(ctx context.Context, path string) (*Store, error) {
 	sub, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
@@ -97,7 +108,47 @@ func OpenFile(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("coach store: %w", err)
 	}
-	return &Store{db: db, Now: time.Now, NewID: newID}, nil
+	s := &Store{db: db, dataDir: filepath.Dir(path), Now: time.Now, NewID: newID}
+	if err := s.syncMarkers(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("coach store: %w", err)
+	}
+	return s, nil
+}
+
+// syncMarkers writes the missing marker of every session the database
+// holds as active (a crash, or a version before markers, may have left one
+// out) and
+// prunes the others ([marker.Prune]: a marker a concurrent transaction has
+// just written survives).
+func (s *Store) syncMarkers(ctx context.Context) error {
+	active, err := s.Sessions(ctx, SessionFilter{Status: coach.SessionActive})
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	if list, err := marker.List(s.dataDir); err == nil {
+		for _, m := range list {
+			have[m.SessionID] = true
+		}
+	}
+	ids := make(map[string]bool, len(active))
+	for _, sess := range active {
+		ids[sess.ID] = true
+		if have[sess.ID] {
+			continue
+		}
+		if err := s.writeMarker(sess); err != nil {
+			return err
+		}
+	}
+	_ = marker.Prune(s.dataDir, func(id string) bool { return ids[id] }, s.Now()) // a stale marker costs one hook run, no more
+	return nil
+}
+
+// writeMarker records sess as active for the SessionStart hook.
+func (s *Store) writeMarker(sess coach.Session) error {
+	return marker.Write(s.dataDir, marker.Marker{SessionID: sess.ID, Project: sess.ProjectDir, At: s.Now().UTC()})
 }
 
 // Close closes the database. Calling it again returns nil.
@@ -141,10 +192,17 @@ func (s *Store) Update(ctx context.Context, f func(tx *Tx) error) error {
 		return err
 	}
 	defer sqlTx.Rollback()
-	if err := f(&Tx{tx: sqlTx, s: s}); err != nil {
+	tx := &Tx{tx: sqlTx, s: s}
+	if err := f(tx); err != nil {
 		return err
 	}
-	return sqlTx.Commit()
+	if err := sqlTx.Commit(); err != nil {
+		return err
+	}
+	for _, after := range tx.afterCommit {
+		after()
+	}
+	return nil
 }
 
 // update runs f in one [Store.Update] transaction and returns what f
@@ -165,6 +223,8 @@ func update[T any](ctx context.Context, s *Store, f func(tx *Tx) (T, error)) (T,
 type Tx struct {
 	tx *sql.Tx
 	s  *Store
+	// afterCommit runs, in order, once the transaction has committed.
+	afterCommit []func()
 }
 
 // parseTime reads an ISO 8601 column.
