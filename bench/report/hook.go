@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,31 +95,76 @@ type hookProc struct {
 	stdin string
 }
 
-// measureHook runs `paige-hook session-start --record-session` (what the
-// plugin runs; left out when the tree has no paige-hook) and `paige hook
-// session-start --record-session` with the seed fixture, and a
-// hello-world Go binary built the same way, interleaved, r.hookRuns times
-// each after one warm-up run of each.
-func (r *runner) measureHook(ctx context.Context) (smallHook, hook, hello *procStats, err error) {
+// pluginSessionStart returns the SessionStart commands of the plugin's
+// hooks.json in root, joined by newlines: one shell script that runs them in
+// order, as Claude Code runs each through a shell. It returns "" when the
+// tree has no plugin.
+func pluginSessionStart(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "plugin", "hooks", "hooks.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("plugin hooks.json: %w", err)
+	}
+	var cmds []string
+	for _, m := range cfg.Hooks["SessionStart"] {
+		for _, h := range m.Hooks {
+			cmds = append(cmds, h.Command)
+		}
+	}
+	return strings.Join(cmds, "\n"), nil
+}
+
+// measureHook measures, interleaved, r.hookRuns times each after one
+// warm-up run of each, with the seed fixture:
+//   - the plugin's SessionStart commands through /bin/sh with the built
+//     binaries first on PATH, exactly as Claude Code runs them, against a
+//     hello-world run the same way (f.plugin, f.helloShell; left out when
+//     the tree has no plugin);
+//   - `paige-hook session-start --record-session` (left out when the tree
+//     has none) and `paige hook session-start --record-session` run
+//     directly, against the hello-world run directly (f.smallHook, f.hook,
+//     f.hello).
+func (r *runner) measureHook(ctx context.Context, f *figures) error {
 	home := filepath.Join(r.tmp, "hook-home")
 	seed, err := os.ReadFile(filepath.Join(r.root, "internal", "seed", "testdata", "valid-seed.json"))
 	if err != nil {
-		return nil, nil, nil, err
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(home, ".pai"), 0o700); err != nil {
-		return nil, nil, nil, err
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(home, ".pai", "seed.json"), seed, 0o600); err != nil {
-		return nil, nil, nil, err
+		return err
 	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
-	smallHook, hook, hello = &procStats{}, &procStats{}, &procStats{}
+	script, err := pluginSessionStart(r.root)
+	if err != nil {
+		return err
+	}
+	// The binaries sit in r.tmp: on PATH first, as an installed paige is.
+	env := []string{"PATH=" + r.tmp + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home}
 	procs := []hookProc{
-		{hook, r.paige, []string{"hook", "session-start", "--record-session"}, hookInput},
-		{hello, r.hello, nil, ""},
+		{f.hook, r.paige, []string{"hook", "session-start", "--record-session"}, hookInput},
+		{f.hello, r.hello, nil, ""},
 	}
 	if r.paigeHook != "" {
-		procs = append([]hookProc{{smallHook, r.paigeHook, []string{"session-start", "--record-session"}, hookInput}}, procs...)
+		procs = append(procs, hookProc{f.smallHook, r.paigeHook, []string{"session-start", "--record-session"}, hookInput})
+	}
+	if script != "" {
+		procs = append(procs,
+			hookProc{f.plugin, "/bin/sh", []string{"-c", script}, hookInput},
+			hookProc{f.helloShell, "/bin/sh", []string{"-c", filepath.Base(r.hello)}, ""})
 	}
 	var warm procStats
 	for i := -1; i < r.hookRuns; i++ {
@@ -126,16 +174,16 @@ func (r *runner) measureHook(ctx context.Context) (smallHook, hook, hello *procS
 				st = &warm
 			}
 			if err := runProc(ctx, st, env, p.stdin, p.bin, p.args...); err != nil {
-				return nil, nil, nil, err
+				return err
 			}
 		}
 	}
 	for range min(r.hookRuns, 5) { // peak RSS barely varies
 		for _, p := range procs {
 			if err := runRSS(ctx, p.st, r.tmp, env, p.stdin, p.bin, p.args...); err != nil {
-				return nil, nil, nil, err
+				return err
 			}
 		}
 	}
-	return smallHook, hook, hello, nil
+	return nil
 }

@@ -7,10 +7,12 @@
 // It builds `paige` and `paige-hook` (as `make build` does) and a
 // hello-world Go binary the same way, then measures:
 //
-//   - `paige-hook session-start --record-session` (what the plugin's
-//     SessionStart hook runs) and `paige hook session-start` as whole
-//     processes, /usr/bin/time-style (wall, user+system CPU, peak RSS),
-//     against the hello-world;
+//   - the plugin's SessionStart command (plugin/hooks/hooks.json) through
+//     /bin/sh as Claude Code runs it, against the hello-world run the same
+//     way, and `paige-hook session-start --record-session` and `paige hook
+//     session-start` run directly, against the hello-world run directly:
+//     whole processes, /usr/bin/time-style (wall, user+system CPU, peak
+//     RSS);
 //   - a real `paige serve` (offline, temporary project, data dir and HOME),
 //     driven by library clients (the official MCP Go SDK client, and
 //     github.com/coder/websocket for the editor WebSocket): RSS once idle,
@@ -135,12 +137,12 @@ func (r *runner) run(ctx context.Context, w io.Writer) error {
 		key, name string
 		fn        func(context.Context, *figures) error
 	}{
-		{"hook", "paige-hook and paige hook session-start vs hello-world", r.stepHook},
+		{"hook", "the plugin's SessionStart hook, paige-hook and paige hook session-start vs hello-world", r.stepHook},
 		{"serve", "paige serve: health, RSS, MCP, WebSocket", r.stepServe},
 		{"large", fmt.Sprintf("start → /health on %d files", r.files), r.stepLarge},
 		{"bench", "Go benchmarks", r.stepBench},
 	}
-	f := figures{smallHook: &procStats{}, hook: &procStats{}, hello: &procStats{}}
+	f := newFigures()
 	for _, s := range steps {
 		if len(r.only) > 0 && !r.only[s.key] {
 			continue

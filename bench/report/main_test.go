@@ -16,13 +16,28 @@ func TestRealMainBadFlags(t *testing.T) {
 }
 
 func TestRowsWithNothingMeasured(t *testing.T) {
-	f := figures{smallHook: &procStats{}, hook: &procStats{}, hello: &procStats{}}
+	f := newFigures()
 	var out bytes.Buffer
 	f.print(&out, &runner{short: true, files: 10})
-	if got := strings.Count(out.String(), "\n| "); got != 10 { // header + 9 rows
-		t.Errorf("%d table lines, want 10:\n%s", got, out.String())
+	if got := strings.Count(out.String(), "\n| "); got != 11 { // header + 10 rows
+		t.Errorf("%d table lines, want 11:\n%s", got, out.String())
 	}
 	if !strings.Contains(out.String(), "n/a") {
 		t.Error("unmeasured figures not shown as n/a")
+	}
+}
+
+// The hook step runs what the plugin's hooks.json says at SessionStart,
+// nothing else: this repository's plugin runs one command, paige-hook's.
+func TestPluginSessionStart(t *testing.T) {
+	script, err := pluginSessionStart("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(script, "\n") != 0 || !strings.Contains(script, "paige-hook session-start --record-session") {
+		t.Errorf("plugin SessionStart script %q, want the one paige-hook command", script)
+	}
+	if script, err := pluginSessionStart(t.TempDir()); err != nil || script != "" {
+		t.Errorf("tree without a plugin: %q, %v; want nothing", script, err)
 	}
 }

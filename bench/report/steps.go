@@ -16,9 +16,11 @@ func loadNow() float64 { return proc.LoadAvg() }
 
 // figures is everything one report measured.
 type figures struct {
-	// smallHook is `paige-hook session-start` (what the plugin runs),
-	// hook `paige hook session-start`, hello the hello-world.
-	smallHook, hook, hello *procStats
+	// plugin is the plugin's SessionStart commands through /bin/sh (as
+	// Claude Code runs them), helloShell the hello-world run the same way;
+	// smallHook is `paige-hook session-start`, hook `paige hook
+	// session-start`, hello the hello-world, each run directly.
+	plugin, helloShell, smallHook, hook, hello *procStats
 
 	// On the small project: start → /health (ms), the server's CPU by
 	// then (ms) and its RSS then (MiB); the same on the large project.
@@ -40,10 +42,13 @@ type figures struct {
 	bench map[string]*series // "BenchmarkName unit"
 }
 
+// newFigures returns empty figures, ready for the steps to fill.
+func newFigures() figures {
+	return figures{plugin: &procStats{}, helloShell: &procStats{}, smallHook: &procStats{}, hook: &procStats{}, hello: &procStats{}}
+}
+
 func (r *runner) stepHook(ctx context.Context, f *figures) error {
-	var err error
-	f.smallHook, f.hook, f.hello, err = r.measureHook(ctx)
-	return err
+	return r.measureHook(ctx, f)
 }
 
 // bufferText is the unsaved buffer paige_get_buffer answers: about 2.6 KB
