@@ -136,14 +136,7 @@ func (w *wsClient) typesUntil(stop string) []string {
 	defer cancel()
 	var seen []string
 	for {
-		_, b, err := w.c.Read(ctx)
-		if err != nil {
-			w.tb.Fatalf("waiting for %s: %v", stop, err)
-		}
-		var env wsapi.Envelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			w.tb.Fatal(err)
-		}
+		env := w.read(ctx, stop)
 		if env.Type == stop {
 			return seen
 		}
@@ -183,14 +176,7 @@ func (w *wsClient) expectAll(types ...string) map[string]wsapi.Envelope {
 	}
 	got := map[string]wsapi.Envelope{}
 	for len(missing) > 0 {
-		_, b, err := w.c.Read(ctx)
-		if err != nil {
-			w.tb.Fatalf("waiting for %v: %v", missing, err)
-		}
-		var env wsapi.Envelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			w.tb.Fatal(err)
-		}
+		env := w.read(ctx, missing)
 		if missing[env.Type] {
 			got[env.Type] = env
 			delete(missing, env.Type)

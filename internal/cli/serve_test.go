@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -103,14 +104,7 @@ func TestServeLifecycle(t *testing.T) {
 func TestServeMCPHTTP(t *testing.T) {
 	s := startServe(t, serveEnv(t))
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
-	req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(init))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := testHTTP.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := doHTTP(t, http.MethodPost, s.base+"/mcp", init, "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
 	id := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("initialize: %s", resp.Status)
@@ -118,26 +112,13 @@ func TestServeMCPHTTP(t *testing.T) {
 	if _, err := uuid.Parse(id); err != nil {
 		t.Fatalf("Mcp-Session-Id %q is not a UUID", id)
 	}
-	del, _ := http.NewRequest(http.MethodDelete, s.base+"/mcp", nil)
-	del.Header.Set("Mcp-Session-Id", id)
-	resp, err = testHTTP.Do(del)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp = doHTTP(t, http.MethodDelete, s.base+"/mcp", "", "Mcp-Session-Id", id)
 	if resp.StatusCode >= 300 {
 		t.Errorf("DELETE: %s", resp.Status)
 	}
 	// Cross-site browsers are refused on both endpoints.
-	evil, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(init))
-	evil.Header.Set("Origin", "https://evil.example")
-	evil.Header.Set("Sec-Fetch-Site", "cross-site")
-	evil.Header.Set("Content-Type", "application/json")
-	resp, err = testHTTP.Do(evil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp = doHTTP(t, http.MethodPost, s.base+"/mcp", init,
+		"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site", "Content-Type", "application/json")
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("cross-site POST /mcp: %s, want 403", resp.Status)
 	}
@@ -203,6 +184,27 @@ const testWait = 60 * time.Second
 // testHTTP is the HTTP client of the tests: like http.DefaultClient, with
 // a deadline for the whole exchange, body included.
 var testHTTP = &http.Client{Timeout: testWait}
+
+// doHTTP sends a method request to url with body (none if empty) and the
+// headers given as name, value pairs, and returns the response, its body
+// read and closed: what the tests look at is the status and the headers.
+func doHTTP(tb testing.TB, method, url, body string, headers ...string) *http.Response {
+	tb.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := testHTTP.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
 
 // served is a `paige serve` running in-process.
 type served struct {
@@ -371,6 +373,21 @@ func (w *wsClient) send(typ string, payload any) {
 	}
 }
 
+// read reads the next message (within ctx) and decodes its envelope;
+// waiting says, should none come, what the test was waiting for.
+func (w *wsClient) read(ctx context.Context, waiting any) wsapi.Envelope {
+	w.tb.Helper()
+	_, b, err := w.c.Read(ctx)
+	if err != nil {
+		w.tb.Fatalf("waiting for %v: %v", waiting, err)
+	}
+	var env wsapi.Envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		w.tb.Fatal(err)
+	}
+	return env
+}
+
 // expect reads messages until one of type typ arrives (within testWait) and
 // decodes its payload into out.
 func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
@@ -378,14 +395,7 @@ func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for {
-		_, b, err := w.c.Read(ctx)
-		if err != nil {
-			w.tb.Fatalf("waiting for %s: %v", typ, err)
-		}
-		var env wsapi.Envelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			w.tb.Fatal(err)
-		}
+		env := w.read(ctx, typ)
 		if env.Type != typ {
 			continue
 		}
