@@ -23,13 +23,7 @@ type claudeFlags struct {
 }
 
 func newClaudeCmd(e *env) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "claude",
-		Short: "Plug Paige into Claude Code (install, uninstall)",
-		Args:  cobra.NoArgs,
-	}
-	c.AddCommand(newClaudeInstallCmd(e), newClaudeUninstallCmd(e))
-	return c
+	return groupCmd("claude", "Plug Paige into Claude Code (install, uninstall)", newClaudeInstallCmd(e), newClaudeUninstallCmd(e))
 }
 
 func newClaudeInstallCmd(e *env) *cobra.Command {

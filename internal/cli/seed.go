@@ -77,17 +77,12 @@ func seedCmd(e *env, use, short string, args cobra.PositionalArgs, run func(path
 }
 
 func newSeedCmd(e *env) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "seed",
-		Short: "The personal seed (~/.pai/seed.json): identity, learnings, proposals, state",
-		Args:  cobra.NoArgs,
-	}
-	cmd.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH or ~/.pai/seed.json)")
-	cmd.AddCommand(
+	cmd := groupCmd("seed", "The personal seed (~/.pai/seed.json): identity, learnings, proposals, state",
 		newSeedShowCmd(e), newSeedStatusCmd(e), newSeedSetupCmd(e),
 		newSeedLearnCmd(e), newSeedForgetCmd(e), newSeedProposalsCmd(e),
 		newSeedCheckCmd(e), newSeedRepairCmd(e), newSeedSchemaCmd(e), newSeedPathCmd(e),
 	)
+	cmd.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH or ~/.pai/seed.json)")
 	return cmd
 }
 

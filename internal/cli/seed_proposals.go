@@ -63,12 +63,7 @@ func newSeedSetupCmd(e *env) *cobra.Command {
 }
 
 func newSeedProposalsCmd(e *env) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "proposals",
-		Short: "Review the learnings proposed from your sessions",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(
+	return groupCmd("proposals", "Review the learnings proposed from your sessions",
 		seedCmd(e, "list", "List pending proposals", cobra.NoArgs, func(path string, _ []string) error {
 			s, err := readSeed(e, path)
 			if err != nil {
@@ -97,7 +92,6 @@ func newSeedProposalsCmd(e *env) *cobra.Command {
 			}, func() string { return fmt.Sprintf("Removed %d rejected proposal(s).", n) })
 		}),
 	)
-	return cmd
 }
 
 func newDecideCmd(e *env, verb string, accept bool) *cobra.Command {
