@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paige-dev/paige/internal/claudecode"
 	"github.com/paige-dev/paige/internal/testenv"
 )

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/paige-dev/paige/internal/coach/mcpapi"
 	"github.com/paige-dev/paige/internal/coach/prompts/coachagent"
 	"github.com/paige-dev/paige/internal/coach/prompts/explainthis"

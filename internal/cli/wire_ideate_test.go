@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paige-dev/paige/internal/config"
 	"github.com/paige-dev/paige/internal/ideate/ideatetest"
 	"github.com/paige-dev/paige/internal/llm"
