@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,11 +39,7 @@ func newClaudeCode(tb testing.TB) *claudeCode {
 // hook runs `paige hook <event>` with the documented input fields.
 func (c *claudeCode) hook(event string, in map[string]any, extraEnv ...string) string {
 	c.tb.Helper()
-	b, err := json.Marshal(in)
-	if err != nil {
-		c.tb.Fatal(err)
-	}
-	return runBinHook(c.tb, c.bin, append(c.env, extraEnv...), string(b), "hook", event)
+	return runBinHook(c.tb, c.bin, append(c.env, extraEnv...), hookInputJSON(c.tb, in), "hook", event)
 }
 
 func (c *claudeCode) paige(args ...string) string {

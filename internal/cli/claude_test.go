@@ -34,12 +34,8 @@ func writeFile(tb testing.TB, path, content string) {
 
 func readJSON(tb testing.TB, path string) any {
 	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := json.Unmarshal(testenv.ReadFile(tb, path), &v); err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}
 	return v
