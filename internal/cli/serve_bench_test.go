@@ -195,25 +195,10 @@ var getBufferArgs = &mcp.CallToolParams{Name: "paige_get_buffer", Arguments: mcp
 // closedLoop runs b.N calls from clients goroutines, each calling again as
 // soon as it has its answer.
 func closedLoop(b *testing.B, s *served, clients int, serverCPU func() time.Duration) {
-	sessions := getBufferSessions(b, s, clients)
-	lat := make([][]time.Duration, clients)
 	var next atomic.Int64
-	m := startMeasure(b, serverCPU)
-	var wg sync.WaitGroup
-	for i := range clients {
-		wg.Go(func() {
-			for next.Add(1) <= int64(b.N) {
-				t0 := time.Now()
-				ok := getBuffer(b, sessions[i], getBufferArgs)
-				lat[i] = append(lat[i], time.Since(t0))
-				if !ok {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	m.report(b, slices.Concat(lat...))
+	callLoop(b, s, clients, serverCPU, func(*measure, int) (time.Time, bool) {
+		return time.Now(), next.Add(1) <= int64(b.N)
+	})
 }
 
 // openLoop runs b.N calls from clients goroutines at rate calls/s in
@@ -224,27 +209,45 @@ func closedLoop(b *testing.B, s *served, clients int, serverCPU func() time.Dura
 // measured from when it was sent, so the sleep's own overshoot does not
 // count.
 func openLoop(b *testing.B, s *served, clients, rate int, serverCPU func() time.Duration) {
-	sessions := getBufferSessions(b, s, clients)
-	lat := make([][]time.Duration, clients)
 	interval := time.Second / time.Duration(rate)
 	var late atomic.Int64
+	calls := make([]int, clients) // calls[i]: client i's calls so far, its own to touch
+	callLoop(b, s, clients, serverCPU, func(m *measure, i int) (time.Time, bool) {
+		n := calls[i]*clients + i
+		calls[i]++
+		if n >= b.N {
+			return time.Time{}, false
+		}
+		from := m.start.Add(time.Duration(n) * interval) // due
+		if wait := time.Until(from); wait > 0 {
+			time.Sleep(wait)
+			from = time.Now() // on time: the timer's oversleep is not the server's
+		} else if wait < -interval*time.Duration(clients) {
+			late.Add(1) // sent more than a whole round late
+		}
+		return from, true
+	})
+	b.ReportMetric(float64(rate), "offered_calls/s")
+	b.ReportMetric(100*float64(late.Load())/float64(b.N), "late_%")
+}
+
+// callLoop measures clients goroutines calling paige_get_buffer on their
+// own MCP sessions: client i calls while next(m, i) says so, each call's
+// latency counted from the time next returns, and stops at its first
+// failed call.
+func callLoop(b *testing.B, s *served, clients int, serverCPU func() time.Duration, next func(m *measure, client int) (from time.Time, ok bool)) {
+	sessions := getBufferSessions(b, s, clients)
+	lat := make([][]time.Duration, clients)
 	m := startMeasure(b, serverCPU)
 	var wg sync.WaitGroup
 	for i := range clients {
 		wg.Go(func() {
-			for k := 0; ; k++ {
-				n := k*clients + i
-				if n >= b.N {
+			for {
+				from, ok := next(m, i)
+				if !ok {
 					return
 				}
-				from := m.start.Add(time.Duration(n) * interval) // due
-				if wait := time.Until(from); wait > 0 {
-					time.Sleep(wait)
-					from = time.Now() // on time: the timer's oversleep is not the server's
-				} else if wait < -interval*time.Duration(clients) {
-					late.Add(1) // sent more than a whole round late
-				}
-				ok := getBuffer(b, sessions[i], getBufferArgs)
+				ok = getBuffer(b, sessions[i], getBufferArgs)
 				lat[i] = append(lat[i], time.Since(from))
 				if !ok {
 					return
@@ -254,8 +257,6 @@ func openLoop(b *testing.B, s *served, clients, rate int, serverCPU func() time.
 	}
 	wg.Wait()
 	m.report(b, slices.Concat(lat...))
-	b.ReportMetric(float64(rate), "offered_calls/s")
-	b.ReportMetric(100*float64(late.Load())/float64(b.N), "late_%")
 }
 
 // measure holds the counters at the start of a measurement.
