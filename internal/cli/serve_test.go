@@ -412,7 +412,14 @@ func (w *wsClient) expect(typ string, out any) wsapi.Envelope {
 // health gets /health.
 func (s *served) health(tb testing.TB) (int, map[string]any) {
 	tb.Helper()
-	resp, err := testHTTP.Get(s.base + "/health")
+	return getJSON(tb, s.base+"/health")
+}
+
+// getJSON GETs url and returns the status code and the body's JSON object
+// (nil when the body is not one).
+func getJSON(tb testing.TB, url string) (int, map[string]any) {
+	tb.Helper()
+	resp, err := testHTTP.Get(url)
 	if err != nil {
 		tb.Fatal(err)
 	}

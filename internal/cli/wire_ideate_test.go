@@ -52,7 +52,7 @@ func TestServeGhostPath(t *testing.T) {
 	fake := llmtest.NewServer(t)
 	s := startServe(t, modelEnv(t, fake))
 
-	if code, _ := ideateGetJSON(t, s.base+"/api/v1/health/ready"); code != 200 {
+	if code, _ := getJSON(t, s.base+"/api/v1/health/ready"); code != 200 {
 		t.Fatalf("ready got %d", code)
 	}
 	id := ideateCreate(t, s.base, "How might we reduce churn?")
@@ -94,18 +94,6 @@ func ideateCreate(tb testing.TB, base, problem string) string {
 		tb.Fatalf("create got %d %v", resp.StatusCode, created)
 	}
 	return id
-}
-
-func ideateGetJSON(tb testing.TB, url string) (int, map[string]any) {
-	tb.Helper()
-	resp, err := testHTTP.Get(url)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
 }
 
 // ideateStreamTypes GETs (or POSTs body to) url and returns the SSE event types, space-separated.
