@@ -23,21 +23,12 @@ type claudeFlags struct {
 }
 
 func newClaudeCmd(e *env) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "claude",
-		Short: "Plug Paige into Claude Code (install, uninstall)",
-		Args:  cobra.NoArgs,
-	}
-	c.AddCommand(newClaudeInstallCmd(e), newClaudeUninstallCmd(e))
-	return c
+	return groupCmd("claude", "Plug Paige into Claude Code (install, uninstall)", newClaudeInstallCmd(e), newClaudeUninstallCmd(e))
 }
 
 func newClaudeInstallCmd(e *env) *cobra.Command {
-	var f claudeFlags
-	cmd := &cobra.Command{
-		Use:   "install [--user|--project] [--dry-run]",
-		Short: "Add Paige's MCP server and hooks to Claude Code's settings",
-		Long: `Adds Paige's MCP server (Streamable HTTP on http://127.0.0.1:$PORT/mcp) and its hooks
+	cmd, f := claudeApplyCmd(e, true, "install", "Add Paige's MCP server and hooks to Claude Code's settings",
+		`Adds Paige's MCP server (Streamable HTTP on http://127.0.0.1:$PORT/mcp) and its hooks
 (SessionStart, SessionEnd, PreToolUse → 'paige hook …') to Claude Code's settings.
 
   --user     (default) hooks in ~/.claude/settings.json, MCP server in ~/.claude.json
@@ -45,35 +36,36 @@ func newClaudeInstallCmd(e *env) *cobra.Command {
 
 Installing twice is the same as once. Every file changed is first copied to
 <file>.paige-backup-<time>; unknown keys and their order are kept. --dry-run prints
-the diff and writes nothing. Run it while Claude Code is closed.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return claudeApply(e, f, true) },
-	}
-	addClaudeFlags(cmd, &f)
+the diff and writes nothing. Run it while Claude Code is closed.`)
 	cmd.Flags().StringVar(&f.bin, "bin", "", "paige binary the hooks run (default: $PAIGE_BIN or this executable)")
 	return cmd
 }
 
 func newClaudeUninstallCmd(e *env) *cobra.Command {
-	var f claudeFlags
-	cmd := &cobra.Command{
-		Use:   "uninstall [--user|--project] [--dry-run]",
-		Short: "Remove exactly what 'paige claude install' added",
-		Long: `Removes the hooks whose command is '<…>/paige hook <session-start|session-end|pre-tool-use>'
+	cmd, _ := claudeApplyCmd(e, false, "uninstall", "Remove exactly what 'paige claude install' added",
+		`Removes the hooks whose command is '<…>/paige hook <session-start|session-end|pre-tool-use>'
 and the "paige" MCP server from the same files install writes, keeping everything else.
-Changed files are backed up first; --dry-run prints the diff and writes nothing.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return claudeApply(e, f, false) },
-	}
-	addClaudeFlags(cmd, &f)
+Changed files are backed up first; --dry-run prints the diff and writes nothing.`)
 	return cmd
 }
 
-func addClaudeFlags(cmd *cobra.Command, f *claudeFlags) {
+// claudeApplyCmd is `paige claude <verb> [--user|--project] [--dry-run]`,
+// which installs (install) or uninstalls; its flags fill the returned
+// claudeFlags.
+func claudeApplyCmd(e *env, install bool, verb, short, long string) (*cobra.Command, *claudeFlags) {
+	f := &claudeFlags{}
+	cmd := &cobra.Command{
+		Use:   verb + " [--user|--project] [--dry-run]",
+		Short: short,
+		Long:  long,
+		Args:  cobra.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return claudeApply(e, *f, install) },
+	}
 	cmd.Flags().BoolVar(&f.user, "user", false, "your user settings (default)")
 	cmd.Flags().BoolVar(&f.project, "project", false, "the current directory's project settings")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the changes, write nothing")
 	cmd.MarkFlagsMutuallyExclusive("user", "project")
+	return cmd, f
 }
 
 // claudeFiles are the two files install edits for one scope.

@@ -91,6 +91,14 @@ func newRootCmd(e *env) *cobra.Command {
 	return root
 }
 
+// groupCmd is the command use (short: its help line): it takes no
+// arguments of its own and groups the subcommands subs.
+func groupCmd(use, short string, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs}
+	c.AddCommand(subs...)
+	return c
+}
+
 func newVersionCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",

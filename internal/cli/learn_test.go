@@ -18,7 +18,9 @@ import (
 	"github.com/paige-dev/paige/internal/coach/store"
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/extract"
+	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
+	"github.com/paige-dev/paige/internal/learn/trail/trailtest"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/testenv"
 )
@@ -358,5 +360,192 @@ func TestLearnContext(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &asm); err != nil || asm.Metadata.KnowledgeEntries != 2 {
 		t.Errorf("json: %v %s", err, out)
+	}
+}
+
+// TestLearnContextWhy: for a project, the context takes its procedures
+// that still hold, leaves out the one whose script is gone, and the
+// receipt says what went in at what cost and why the other was left out.
+func TestLearnContextWhy(t *testing.T) {
+	env := learnEnv(t)
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"scripts":{"test":"vitest","build":"next build"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := trailtest.New("ctx1", repo).
+		Bash("pnpm test", "Tests 3 passed", 0).Bash("pnpm lint", "ok", 0).
+		Bash("pnpm test", "Tests 3 passed", 0).Bash("pnpm lint", "ok", 0).Bash("pnpm build", "Compiled", 0)
+	tr := filepath.Join(t.TempDir(), "ctx1.jsonl")
+	if err := os.WriteFile(tr, []byte(s.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", tr); code != 0 {
+		t.Fatalf("extract: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := runLearnBin(t, env, "learn", "context", "--project", repo, "--why")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	show, _, _ := runLearnBin(t, env, "learn", "show")
+	if !strings.Contains(show, "lint: pnpm lint (") || !strings.Contains(show, "build: pnpm build (0.5, session:ctx1) (evidence only: ran successfully 1 time") {
+		t.Errorf("show:\n%s", show)
+	}
+	prompt, receipt, _ := strings.Cut(out, "Context receipt:")
+	if !strings.Contains(prompt, "- tests: pnpm test [session:ctx1]") || strings.Contains(prompt, "pnpm lint") {
+		t.Errorf("prompt:\n%s", prompt)
+	}
+	for _, want := range []string{"tokens  - tests: pnpm test [session:ctx1]  (procedure, unconfirmed", "left out: stale: package.json has no script lint", "left out: evidence only: ran successfully 1 time in 1 session"} {
+		if !strings.Contains(receipt, want) {
+			t.Errorf("receipt lacks %q:\n%s", want, receipt)
+		}
+	}
+}
+
+// TestLearnExtractTrailAcrossSessions: paige learn extract learns how to
+// start the project from the fixture's tool trail; a second session of the
+// same project doing the same grows the entry's evidence and confidence,
+// and the summary says so; --no-trail learns none of it.
+func TestLearnExtractTrailAcrossSessions(t *testing.T) {
+	env := learnEnv(t)
+	store := filepath.Join(t.TempDir(), "kb")
+	raw, err := os.ReadFile(learnTranscripts + "/cc-2.1.38-tool_heavy.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, n := range []string{"one", "two"} {
+		os.WriteFile(filepath.Join(dir, n+".jsonl"), raw, 0o644)
+	}
+	out, stderr, code := runLearnBin(t, env, "learn", "extract", "-i", filepath.Join(dir, "one.jsonl"), "--store", store)
+	if code != 0 || !strings.Contains(out, "From the tool trail: 2 new, 0 seen again") ||
+		!strings.Contains(out, "[procedure] start the project: mix phx.server (confidence: 0.5)") {
+		t.Fatalf("first session: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = runLearnBin(t, env, "learn", "extract", "-i", filepath.Join(dir, "two.jsonl"), "--store", store)
+	if !strings.Contains(out, "From the tool trail: 0 new, 2 seen again") {
+		t.Errorf("second session:\n%s", out)
+	}
+	os.WriteFile(filepath.Join(dir, "three.jsonl"), raw, 0o644)
+	out, _, _ = runLearnBin(t, env, "learn", "extract", "-i", filepath.Join(dir, "three.jsonl"), "--store", store, "--json")
+	if sum := decodeSummary(t, out); len(sum.Updated) != 2 || sum.Updated[0].Observed.SessionCount != 3 || sum.Stats.EntriesUpdated != 2 {
+		t.Errorf("--json summary of a third session: %+v", sum)
+	}
+	out, _, _ = runLearnBin(t, env, "learn", "show", "--store", store)
+	if !strings.Contains(out, "[procedure] start the project: mix phx.server (0.8, session:one)") || strings.Count(out, "mix phx.server") != 1 {
+		t.Errorf("show:\n%s", out)
+	}
+	md, _ := os.ReadFile(filepath.Join(store, "knowledge.md"))
+	if !strings.Contains(string(md), "start the project: mix phx.server (project: /home/marco/projects/spotter)") {
+		t.Errorf("knowledge.md:\n%s", md)
+	}
+
+	out, _, _ = runLearnBin(t, env, "learn", "extract", "-i", filepath.Join(dir, "one.jsonl"), "--store", t.TempDir(), "--no-trail")
+	if strings.Contains(out, "mix phx.server") || strings.Contains(out, "From the tool trail") {
+		t.Errorf("--no-trail learned from the trail:\n%s", out)
+	}
+}
+
+// forgetRun runs "paige learn forget args --store dir" in-process with
+// stdin and returns stdout and the error.
+func forgetRun(t *testing.T, dir, stdin string, args ...string) (string, error) {
+	t.Helper()
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), append(append([]string{"learn", "forget"}, args...), "--store", dir),
+		mapEnv(map[string]string{"HOME": home, "DATA_DIR": home}), strings.NewReader(stdin), &out, &errb)
+	return out.String(), err
+}
+
+func TestLearnForgetByWords(t *testing.T) {
+	dir := t.TempDir()
+	s, err := knowledge.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.Append(
+		learn.Entry{Type: learn.Fact, Content: "The staging DB listens on port 5433"},
+		learn.Entry{Type: learn.Fact, Content: "The production DB listens on port 5432"},
+		learn.Entry{Type: learn.Rule, Content: "Always run go vet before committing"},
+		learn.Entry{Type: learn.Rule, Content: "Never force-push to main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	active := func() int {
+		a, err := s.Active()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(a)
+	}
+
+	if out, err := forgetRun(t, dir, "", "it"); err == nil || active() != 4 {
+		t.Fatalf("forget it: err %v, %d active, out %q", err, active(), out)
+	}
+	out, err := forgetRun(t, dir, "n\n", "DB", "port")
+	if err != nil || active() != 4 || !strings.Contains(out, stored[0].ID) || !strings.Contains(out, stored[1].ID) ||
+		!strings.Contains(out, "Nothing forgotten") {
+		t.Fatalf("declined: err %v, %d active, out %q", err, active(), out)
+	}
+	if out, err := forgetRun(t, dir, "", "force-push"); err != nil || active() != 3 || !strings.Contains(out, "Forgot "+stored[3].ID) {
+		t.Fatalf("one match: err %v, %d active, out %q", err, active(), out)
+	}
+	if out, err := forgetRun(t, dir, "y\n", "DB port"); err != nil || active() != 1 {
+		t.Fatalf("confirmed: err %v, %d active, out %q", err, active(), out)
+	}
+	if out, err := forgetRun(t, dir, "", stored[2].ID[:len(stored[2].ID)-3]); err != nil || active() != 0 {
+		t.Fatalf("by id prefix: err %v, %d active, out %q", err, active(), out)
+	}
+}
+
+func TestLearnForgetYes(t *testing.T) {
+	dir := t.TempDir()
+	s, err := knowledge.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(learn.Entry{Type: learn.Rule, Content: "Run eslint before pushing"},
+		learn.Entry{Type: learn.Rule, Content: "Run eslint with --fix"}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := forgetRun(t, dir, "", "eslint", "--yes"); err != nil || strings.Contains(out, "[y/N]") {
+		t.Fatalf("--yes: err %v, out %q", err, out)
+	}
+	if a, _ := s.Active(); len(a) != 0 {
+		t.Fatalf("--yes left %d active", len(a))
+	}
+}
+
+// TestLearnContextBudgetCap: "paige learn context --budget N" stays within
+// N tokens and says what it left out.
+func TestLearnContextBudgetCap(t *testing.T) {
+	dir := t.TempDir()
+	s, err := knowledge.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []learn.Entry
+	for i := range 300 {
+		rules = append(rules, learn.Entry{Type: learn.Rule, Content: "Always run linter number " + strings.Repeat("x", i%7) + " before committing"})
+	}
+	if _, err := s.Append(rules...); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	err = Run(context.Background(), []string{"learn", "context", "--budget", "100", "--store", dir},
+		mapEnv(map[string]string{"HOME": home, "DATA_DIR": home}), strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	o := out.String()
+	prompt := o[:strings.LastIndex(o, "\n\n(")]
+	if len(prompt) > 400 || !strings.Contains(prompt, "- Always run linter") {
+		t.Fatalf("over budget: %d chars\n%s", len(prompt), out.String())
+	}
+	if !strings.Contains(out.String(), "of 100 tokens; left out to fit the budget: ") || !strings.Contains(out.String(), " CONSTRAINTS)") {
+		t.Errorf("no left-out summary:\n%s", out.String())
 	}
 }

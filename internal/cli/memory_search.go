@@ -16,13 +16,8 @@ import (
 )
 
 func newMemoryCmd(e *env) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "memory",
-		Short: "See and control what Paige remembers: learned entries, seed proposals and coaching memories",
-		Args:  cobra.NoArgs,
-	}
-	c.AddCommand(newMemorySearchCmd(e))
-	c.AddCommand(memoryCommands(e)...)
+	c := groupCmd("memory", "See and control what Paige remembers: learned entries, seed proposals and coaching memories",
+		append([]*cobra.Command{newMemorySearchCmd(e)}, memoryCommands(e)...)...)
 	c.PersistentFlags().String("seed", "", "seed file (default $PAI_SEED_PATH, else ~/.pai/seed.json)")
 	return c
 }

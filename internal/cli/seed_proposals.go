@@ -63,77 +63,51 @@ func newSeedSetupCmd(e *env) *cobra.Command {
 }
 
 func newSeedProposalsCmd(e *env) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "proposals",
-		Short: "Review the learnings proposed from your sessions",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(
-		&cobra.Command{
-			Use: "list", Short: "List pending proposals", Args: cobra.NoArgs,
-			RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-				s, err := readSeed(e, path)
-				if err != nil {
-					return err
-				}
-				out := seed.FormatProposals(s.State.Proposals)
-				if out == "" {
-					out = "No pending proposals."
-				}
-				_, err = fmt.Fprintln(e.stdout, out)
-				return err
-			}),
-		},
-		newDecideCmd(e, "accept", true), newDecideCmd(e, "reject", false),
-		newDecideAllCmd(e, "accept-all", true), newDecideAllCmd(e, "reject-all", false),
-		&cobra.Command{
-			Use: "review", Short: "Walk pending proposals: [a]ccept [r]eject [s]kip [q]uit", Args: cobra.NoArgs,
-			RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-				_, err := seed.Review(e.stdin, e.stdout, path, seedOptions(e))
-				return err
-			}),
-		},
-		&cobra.Command{
-			Use: "clean", Short: "Remove rejected proposals (commit Update:)", Args: cobra.NoArgs,
-			RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-				n := 0
-				_, warnings, err := seed.Update(path, seedOptions(e), seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
-					if n = seed.CleanRejected(s); n == 0 {
-						return "", nil
-					}
-					return fmt.Sprintf("removed %d rejected proposal(s)", n), nil
-				})
-				warn(e, warnings)
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(e.stdout, "Removed %d rejected proposal(s).\n", n)
-				return err
-			}),
-		},
-	)
-	return cmd
-}
-
-func newDecideCmd(e *env, verb string, accept bool) *cobra.Command {
-	return &cobra.Command{
-		Use:   verb + " <id>",
-		Short: verb + " a pending proposal by id or id prefix of 4+ characters",
-		Args:  cobra.ExactArgs(1),
-		RunE: seedRunE(e, func(_ *cobra.Command, path string, args []string) error {
-			decide := seed.RejectProposal
-			if accept {
-				decide = seed.AcceptProposal
-			}
-			p, warnings, err := decide(path, args[0], seedOptions(e))
-			warn(e, warnings)
+	return groupCmd("proposals", "Review the learnings proposed from your sessions",
+		seedCmd(e, "list", "List pending proposals", cobra.NoArgs, func(path string, _ []string) error {
+			s, err := readSeed(e, path)
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(e.stdout, "%s %s [%s] %s\n", map[bool]string{true: "Accepted", false: "Rejected"}[accept], p.ID, p.Type, p.Content)
+			out := seed.FormatProposals(s.State.Proposals)
+			if out == "" {
+				out = "No pending proposals."
+			}
+			_, err = fmt.Fprintln(e.stdout, out)
 			return err
 		}),
-	}
+		newDecideCmd(e, "accept", true), newDecideCmd(e, "reject", false),
+		newDecideAllCmd(e, "accept-all", true), newDecideAllCmd(e, "reject-all", false),
+		seedCmd(e, "review", "Walk pending proposals: [a]ccept [r]eject [s]kip [q]uit", cobra.NoArgs, func(path string, _ []string) error {
+			_, err := seed.Review(e.stdin, e.stdout, path, seedOptions(e))
+			return err
+		}),
+		seedCmd(e, "clean", "Remove rejected proposals (commit Update:)", cobra.NoArgs, func(path string, _ []string) error {
+			n := 0
+			return updateSeed(e, path, seed.CategoryUpdate, func(s *seed.Seed) (string, error) {
+				if n = seed.CleanRejected(s); n == 0 {
+					return "", nil
+				}
+				return fmt.Sprintf("removed %d rejected proposal(s)", n), nil
+			}, func() string { return fmt.Sprintf("Removed %d rejected proposal(s).", n) })
+		}),
+	)
+}
+
+func newDecideCmd(e *env, verb string, accept bool) *cobra.Command {
+	return seedCmd(e, verb+" <id>", verb+" a pending proposal by id or id prefix of 4+ characters", cobra.ExactArgs(1), func(path string, args []string) error {
+		decide := seed.RejectProposal
+		if accept {
+			decide = seed.AcceptProposal
+		}
+		p, warnings, err := decide(path, args[0], seedOptions(e))
+		warn(e, warnings)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s %s [%s] %s\n", map[bool]string{true: "Accepted", false: "Rejected"}[accept], p.ID, p.Type, p.Content)
+		return err
+	})
 }
 
 func newDecideAllCmd(e *env, use string, accept bool) *cobra.Command {
@@ -141,24 +115,15 @@ func newDecideAllCmd(e *env, use string, accept bool) *cobra.Command {
 	if accept {
 		category, verb = seed.CategoryConfirm, "accepted"
 	}
-	return &cobra.Command{
-		Use:   use,
-		Short: use[:6] + " every pending proposal",
-		Args:  cobra.NoArgs,
-		RunE: seedRunE(e, func(_ *cobra.Command, path string, _ []string) error {
-			n := 0
-			_, warnings, err := seed.Update(path, seedOptions(e), category, func(s *seed.Seed) (string, error) {
-				if n = seed.DecideAll(s, accept, seed.FormatTime(time.Now())); n == 0 {
-					return "", nil
-				}
-				return fmt.Sprintf("%s all %d pending proposal(s)", verb, n), nil
-			})
-			warn(e, warnings)
-			if err != nil {
-				return err
+	return seedCmd(e, use, use[:6]+" every pending proposal", cobra.NoArgs, func(path string, _ []string) error {
+		n := 0
+		return updateSeed(e, path, category, func(s *seed.Seed) (string, error) {
+			if n = seed.DecideAll(s, accept, seed.FormatTime(time.Now())); n == 0 {
+				return "", nil
 			}
-			_, err = fmt.Fprintf(e.stdout, "%s %d proposal(s).\n", map[bool]string{true: "Accepted", false: "Rejected"}[accept], n)
-			return err
-		}),
-	}
+			return fmt.Sprintf("%s all %d pending proposal(s)", verb, n), nil
+		}, func() string {
+			return fmt.Sprintf("%s %d proposal(s).", map[bool]string{true: "Accepted", false: "Rejected"}[accept], n)
+		})
+	})
 }

@@ -220,15 +220,8 @@ func TestServePolicyRealClients(t *testing.T) {
 		t.Fatalf("close (DELETE /mcp): %v", err)
 	}
 	// The DELETE got through: the session is gone on the server.
-	req, _ := http.NewRequest(http.MethodPost, s.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Session-Id", id)
-	resp, err := testHTTP.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := doHTTP(t, http.MethodPost, s.base+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Mcp-Session-Id", id)
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("POST on the closed session: %s, want 404 (DELETE refused?)", resp.Status)
 	}
@@ -254,14 +247,7 @@ func TestServePolicyRealClients(t *testing.T) {
 
 	// An explicitly set CORS_ORIGINS is trusted by the policy, and the API
 	// answers it with CORS headers.
-	req, _ = http.NewRequest(http.MethodGet, s.base+"/api/v1/sessions", nil)
-	req.Header.Set("Origin", "http://localhost:5173")
-	req.Header.Set("Sec-Fetch-Site", "same-site")
-	resp, err = testHTTP.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp = doHTTP(t, http.MethodGet, s.base+"/api/v1/sessions", "", "Origin", "http://localhost:5173", "Sec-Fetch-Site", "same-site")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
 		t.Errorf("CORS_ORIGINS origin: %s, ACAO %q", resp.Status, resp.Header.Get("Access-Control-Allow-Origin"))
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"testing"
 
@@ -96,14 +97,7 @@ func (w *wsClient) until(typ string) ([]string, map[string]wsapi.Envelope) {
 	var types []string
 	first := map[string]wsapi.Envelope{}
 	for {
-		_, b, err := w.c.Read(ctx)
-		if err != nil {
-			w.tb.Fatalf("waiting for %s after %v: %v", typ, types, err)
-		}
-		var env wsapi.Envelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			w.tb.Fatal(err)
-		}
+		env := w.read(ctx, fmt.Sprintf("%s after %v", typ, types))
 		types = append(types, env.Type)
 		if _, ok := first[env.Type]; !ok {
 			first[env.Type] = env

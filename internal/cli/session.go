@@ -21,12 +21,6 @@ import (
 // project, seen and ended from a terminal, with or without paige serve.
 func newSessionCmd(e *env) *cobra.Command {
 	var dir string
-	c := &cobra.Command{
-		Use:   "session",
-		Short: "Show or end the coaching session of this project",
-		Args:  cobra.NoArgs,
-	}
-	c.PersistentFlags().StringVar(&dir, "dir", "", "project directory (default: the current directory)")
 	var asJSON bool
 	show := &cobra.Command{
 		Use:   "show",
@@ -49,7 +43,8 @@ DATA_DIR/paige.db; the wrap-up stays pending and the next paige serve with a mod
 			return sessionEnd(cmd.Context(), e, dir)
 		},
 	}
-	c.AddCommand(show, end)
+	c := groupCmd("session", "Show or end the coaching session of this project", show, end)
+	c.PersistentFlags().StringVar(&dir, "dir", "", "project directory (default: the current directory)")
 	return c
 }
 

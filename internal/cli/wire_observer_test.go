@@ -148,14 +148,7 @@ func TestServeNoMessageNotImplemented(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	for {
-		_, b, err := editor.c.Read(ctx)
-		if err != nil {
-			t.Fatalf("waiting for connection:init: %v", err)
-		}
-		var env wsapi.Envelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			t.Fatal(err)
-		}
+		env := editor.read(ctx, wsapi.TypeConnectionInit)
 		if env.Type == wsapi.TypeConnectionInit {
 			return
 		}
