@@ -49,6 +49,11 @@ func newRealClaude(tb testing.TB, s *served, fake *llmtest.Server) *realClaude {
 		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "PORT=" + port, "DATA_DIR=" + s.data,
 		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+		// The SessionEnd hook only queues the transcript: a detached learn
+		// worker would still be writing HOME/.pai when the test removes it
+		// (learning from a real session end is claude_e2e_test.go's, which
+		// waits for the worker).
+		"PAIGE_LEARN_QUEUE=off",
 	}
 	return &realClaude{tb: tb, bin: bin, fake: fake, env: env, cwd: s.project, home: home}
 }
