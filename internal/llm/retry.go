@@ -110,14 +110,18 @@ func (p RetryPolicy) Delay(n int, err error) time.Duration {
 
 // Do runs attempt until it succeeds, fails with an error that is not
 // [IsTransient], MaxAttempts attempts have run, or ctx ends; it returns the
-// last attempt's error. A cancellation during a pause returns the last
-// error joined with ctx's error. A pause that would end after ctx's
+// last attempt's error. A cancellation during a pause, or during an
+// attempt that then failed, returns the last error joined with ctx's error
+// (the caller learns it was cancelled whenever the cancellation came). A pause that would end after ctx's
 // deadline is not taken: the last error is returned at once. what names
 // the call in the warning logged before each retry (logger may be nil).
 func (p RetryPolicy) Do(ctx context.Context, logger *slog.Logger, what string, attempt func(ctx context.Context) error) error {
 	p = p.withDefaults()
 	for n := 0; ; n++ {
 		err := attempt(ctx)
+		if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return errors.Join(err, ctx.Err())
+		}
 		if err == nil || n+1 >= p.MaxAttempts || !retryable(ctx, err) {
 			return err
 		}

@@ -255,3 +255,18 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 		t.Errorf("records: got %+v", recs)
 	}
 }
+
+// A cancellation that lands while a failed attempt's answer is still being
+// read is reported as a cancellation too, with the attempt's error kept
+// (TestCancelDuringBackoff cancelled there about 1 run in 50).
+func TestCancelDuringFailedAttempt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	apiErr := errors.New("api_error: boom")
+	err := llm.RetryPolicy{BaseDelay: time.Hour}.Do(ctx, nil, "x", func(context.Context) error {
+		cancel()
+		return apiErr
+	})
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, apiErr) {
+		t.Fatalf("got %v, want the attempt's error joined with the cancellation", err)
+	}
+}
