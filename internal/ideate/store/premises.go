@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 const premiseCols = `id, session_id, round_id, round_number, title, body, premise_type, violated_axiom,
@@ -89,8 +90,8 @@ func (s *Store) ListRounds(ctx context.Context, sessionID string) ([]core.Round,
 	if !validID(sessionID) {
 		return nil, notFound("session", sessionID)
 	}
-	return queryAll(ctx, s, "list rounds", `SELECT id, session_id, round_number, created_at FROM rounds
-		WHERE session_id = ? ORDER BY round_number`, []any{sessionID}, func(row scanner) (core.Round, error) {
+	return sqlite.QueryAll(ctx, s.db, "list rounds", s.q(`SELECT id, session_id, round_number, created_at FROM rounds
+		WHERE session_id = ? ORDER BY round_number`), []any{sessionID}, func(row scanner) (core.Round, error) {
 		var r core.Round
 		err := row.Scan(&r.ID, &r.SessionID, &r.RoundNumber, dbTime{&r.CreatedAt})
 		return r, err
@@ -199,7 +200,7 @@ func (s *Store) QueryPremises(ctx context.Context, sessionID string, q core.Prem
 		query += ` LIMIT ?`
 		args = append(args, q.Limit)
 	}
-	return queryAll(ctx, s, "query premises", query, args, scanPremise)
+	return sqlite.QueryAll(ctx, s.db, "query premises", s.q(query), args, scanPremise)
 }
 
 func scanPremise(row scanner) (core.Premise, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/ideate/core"
 	"github.com/paige-dev/paige/internal/redact"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // Statements of every turn (see hotQueries).
@@ -55,26 +56,7 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	return tx.Commit()
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-// queryAll runs query with args and returns what scan reads from each row,
-// never nil; what names the operation in its errors.
-func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, scan func(scanner) (T, error)) ([]T, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
+type scanner = sqlite.Scanner
 
 // scanSession scans sessionCols, then extra destinations.
 func scanSession(row scanner, extra ...any) (core.Session, error) {
@@ -109,7 +91,7 @@ func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error)
 	if err != nil {
 		return sess, fmt.Errorf("get session: %w", err)
 	}
-	msgs, err := queryAll(ctx, s, "get session messages", `SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq`,
+	msgs, err := sqlite.QueryAll(ctx, s.db, "get session messages", s.q(`SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq`),
 		[]any{id}, func(row scanner) (json.RawMessage, error) {
 			var b []byte
 			err := row.Scan(&b)
@@ -136,7 +118,7 @@ func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Se
 	query := `SELECT ` + sessionCols + `, ` + lastActivity + ` AS last_activity FROM sessions` + where +
 		` ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, o.Limit, max(o.Offset, 0))
-	return queryAll(ctx, s, "list sessions", query, args, func(row scanner) (core.Session, error) {
+	return sqlite.QueryAll(ctx, s.db, "list sessions", s.q(query), args, func(row scanner) (core.Session, error) {
 		var last time.Time
 		sess, err := scanSession(row, dbTime{&last})
 		sess.LastActivityAt = last

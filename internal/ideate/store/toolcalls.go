@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // RecordToolCall stores one tool execution. Empty id and time are filled in;
@@ -46,8 +47,8 @@ func (s *Store) ListToolCalls(ctx context.Context, sessionID string) ([]core.Too
 	if !validID(sessionID) {
 		return nil, notFound("session", sessionID)
 	}
-	return queryAll(ctx, s, "list tool calls", `SELECT id, session_id, tool_name, input_json, output_json, status,
-		error_code, iteration, duration_ms, created_at FROM tool_calls WHERE session_id = ? ORDER BY created_at, id`,
+	return sqlite.QueryAll(ctx, s.db, "list tool calls", s.q(`SELECT id, session_id, tool_name, input_json, output_json, status,
+		error_code, iteration, duration_ms, created_at FROM tool_calls WHERE session_id = ? ORDER BY created_at, id`),
 		[]any{sessionID}, func(row scanner) (core.ToolCall, error) {
 			var tc core.ToolCall
 			var in, outj []byte
