@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
-	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
@@ -26,11 +25,7 @@ import (
 func newService(tb testing.TB, model Model) *Service {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := learndb.Open(ctx, filepath.Join(tb.TempDir(), learndb.FileName))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := learndbtest.Open(tb)
 	pp := &learncontext.Preprompts{DB: db}
 	if _, err := pp.Add(ctx, learncontext.Preprompt{Name: "core", Type: learncontext.Core, Content: "You are Paige.", Active: true}); err != nil {
 		tb.Fatal(err)

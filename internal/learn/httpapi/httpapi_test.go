@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,7 +17,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
-	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
@@ -55,11 +54,7 @@ func startKeepAlive(tb testing.TB, x extract.Extractor, offline bool, deadlines 
 	if e.store, err = knowledge.Open(tb.TempDir()); err != nil {
 		tb.Fatal(err)
 	}
-	db, err := learndb.Open(context.Background(), filepath.Join(tb.TempDir(), learndb.FileName))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := learndbtest.Open(tb)
 	key := "k"
 	if offline {
 		key = ""
