@@ -16,6 +16,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 	"github.com/paige-dev/paige/internal/llm"
@@ -51,9 +52,7 @@ func startKeepAlive(tb testing.TB, x extract.Extractor, offline bool, deadlines 
 		tb.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(e.root, "sample.jsonl"), raw, 0o644)
-	if e.store, err = knowledge.Open(tb.TempDir()); err != nil {
-		tb.Fatal(err)
-	}
+	e.store = knowledgetest.Open(tb)
 	db := learndbtest.Open(tb)
 	key := "k"
 	if offline {

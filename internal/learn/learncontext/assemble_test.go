@@ -8,6 +8,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 )
 
@@ -26,10 +27,7 @@ func newAssembler(tb testing.TB) (*Assembler, *knowledge.Store) {
 			tb.Fatal(err)
 		}
 	}
-	ks, err := knowledge.Open(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
+	ks := knowledgetest.Open(tb)
 	return &Assembler{Preprompts: pp, Knowledge: ks}, ks
 }
 
