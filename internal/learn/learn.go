@@ -40,6 +40,18 @@ func (t KnowledgeType) Valid() bool {
 	return false
 }
 
+// Tier orders knowledge types for presentation: 0 for what to do (rules
+// and procedures), 2 for facts, 1 for the rest.
+func (t KnowledgeType) Tier() int {
+	switch t {
+	case Rule, Procedure:
+		return 0
+	case Fact:
+		return 2
+	}
+	return 1
+}
+
 // Entry is one piece of learned knowledge. ID is unique within a store;
 // SupersededBy, when set, names the entry that replaces this one; Forgotten
 // marks an entry the user asked to forget. Superseded and forgotten entries

@@ -154,7 +154,11 @@ func TestRunRemembersDecisions(t *testing.T) {
 	}
 	// The user rejects one, accepts the other, and cleans the rejected one away.
 	var tabs, main string
-	for _, p := range mustSeed(t)(seed.Peek(opts.SeedPath)).State.Proposals {
+	proposed, err := seed.Peek(opts.SeedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range proposed.Seed.State.Proposals {
 		if p.Content == "Never push to main" {
 			main = p.ID
 		} else {
@@ -203,18 +207,6 @@ func mustRecords(tb testing.TB, opts Options) []Record {
 		tb.Fatal(err)
 	}
 	return recs
-}
-
-// mustSeed returns the seed of a seed.Load, Peek or LoadWithGit, failing tb
-// on its error: mustSeed(t)(seed.Load(path)).
-func mustSeed(tb testing.TB) func(seed.Loaded, error) *seed.Seed {
-	return func(l seed.Loaded, err error) *seed.Seed {
-		tb.Helper()
-		if err != nil {
-			tb.Fatalf("load seed: %v", err)
-		}
-		return l.Seed
-	}
 }
 
 // TestCandidatesRankedAndEstablished: rules and procedures are proposed

@@ -165,17 +165,6 @@ func (k *Known) Has(p seed.Proposal) bool {
 	return knowledge.IsDuplicate(cand, k.entries)
 }
 
-// proposalTier orders proposals: what to do first, facts last.
-func proposalTier(t learn.KnowledgeType) int {
-	switch t {
-	case learn.Rule, learn.Procedure:
-		return 0
-	case learn.Fact:
-		return 2
-	}
-	return 1
-}
-
 // Candidate pairs a proposal with the knowledge entry it came from.
 type Candidate struct {
 	EntryID  string
@@ -190,7 +179,7 @@ type Candidate struct {
 func Candidates(entries []learn.Entry, known *Known, sessionID, method string) []Candidate {
 	entries = slices.Clone(entries)
 	slices.SortStableFunc(entries, func(a, b learn.Entry) int {
-		if c := cmp.Compare(proposalTier(a.Type), proposalTier(b.Type)); c != 0 {
+		if c := cmp.Compare(a.Type.Tier(), b.Type.Tier()); c != 0 {
 			return c
 		}
 		return cmp.Compare(b.Confidence, a.Confidence)

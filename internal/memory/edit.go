@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paige-dev/paige/internal/redact"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // ErrNoMemory is returned by [Editor] methods for an id no memory has.
@@ -47,21 +48,12 @@ func (e *Embedded) ListMemories(ctx context.Context, project string) ([]Result, 
 		q += ` WHERE project = ?`
 		args = append(args, project)
 	}
-	rows, err := e.db.QueryContext(ctx, q+` ORDER BY created_at DESC, rowid DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("memory: list: %w", err)
-	}
-	defer rows.Close()
-	out := []Result{}
-	for rows.Next() {
+	return sqlite.QueryAll(ctx, e.db, "memory: list", q+` ORDER BY created_at DESC, rowid DESC`, args, func(row sqlite.Scanner) (Result, error) {
 		var r Result
 		m := &r.Metadata
-		if err := rows.Scan(&r.ID, &m.SessionID, &m.Project, &m.CreatedAt, &m.Importance, &m.Tags, &r.Content); err != nil {
-			return nil, fmt.Errorf("memory: list: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := row.Scan(&r.ID, &m.SessionID, &m.Project, &m.CreatedAt, &m.Importance, &m.Tags, &r.Content)
+		return r, err
+	})
 }
 
 // UpdateMemory changes one memory's content; see [Editor].

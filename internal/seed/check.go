@@ -46,33 +46,29 @@ func (c *checker) object(obj map[string]any, parent, key string) (map[string]any
 }
 
 func (c *checker) str(obj map[string]any, parent, key string, required, nonEmpty bool) {
-	v, ok := c.field(obj, parent, key, required)
-	if !ok {
-		return
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		c.typeErr(parent, key, "string", v)
-		return
-	}
-	if nonEmpty && s == "" {
+	if s, ok := c.stringField(obj, parent, key, required); ok && nonEmpty && s == "" {
 		c.add(parent, key, "String must contain at least 1 character(s)", CodeTooSmall)
 	}
 }
 
 func (c *checker) datetime(obj map[string]any, parent, key string, required bool) {
+	if s, ok := c.stringField(obj, parent, key, required); ok && !IsDatetime(s) {
+		c.add(parent, key, "Invalid datetime", CodeInvalidString)
+	}
+}
+
+// stringField returns obj[key] when it is a string, recording a missing
+// field or a wrong type; ok is false when there is nothing further to check.
+func (c *checker) stringField(obj map[string]any, parent, key string, required bool) (string, bool) {
 	v, ok := c.field(obj, parent, key, required)
 	if !ok {
-		return
+		return "", false
 	}
 	s, isStr := v.(string)
 	if !isStr {
 		c.typeErr(parent, key, "string", v)
-		return
 	}
-	if !IsDatetime(s) {
-		c.add(parent, key, "Invalid datetime", CodeInvalidString)
-	}
+	return s, isStr
 }
 
 func (c *checker) enum(obj map[string]any, parent, key string, required bool, options ...string) {

@@ -96,25 +96,12 @@ func TestWriteCleansTempFilesAndStaleGitLock(t *testing.T) {
 	dir := filepath.Dir(path)
 	stale := []string{".seed.json.123.tmp", ".seed.schema.json.456.tmp", ".seed.json.corrupted.789.tmp"}
 	kept := []string{".other.json.1.tmp", "seed.json.lock.tmp", "notes.txt"}
-	for _, n := range append(append([]string{}, stale...), kept...) {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("left by a killed process"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, "left by a killed process", append(append([]string{}, stale...), kept...)...)
 	if err := os.WriteFile(filepath.Join(dir, ".git", "index.lock"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	warnings := strings.Join(learn(t, path, "After the crash"), "\n")
-	for _, n := range stale {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
-			t.Errorf("stale temp file %s not removed", n)
-		}
-	}
-	for _, n := range kept {
-		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			t.Errorf("%s removed: %v", n, err)
-		}
-	}
+	testenv.CheckRemoved(t, dir, stale, kept)
 	if log := gitLog(t, dir); len(log) != 2 || !strings.HasPrefix(log[0], "Learn: added insight After the crash") {
 		t.Errorf("log = %q, want the write committed despite the stale git lock", log)
 	}
@@ -319,32 +306,10 @@ func TestKilledWriteIsRecovered(t *testing.T) {
 func killMidWrite(t *testing.T, path, at string) {
 	t.Helper()
 	mark := filepath.Join(t.TempDir(), "paused")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledWriteHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envKillPath+"="+path, envKillAt+"="+at, envKillMark+"="+mark)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	paused := func(string) bool {
+		_, err := os.Stat(mark)
+		return err == nil
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(60 * time.Second)
-	for {
-		if _, err := os.Stat(mark); err == nil {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("helper exited before pausing: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Fatalf("helper did not pause within 60s:\n%s", out.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL on unix
-		t.Fatal(err)
-	}
-	<-exited
+	env := []string{envKillPath + "=" + path, envKillAt + "=" + at, envKillMark + "=" + mark}
+	testenv.KillHelper(t, "TestKilledWriteHelper", env, paused, 0)
 }

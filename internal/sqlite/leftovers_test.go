@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,26 +27,13 @@ func TestRemoveLeftovers(t *testing.T) {
 		".paige.db.new-fedcba9876543210-shm", ".paige.db.new-00000000000000aa-journal"}
 	kept := []string{".paige.db.new-notes", ".paige.db.new-0123456789ABCDEF", ".paige.db.new-0123456789abcdef.txt",
 		".learn.db.new-0123456789abcdef", "paige.db.new-0123456789abcdef", ".paige.db.new-0123456789abcde", "notes.md"}
-	for _, name := range append(slices.Clone(leftovers), kept...) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, "x", append(slices.Clone(leftovers), kept...)...)
 	db, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, name := range leftovers {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			t.Errorf("%s is still there", name)
-		}
-	}
-	for _, name := range kept {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("%s was removed: %v", name, err)
-		}
-	}
+	testenv.CheckRemoved(t, dir, leftovers, kept)
 }
 
 // envFirstStartDir names the directory the helper process of
@@ -92,11 +78,7 @@ func TestKilledFirstStartLeavesNothing(t *testing.T) {
 	for run := range 6 {
 		dir := t.TempDir()
 		// What an older version's killed first start left.
-		for _, name := range []string{".0.db.new-0123456789abcdef", ".0.db.new-0123456789abcdef-wal"} {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte("partial"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testenv.WriteFiles(t, dir, "partial", ".0.db.new-0123456789abcdef", ".0.db.new-0123456789abcdef-wal")
 		killAfter := time.Duration(r.IntN(60_000)) * time.Microsecond
 		killFirstStarts(t, dir, killAfter)
 		names, _ := filepath.Glob(filepath.Join(dir, "*.db"))
@@ -140,30 +122,6 @@ func migratedTemp(tb testing.TB, fsys fs.FS) *sql.DB {
 // after it said it started and killAfter has passed.
 func killFirstStarts(t *testing.T, dir string, killAfter time.Duration) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstStartHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envFirstStartDir+"="+dir)
-	var out testenv.SyncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(60 * time.Second)
-	for !strings.Contains(out.String(), "started") {
-		select {
-		case err := <-exited:
-			t.Fatalf("helper exited: %v\n%s", err, out.String())
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Fatalf("helper did not start within 60s:\n%s", out.String())
-		case <-time.After(time.Millisecond):
-		}
-	}
-	time.Sleep(killAfter)
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
+	started := func(out string) bool { return strings.Contains(out, "started") }
+	testenv.KillHelper(t, "TestFirstStartHelper", []string{envFirstStartDir + "=" + dir}, started, killAfter)
 }

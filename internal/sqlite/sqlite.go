@@ -13,6 +13,8 @@
 // no-op. A namespace with none recorded yet (a new database) gets all of
 // them in one transaction; one with some recorded gets each missing one in
 // its own transaction, in version order.
+//
+// [QueryAll] reads every row of a query on any database/sql database.
 package sqlite
 
 import (

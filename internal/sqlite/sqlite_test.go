@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -107,5 +109,38 @@ func TestOpenEveryConnectionWALNormal(t *testing.T) {
 		if err := c.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil || sync != 1 {
 			t.Errorf("connection %d: synchronous = %d, %v; want 1 (NORMAL)", i, sync, err)
 		}
+	}
+}
+
+// TestQueryAll: the rows in order, an empty (not nil) slice for none, and
+// the query's, a scan's and the rows' errors named by the operation.
+func TestQueryAll(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t (n INTEGER, s TEXT); INSERT INTO t VALUES (1, 'a'), (2, NULL), (3, 'c')`); err != nil {
+		t.Fatal(err)
+	}
+	scanInt := func(row Scanner) (int, error) {
+		var n int
+		err := row.Scan(&n)
+		return n, err
+	}
+	got, err := QueryAll(ctx, db, "list", `SELECT n FROM t WHERE n > ? ORDER BY n DESC`, []any{1}, scanInt)
+	if err != nil || !slices.Equal(got, []int{3, 2}) {
+		t.Errorf("QueryAll = %v, %v; want [3 2]", got, err)
+	}
+	if got, err := QueryAll(ctx, db, "none", `SELECT n FROM t WHERE n > 9`, nil, scanInt); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("no rows: %#v, %v; want an empty slice", got, err)
+	}
+	if _, err := QueryAll(ctx, db, "bad query", `SELECT nope FROM t`, nil, scanInt); err == nil || !strings.HasPrefix(err.Error(), "bad query: ") {
+		t.Errorf("bad query: %v", err)
+	}
+	scanText := func(row Scanner) (string, error) {
+		var s string
+		err := row.Scan(&s)
+		return s, err
+	}
+	if got, err := QueryAll(ctx, db, "bad scan", `SELECT s FROM t ORDER BY n`, nil, scanText); err == nil || got != nil || !strings.HasPrefix(err.Error(), "bad scan: ") {
+		t.Errorf("NULL into a string: %v, %v; want the scan's error", got, err)
 	}
 }

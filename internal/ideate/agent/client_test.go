@@ -88,16 +88,23 @@ func TestClientRetries(t *testing.T) {
 	}
 }
 
+// TestClientConnectionErrors: an unreachable server is retried three times,
+// then reported as a connection error, with a sentence for people.
 func TestClientConnectionErrors(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
 	c, sleeps := newTestClient(t, url)
 	_, err := c.Create(context.Background(), testParams())
-	var ce *core.Error
-	if !errors.As(err, &ce) || ce.Message != "Anthropic API error (connection_error): Transient failure after 3 retries" || len(*sleeps) != 3 {
+	ce, ok := err.(*core.Error)
+	if !ok {
+		t.Fatalf("got %v", err)
+	}
+	if ce.Message != "Anthropic API error (connection_error): Transient failure after 3 retries" || len(*sleeps) != 3 {
 		t.Errorf("got %v after %d sleeps", err, len(*sleeps))
 	}
+	checkForPeople(t, ce.SSE(), core.CodeAnthropicAPI, "connection_error",
+		"Paige could not reach Claude (a network problem). Your session is saved: resume it to try again.")
 }
 
 func TestClientCancelDuringBackoff(t *testing.T) {

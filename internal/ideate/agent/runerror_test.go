@@ -2,8 +2,6 @@ package agent
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -82,20 +80,6 @@ func TestAPIFailuresAreForPeople(t *testing.T) {
 	}
 }
 
-func TestConnectionFailureIsForPeople(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
-	c, _ := newTestClient(t, url)
-	_, err := c.Create(context.Background(), testParams())
-	ce, ok := err.(*core.Error)
-	if !ok {
-		t.Fatalf("got %v", err)
-	}
-	checkForPeople(t, ce.SSE(), core.CodeAnthropicAPI, "connection_error",
-		"Paige could not reach Claude (a network problem). Your session is saved: resume it to try again.")
-}
-
 func TestTimeoutIsForPeople(t *testing.T) {
 	fake := llmtest.NewServer(t)
 	fake.Enqueue(llmtest.Hang())
@@ -119,20 +103,17 @@ func TestRunErrorsAreForPeople(t *testing.T) {
 		checkForPeople(t, evs[0], core.CodeAnthropicAPI, "no_model",
 			"GhostPath needs Claude, and Paige runs without a model (PAIGE_OFFLINE). Set ANTHROPIC_API_KEY and restart Paige.")
 	})
-	t.Run("refusal", func(t *testing.T) {
-		f := newFixture(t, nil)
-		f.fake.Enqueue(llmtest.Text("no").WithStop("refusal"))
-		evs, _ := f.run(context.Background(), f.session(t))
-		checkForPeople(t, evs[len(evs)-2], core.CodeAnthropicAPI, "refusal",
-			"Claude declined to continue this session. Try rephrasing the problem in a new session.")
-	})
-	t.Run("max_tokens", func(t *testing.T) {
-		f := newFixture(t, nil)
-		f.fake.Enqueue(llmtest.Text("cut").WithStop("max_tokens"))
-		evs, _ := f.run(context.Background(), f.session(t))
-		checkForPeople(t, evs[len(evs)-2], core.CodeAnthropicAPI, "max_tokens",
-			"Claude's answer was too long and got cut off, so Paige did not use it. Resume the session to ask again.")
-	})
+	for _, tt := range []struct{ stop, want string }{
+		{"refusal", "Claude declined to continue this session. Try rephrasing the problem in a new session."},
+		{"max_tokens", "Claude's answer was too long and got cut off, so Paige did not use it. Resume the session to ask again."},
+	} {
+		t.Run(tt.stop, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.fake.Enqueue(llmtest.Text("unusable").WithStop(tt.stop))
+			evs, _ := f.run(context.Background(), f.session(t))
+			checkForPeople(t, evs[len(evs)-2], core.CodeAnthropicAPI, tt.stop, tt.want)
+		})
+	}
 	t.Run("loop limit", func(t *testing.T) {
 		f := newFixture(t, &Options{MaxIterations: 3})
 		f.fake.Handle(func(llmtest.Request) llmtest.Response {

@@ -117,7 +117,7 @@ func TestValidationDetails(t *testing.T) {
 }
 
 func TestEventRoundTrip(t *testing.T) {
-	ev := Event{Type: EventPremises, Data: []PremiseView{{ID: "p1", Title: "T", PremiseType: PremiseRadical}}}
+	ev := Event{Type: EventPremises, Data: []PremiseView{{ID: "p1", PremiseText: PremiseText{Title: "T", PremiseType: PremiseRadical}}}}
 	b, _ := json.Marshal(State{Pending: &ev})
 	var s State
 	if err := json.Unmarshal(b, &s); err != nil {

@@ -73,23 +73,15 @@ type SpecFileData struct {
 }
 
 // PremiseView is one premise card of a premises event. ID lets clients
-// score by id (NOTES.md) instead of by title. SourceTitle / PrimaryTitle /
-// SecondaryTitles name the premises it came from (see [BufferedPremise]);
-// empty when fresh.
+// score by id (NOTES.md) instead of by title. Its [Lineage] names the
+// premises it came from; empty when fresh.
 type PremiseView struct {
-	ID                string      `json:"id"`
-	Title             string      `json:"title"`
-	Body              string      `json:"body"`
-	PremiseType       PremiseType `json:"premise_type"`
-	DirectionHint     string      `json:"direction_hint,omitempty"`
-	ViolatedAxiom     string      `json:"violated_axiom,omitempty"`
-	CrossDomainSource string      `json:"cross_domain_source,omitempty"`
-	SourceTitle       string      `json:"source_title,omitempty"`
-	PrimaryTitle      string      `json:"primary_title,omitempty"`
-	SecondaryTitles   []string    `json:"secondary_titles,omitempty"`
-	ObviousnessScore  float64     `json:"obviousness_score"`
-	RoundNumber       int         `json:"round_number"`
-	BufferIndex       int         `json:"buffer_index"`
+	ID string `json:"id"`
+	PremiseText
+	Lineage
+	ObviousnessScore float64 `json:"obviousness_score"`
+	RoundNumber      int     `json:"round_number"`
+	BufferIndex      int     `json:"buffer_index"`
 }
 
 // Done returns the done event.

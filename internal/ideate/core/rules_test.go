@@ -16,7 +16,7 @@ func gated() *State {
 }
 
 func premise(title string, t PremiseType) BufferedPremise {
-	return BufferedPremise{Title: title, Body: "b", PremiseType: t, Source: "generate_premise"}
+	return BufferedPremise{PremiseText: PremiseText{Title: title, Body: "b", PremiseType: t}, Source: "generate_premise"}
 }
 
 func full(tested bool) *State {

@@ -6,25 +6,35 @@ import (
 	"time"
 )
 
-// BufferedPremise is a premise generated this round, waiting for
-// present_round. Its obviousness result travels with it.
-type BufferedPremise struct {
+// PremiseText is what the agent wrote of a premise: the same JSON fields
+// in a buffered premise and in a premises event's card.
+type PremiseText struct {
 	Title             string      `json:"title"`
 	Body              string      `json:"body"`
 	PremiseType       PremiseType `json:"premise_type"`
 	DirectionHint     string      `json:"direction_hint,omitempty"`
 	ViolatedAxiom     string      `json:"violated_axiom,omitempty"`
 	CrossDomainSource string      `json:"cross_domain_source,omitempty"`
+}
+
+// Lineage names the premises a premise came from. SourceTitle is the
+// title of the premise a mutation evolved from (mutate_premise);
+// PrimaryTitle is the primary parent of a combination (cross_pollinate).
+// Both are empty for a fresh premise. SecondaryTitles are the other
+// parents of a combination (cross_pollinate secondary_premises).
+type Lineage struct {
+	SourceTitle     string   `json:"source_title,omitempty"`
+	PrimaryTitle    string   `json:"primary_title,omitempty"`
+	SecondaryTitles []string `json:"secondary_titles,omitempty"`
+}
+
+// BufferedPremise is a premise generated this round, waiting for
+// present_round. Its obviousness result travels with it.
+type BufferedPremise struct {
+	PremiseText
 	// Source is the tool that produced it (generate_premise, mutate_premise, cross_pollinate).
 	Source string `json:"source"`
-	// SourceTitle is the title of the premise a mutation evolved from
-	// (mutate_premise); PrimaryTitle is the primary parent of a combination
-	// (cross_pollinate). Both are empty for a fresh premise.
-	SourceTitle  string `json:"source_title,omitempty"`
-	PrimaryTitle string `json:"primary_title,omitempty"`
-	// SecondaryTitles are the other parents of a combination
-	// (cross_pollinate secondary_premises).
-	SecondaryTitles []string `json:"secondary_titles,omitempty"`
+	Lineage
 	// Tested is set once obviousness_test passed it; ObviousnessScore is its score.
 	Tested           bool    `json:"tested"`
 	ObviousnessScore float64 `json:"obviousness_score"`

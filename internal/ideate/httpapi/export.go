@@ -22,15 +22,11 @@ func (a *API) handleRename() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
-		if err := decodeBody(r, &req); err != nil {
-			a.writeError(w, r, err)
+		title, ok := a.decodeRequired(w, r, &req, "title", &req.Title)
+		if !ok {
 			return
 		}
-		if req.Title == nil {
-			a.writeError(w, r, core.Validation(core.FieldError{Field: "title", Message: "is required", Type: "missing"}))
-			return
-		}
-		title := strings.TrimSpace(*req.Title)
+		title = strings.TrimSpace(title)
 		if utf8.RuneCountInString(title) > maxTitleLen || !utf8.ValidString(title) || strings.ContainsAny(title, "\r\n") {
 			a.writeError(w, r, core.Validation(core.FieldError{Field: "title",
 				Message: "must be one line of at most 200 characters", Type: "string_too_long"}))
@@ -46,12 +42,7 @@ func (a *API) handleRename() http.Handler {
 			return
 		}
 		s.Title = title
-		detail, err := a.sessionDetail(r.Context(), s)
-		if err != nil {
-			a.writeError(w, r, a.repoError(err, "Session", s.ID, "load rounds"))
-			return
-		}
-		a.writeJSON(w, http.StatusOK, detail)
+		a.writeDetail(w, r, s)
 	})
 }
 

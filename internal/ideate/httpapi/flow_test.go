@@ -29,8 +29,7 @@ func scoresBody(ps []core.PremiseView, scores ...float64) map[string]any {
 // round 2 → resolved → final spec → download, over HTTP and SSE, on SQLite
 // and on PostgreSQL.
 func TestFullSession(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { testFullSession(t, newEnv(t)) })
-	t.Run("postgres", func(t *testing.T) { testFullSession(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+	both(t, testFullSession)
 }
 
 func testFullSession(t *testing.T, e *env) {
@@ -218,8 +217,7 @@ func TestConflictWhileRunning(t *testing.T) {
 // again on the same database: a paused session re-sends its prompt, and a
 // run interrupted mid-way continues from its last persisted turn.
 func TestResumeAfterRestart(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { testResumeAfterRestart(t, newEnv(t)) })
-	t.Run("postgres", func(t *testing.T) { testResumeAfterRestart(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+	both(t, testResumeAfterRestart)
 }
 
 func testResumeAfterRestart(t *testing.T, e *env) {
@@ -265,18 +263,12 @@ func TestConcurrentSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 concurrent sessions: skipped in -short")
 	}
-	for engine, open := range map[string]func(t *testing.T) *env{
-		"sqlite":   func(t *testing.T) *env { return newEnv(t) },
-		"postgres": func(t *testing.T) *env { return newEnvOn(t, ideatetest.PostgresURL(t)) },
-	} {
-		t.Run(engine, func(t *testing.T) {
-			e := open(t)
-			scriptByTurn(e.fake)
-			if errs := runSessions(t, e, 100); len(errs) > 0 {
-				t.Fatalf("%d of 100 sessions failed, first: %v\nlogs:\n%s", len(errs), errs[0], e.logs)
-			}
-		})
-	}
+	both(t, func(t *testing.T, e *env) {
+		scriptByTurn(e.fake)
+		if errs := runSessions(t, e, 100); len(errs) > 0 {
+			t.Fatalf("%d of 100 sessions failed, first: %v\nlogs:\n%s", len(errs), errs[0], e.logs)
+		}
+	})
 }
 
 // scriptByTurn answers every session's round 1 by how far its history is.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/ideate/agent"
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/ideate/ideatetest"
 	"github.com/paige-dev/paige/internal/ideate/store"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
@@ -48,6 +49,12 @@ func newEnv(t testing.TB) *env {
 func newEnvOn(t testing.TB, pgURL string) *env {
 	t.Helper()
 	return newEnvWith(t, func(e *env) { e.pgURL = pgURL })
+}
+
+// both runs f on an env on SQLite and on one on PostgreSQL.
+func both(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, newEnv(t)) })
+	t.Run("postgres", func(t *testing.T) { f(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
 }
 
 // newEnvWith is newEnv with fields set by configure before the start.

@@ -39,8 +39,7 @@ func lineageRound() []llmtest.Response {
 // parent in the premises event and in GET /sessions/{id} rounds, also after
 // a restart; a fresh premise has neither key. On SQLite and PostgreSQL.
 func TestPremiseLineage(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { testPremiseLineage(t, newEnv(t)) })
-	t.Run("postgres", func(t *testing.T) { testPremiseLineage(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+	both(t, testPremiseLineage)
 }
 
 func testPremiseLineage(t *testing.T, e *env) {

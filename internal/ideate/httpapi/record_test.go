@@ -57,11 +57,6 @@ func scoresFor(ps []core.PremiseView) map[string]any {
 	return map[string]any{"type": "scores", "scores": scores}
 }
 
-func both(t *testing.T, f func(t *testing.T, e *env)) {
-	t.Run("sqlite", func(t *testing.T) { f(t, newEnv(t)) })
-	t.Run("postgres", func(t *testing.T) { f(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
-}
-
 // TestModelErrorAfterScores (issue 28.1): the model fails right after the
 // user scored a round. The scores are saved, the round is not offered for
 // scoring again (the detail says the session waits for a resume, scoring

@@ -14,8 +14,7 @@ import (
 // a session paused for the user alone; opening the page then follows (or
 // replays) the resumed run's result. On SQLite and PostgreSQL.
 func TestResumeInterruptedOnStart(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { testResumeInterruptedOnStart(t, newEnv(t)) })
-	t.Run("postgres", func(t *testing.T) { testResumeInterruptedOnStart(t, newEnvOn(t, ideatetest.PostgresURL(t))) })
+	both(t, testResumeInterruptedOnStart)
 }
 
 func testResumeInterruptedOnStart(t *testing.T, e *env) {

@@ -26,15 +26,11 @@ func (a *API) handleCreate() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
-		if err := decodeBody(r, &req); err != nil {
-			a.writeError(w, r, err)
+		text, ok := a.decodeRequired(w, r, &req, "problem", &req.Problem)
+		if !ok {
 			return
 		}
-		if req.Problem == nil {
-			a.writeError(w, r, core.Validation(core.FieldError{Field: "problem", Message: "is required", Type: "missing"}))
-			return
-		}
-		problem, verr := core.ValidateProblem(*req.Problem)
+		problem, verr := core.ValidateProblem(text)
 		if verr != nil {
 			a.writeError(w, r, verr)
 			return
@@ -177,29 +173,50 @@ func (a *API) load(ctx context.Context, r *http.Request) (core.Session, *core.Er
 	return s, nil
 }
 
-func (a *API) handleGet() http.Handler {
+// onSession serves h with the session named by the {id} path value, or
+// answers the error loading it.
+func (a *API) onSession(h func(w http.ResponseWriter, r *http.Request, s core.Session)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s, e := a.load(r.Context(), r)
 		if e != nil {
 			a.writeError(w, r, e)
 			return
 		}
-		detail, err := a.sessionDetail(r.Context(), s)
-		if err != nil {
-			a.writeError(w, r, a.repoError(err, "Session", s.ID, "load rounds"))
-			return
-		}
-		a.writeJSON(w, http.StatusOK, detail)
+		h(w, r, s)
 	})
 }
 
+// writeDetail answers with the detail of s.
+func (a *API) writeDetail(w http.ResponseWriter, r *http.Request, s core.Session) {
+	detail, err := a.sessionDetail(r.Context(), s)
+	if err != nil {
+		a.writeError(w, r, a.repoError(err, "Session", s.ID, "load rounds"))
+		return
+	}
+	a.writeJSON(w, http.StatusOK, detail)
+}
+
+// decodeRequired decodes the body into req and returns the string its
+// field named name points to once decoded, answering the request (false)
+// when the body is invalid or the field is missing.
+func (a *API) decodeRequired(w http.ResponseWriter, r *http.Request, req any, name string, field **string) (string, bool) {
+	if err := decodeBody(r, req); err != nil {
+		a.writeError(w, r, err)
+		return "", false
+	}
+	if *field == nil {
+		a.writeError(w, r, core.Validation(core.FieldError{Field: name, Message: "is required", Type: "missing"}))
+		return "", false
+	}
+	return **field, true
+}
+
+func (a *API) handleGet() http.Handler {
+	return a.onSession(a.writeDetail)
+}
+
 func (a *API) handleDelete() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s, e := a.load(r.Context(), r)
-		if e != nil {
-			a.writeError(w, r, e)
-			return
-		}
+	return a.onSession(func(w http.ResponseWriter, r *http.Request, s core.Session) {
 		// Any state may be deleted: a running run is cancelled first and
 		// awaited, so it cannot write to the session after it is gone.
 		if run := a.runs.get(s.ID); run != nil {
@@ -227,12 +244,7 @@ func (a *API) handleDelete() http.Handler {
 }
 
 func (a *API) handleCancel() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s, e := a.load(r.Context(), r)
-		if e != nil {
-			a.writeError(w, r, e)
-			return
-		}
+	return a.onSession(func(w http.ResponseWriter, r *http.Request, s core.Session) {
 		// Created and active sessions can be cancelled, whether a run is in
 		// progress or they are paused for the user; a resolved one only while
 		// its run (the final spec) is in progress.
@@ -252,12 +264,7 @@ func (a *API) handleCancel() http.Handler {
 }
 
 func (a *API) handleSpec() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s, e := a.load(r.Context(), r)
-		if e != nil {
-			a.writeError(w, r, e)
-			return
-		}
+	return a.onSession(func(w http.ResponseWriter, r *http.Request, s core.Session) {
 		b, err := os.ReadFile(s.SpecPath)
 		if s.SpecPath == "" || err != nil {
 			if err != nil && !os.IsNotExist(err) {

@@ -12,12 +12,7 @@ import (
 )
 
 func (a *API) handleStream() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s, e := a.load(r.Context(), r)
-		if e != nil {
-			a.writeError(w, r, e)
-			return
-		}
+	return a.onSession(func(w http.ResponseWriter, r *http.Request, s core.Session) {
 		run, fresh := a.runs.reserve(s.ID)
 		if fresh {
 			a.runs.launch(s.ID, run, a.runSession(s.ID))

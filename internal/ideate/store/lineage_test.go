@@ -23,37 +23,34 @@ func lineageOf(ps []core.Premise) []lineage {
 // TestPremiseLineage stores a fresh, a mutated and a combined premise on
 // every engine and reads their lineage back; absent lineage is NULL.
 func TestPremiseLineage(t *testing.T) {
-	for engine, open := range engines() {
-		t.Run(engine, func(t *testing.T) {
-			s := open(t)
-			ctx := context.Background()
-			sess := newSession(t, s, t0)
-			want := []lineage{{"Fresh", "", ""}, {"Mutant", "Fresh", ""}, {"Hybrid", "", "Fresh"}}
-			var ps []core.Premise
-			for i, l := range want {
-				ps = append(ps, core.Premise{Title: l.Title, Body: "b", PremiseType: core.PremiseConservative,
-					SourceTitle: l.Source, PrimaryTitle: l.Primary, ObviousnessScore: f(0.3), BufferIndex: i})
-			}
-			if err := s.SaveRound(ctx, core.Round{SessionID: sess.ID, RoundNumber: 1}, ps); err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.QueryPremises(ctx, sess.ID, core.PremiseQuery{Filter: core.FilterAll})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, lineageOf(got)); diff != "" {
-				t.Errorf("lineage (-want +got):\n%s", diff)
-			}
-			var nulls int
-			if err := s.db.QueryRowContext(ctx, s.q(`SELECT count(*) FROM premises WHERE session_id = ?
-				AND source_title IS NULL AND primary_title IS NULL`), sess.ID).Scan(&nulls); err != nil {
-				t.Fatal(err)
-			}
-			if nulls != 1 {
-				t.Errorf("premises without lineage stored as NULL: got %d, want 1", nulls)
-			}
-		})
-	}
+	onEveryEngine(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		sess := newSession(t, s, t0)
+		want := []lineage{{"Fresh", "", ""}, {"Mutant", "Fresh", ""}, {"Hybrid", "", "Fresh"}}
+		var ps []core.Premise
+		for i, l := range want {
+			ps = append(ps, core.Premise{Title: l.Title, Body: "b", PremiseType: core.PremiseConservative,
+				SourceTitle: l.Source, PrimaryTitle: l.Primary, ObviousnessScore: f(0.3), BufferIndex: i})
+		}
+		if err := s.SaveRound(ctx, core.Round{SessionID: sess.ID, RoundNumber: 1}, ps); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.QueryPremises(ctx, sess.ID, core.PremiseQuery{Filter: core.FilterAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, lineageOf(got)); diff != "" {
+			t.Errorf("lineage (-want +got):\n%s", diff)
+		}
+		var nulls int
+		if err := s.db.QueryRowContext(ctx, s.q(`SELECT count(*) FROM premises WHERE session_id = ?
+			AND source_title IS NULL AND primary_title IS NULL`), sess.ID).Scan(&nulls); err != nil {
+			t.Fatal(err)
+		}
+		if nulls != 1 {
+			t.Errorf("premises without lineage stored as NULL: got %d, want 1", nulls)
+		}
+	})
 }
 
 // oldPremiseSeed writes a session, a round and a premise with schema 002's

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 const premiseCols = `id, session_id, round_id, round_number, title, body, premise_type, violated_axiom,
@@ -89,21 +90,12 @@ func (s *Store) ListRounds(ctx context.Context, sessionID string) ([]core.Round,
 	if !validID(sessionID) {
 		return nil, notFound("session", sessionID)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, session_id, round_number, created_at FROM rounds
-		WHERE session_id = ? ORDER BY round_number`), sessionID)
-	if err != nil {
-		return nil, fmt.Errorf("list rounds: %w", err)
-	}
-	defer rows.Close()
-	out := []core.Round{}
-	for rows.Next() {
+	return sqlite.QueryAll(ctx, s.db, "list rounds", s.q(`SELECT id, session_id, round_number, created_at FROM rounds
+		WHERE session_id = ? ORDER BY round_number`), []any{sessionID}, func(row scanner) (core.Round, error) {
 		var r core.Round
-		if err := rows.Scan(&r.ID, &r.SessionID, &r.RoundNumber, dbTime{&r.CreatedAt}); err != nil {
-			return nil, fmt.Errorf("list rounds: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := row.Scan(&r.ID, &r.SessionID, &r.RoundNumber, dbTime{&r.CreatedAt})
+		return r, err
+	})
 }
 
 // UpsertPremise updates the session's premise with p's round number and
@@ -208,20 +200,7 @@ func (s *Store) QueryPremises(ctx context.Context, sessionID string, q core.Prem
 		query += ` LIMIT ?`
 		args = append(args, q.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("query premises: %w", err)
-	}
-	defer rows.Close()
-	out := []core.Premise{}
-	for rows.Next() {
-		p, err := scanPremise(rows)
-		if err != nil {
-			return nil, fmt.Errorf("query premises: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return sqlite.QueryAll(ctx, s.db, "query premises", s.q(query), args, scanPremise)
 }
 
 func scanPremise(row scanner) (core.Premise, error) {

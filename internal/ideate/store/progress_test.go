@@ -11,25 +11,22 @@ import (
 )
 
 func TestSaveProgressWithToolCalls(t *testing.T) {
-	for engine, open := range engines() {
-		t.Run(engine, func(t *testing.T) {
-			s := open(t)
-			ctx := context.Background()
-			sess := newSession(t, s, t0)
-			calls := []core.ToolCall{{ToolName: "a", Status: "ok", CreatedAt: t0}, {ToolName: "b", Status: "error", ErrorCode: "X", CreatedAt: t0.Add(time.Millisecond)}}
-			if err := s.SaveProgress(ctx, sess.ID, core.Progress{State: core.State{RoundNumber: 1}, TotalTokens: 9, Calls: calls}); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := s.ListToolCalls(ctx, sess.ID)
-			if len(got) != 2 || got[1].ErrorCode != "X" || got[0].SessionID != sess.ID {
-				t.Errorf("got %+v", got)
-			}
-			// A missing session writes nothing.
-			if err := s.SaveProgress(ctx, NewID(), core.Progress{Calls: calls}); !errors.Is(err, core.ErrNotFound) {
-				t.Errorf("got %v, want ErrNotFound", err)
-			}
-		})
-	}
+	onEveryEngine(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		sess := newSession(t, s, t0)
+		calls := []core.ToolCall{{ToolName: "a", Status: "ok", CreatedAt: t0}, {ToolName: "b", Status: "error", ErrorCode: "X", CreatedAt: t0.Add(time.Millisecond)}}
+		if err := s.SaveProgress(ctx, sess.ID, core.Progress{State: core.State{RoundNumber: 1}, TotalTokens: 9, Calls: calls}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := s.ListToolCalls(ctx, sess.ID)
+		if len(got) != 2 || got[1].ErrorCode != "X" || got[0].SessionID != sess.ID {
+			t.Errorf("got %+v", got)
+		}
+		// A missing session writes nothing.
+		if err := s.SaveProgress(ctx, NewID(), core.Progress{Calls: calls}); !errors.Is(err, core.ErrNotFound) {
+			t.Errorf("got %v, want ErrNotFound", err)
+		}
+	})
 }
 
 func msgs(ss ...string) []json.RawMessage {

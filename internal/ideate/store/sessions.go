@@ -10,6 +10,7 @@ import (
 
 	"github.com/paige-dev/paige/internal/ideate/core"
 	"github.com/paige-dev/paige/internal/redact"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // Statements of every turn (see hotQueries).
@@ -55,7 +56,7 @@ func (s *Store) CreateSession(ctx context.Context, sess core.Session) error {
 	return tx.Commit()
 }
 
-type scanner interface{ Scan(dest ...any) error }
+type scanner = sqlite.Scanner
 
 // scanSession scans sessionCols, then extra destinations.
 func scanSession(row scanner, extra ...any) (core.Session, error) {
@@ -90,21 +91,17 @@ func (s *Store) GetSession(ctx context.Context, id string) (core.Session, error)
 	if err != nil {
 		return sess, fmt.Errorf("get session: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq`), id)
+	msgs, err := sqlite.QueryAll(ctx, s.db, "get session messages", s.q(`SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq`),
+		[]any{id}, func(row scanner) (json.RawMessage, error) {
+			var b []byte
+			err := row.Scan(&b)
+			return b, err
+		})
 	if err != nil {
-		return sess, fmt.Errorf("get session messages: %w", err)
-	}
-	defer rows.Close()
-	var msgs []json.RawMessage
-	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return sess, fmt.Errorf("get session messages: %w", err)
-		}
-		msgs = append(msgs, b)
+		return sess, err
 	}
 	sess.Messages = core.JoinMessages(msgs)
-	return sess, rows.Err()
+	return sess, nil
 }
 
 // lastActivity is a session's latest tool call, or its creation.
@@ -121,22 +118,12 @@ func (s *Store) ListSessions(ctx context.Context, o core.ListOptions) ([]core.Se
 	query := `SELECT ` + sessionCols + `, ` + lastActivity + ` AS last_activity FROM sessions` + where +
 		` ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, o.Limit, max(o.Offset, 0))
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out := []core.Session{}
-	for rows.Next() {
+	return sqlite.QueryAll(ctx, s.db, "list sessions", s.q(query), args, func(row scanner) (core.Session, error) {
 		var last time.Time
-		sess, err := scanSession(rows, dbTime{&last})
-		if err != nil {
-			return nil, fmt.Errorf("list sessions: %w", err)
-		}
+		sess, err := scanSession(row, dbTime{&last})
 		sess.LastActivityAt = last
-		out = append(out, sess)
-	}
-	return out, rows.Err()
+		return sess, err
+	})
 }
 
 // CountSessions counts the sessions o's status and query keep.

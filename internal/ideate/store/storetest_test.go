@@ -18,6 +18,14 @@ func engines() map[string]func(testing.TB) *Store {
 	}
 }
 
+// onEveryEngine runs f on a new store of each engine, as a subtest named
+// after the engine.
+func onEveryEngine(t *testing.T, f func(t *testing.T, s *Store)) {
+	for engine, open := range engines() {
+		t.Run(engine, func(t *testing.T) { f(t, open(t)) })
+	}
+}
+
 func openTestSQLite(tb testing.TB) *Store {
 	tb.Helper()
 	s, err := OpenSQLite(context.Background(), filepath.Join(tb.TempDir(), FileName))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paige-dev/paige/internal/ideate/core"
+	"github.com/paige-dev/paige/internal/sqlite"
 )
 
 // RecordToolCall stores one tool execution. Empty id and time are filled in;
@@ -46,24 +47,16 @@ func (s *Store) ListToolCalls(ctx context.Context, sessionID string) ([]core.Too
 	if !validID(sessionID) {
 		return nil, notFound("session", sessionID)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, session_id, tool_name, input_json, output_json, status,
-		error_code, iteration, duration_ms, created_at FROM tool_calls WHERE session_id = ? ORDER BY created_at, id`), sessionID)
-	if err != nil {
-		return nil, fmt.Errorf("list tool calls: %w", err)
-	}
-	defer rows.Close()
-	out := []core.ToolCall{}
-	for rows.Next() {
-		var tc core.ToolCall
-		var in, outj []byte
-		if err := rows.Scan(&tc.ID, &tc.SessionID, &tc.ToolName, &in, &outj, &tc.Status, &tc.ErrorCode,
-			&tc.Iteration, &tc.DurationMs, dbTime{&tc.CreatedAt}); err != nil {
-			return nil, fmt.Errorf("list tool calls: %w", err)
-		}
-		tc.Input, tc.Output = json.RawMessage(in), json.RawMessage(outj)
-		out = append(out, tc)
-	}
-	return out, rows.Err()
+	return sqlite.QueryAll(ctx, s.db, "list tool calls", s.q(`SELECT id, session_id, tool_name, input_json, output_json, status,
+		error_code, iteration, duration_ms, created_at FROM tool_calls WHERE session_id = ? ORDER BY created_at, id`),
+		[]any{sessionID}, func(row scanner) (core.ToolCall, error) {
+			var tc core.ToolCall
+			var in, outj []byte
+			err := row.Scan(&tc.ID, &tc.SessionID, &tc.ToolName, &in, &outj, &tc.Status, &tc.ErrorCode,
+				&tc.Iteration, &tc.DurationMs, dbTime{&tc.CreatedAt})
+			tc.Input, tc.Output = json.RawMessage(in), json.RawMessage(outj)
+			return tc, err
+		})
 }
 
 // jsonText returns raw as text: {} when empty, and invalid JSON kept as a

@@ -34,10 +34,11 @@ func addPremise(e *Env, source string, in premiseInput, allowed []core.PremiseTy
 			Message: fmt.Sprintf("must be one of %v", allowed), Type: "enum"}))
 	}
 	idx, err := e.State.AddPremise(core.BufferedPremise{
-		Title: in.Title, Body: in.Body, PremiseType: in.PremiseType, DirectionHint: in.DirectionHint,
-		ViolatedAxiom: in.ViolatedAxiom, CrossDomainSource: in.CrossDomainSource, Source: source,
-		SourceTitle: strings.TrimSpace(in.SourceTitle), PrimaryTitle: strings.TrimSpace(in.PrimaryTitle),
-		SecondaryTitles: trimmedTitles(in.SecondaryTitles),
+		PremiseText: core.PremiseText{Title: in.Title, Body: in.Body, PremiseType: in.PremiseType, DirectionHint: in.DirectionHint,
+			ViolatedAxiom: in.ViolatedAxiom, CrossDomainSource: in.CrossDomainSource},
+		Source: source,
+		Lineage: core.Lineage{SourceTitle: strings.TrimSpace(in.SourceTitle), PrimaryTitle: strings.TrimSpace(in.PrimaryTitle),
+			SecondaryTitles: trimmedTitles(in.SecondaryTitles)},
 	})
 	if err != nil {
 		return fail(err)

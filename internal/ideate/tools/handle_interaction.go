@@ -66,9 +66,8 @@ func presentRound(ctx context.Context, e *Env, _ json.RawMessage) Result {
 			ViolatedAxiom: p.ViolatedAxiom, CrossDomainSource: p.CrossDomainSource, SourceTitle: p.SourceTitle,
 			PrimaryTitle: p.PrimaryTitle, SecondaryTitles: p.SecondaryTitles, ObviousnessScore: &obv, BufferIndex: i, CreatedAt: e.now()}
 		stored = append(stored, sp)
-		views = append(views, core.PremiseView{ID: sp.ID, Title: p.Title, Body: p.Body, PremiseType: p.PremiseType,
-			DirectionHint: p.DirectionHint, ViolatedAxiom: p.ViolatedAxiom, CrossDomainSource: p.CrossDomainSource,
-			SourceTitle: p.SourceTitle, PrimaryTitle: p.PrimaryTitle, SecondaryTitles: p.SecondaryTitles, ObviousnessScore: obv, RoundNumber: number, BufferIndex: i})
+		views = append(views, core.PremiseView{ID: sp.ID, PremiseText: p.PremiseText, Lineage: p.Lineage,
+			ObviousnessScore: obv, RoundNumber: number, BufferIndex: i})
 	}
 	if err := e.Repo.SaveRound(ctx, round, stored); err != nil {
 		return dbFail(e, "save round", err)

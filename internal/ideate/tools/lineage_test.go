@@ -76,8 +76,8 @@ func TestPremiseViewLineageJSON(t *testing.T) {
 		view core.PremiseView
 		want map[string]any
 	}{
-		{"mutation", core.PremiseView{SourceTitle: "A"}, map[string]any{"source_title": "A"}},
-		{"combination", core.PremiseView{PrimaryTitle: "B"}, map[string]any{"primary_title": "B"}},
+		{"mutation", core.PremiseView{Lineage: core.Lineage{SourceTitle: "A"}}, map[string]any{"source_title": "A"}},
+		{"combination", core.PremiseView{Lineage: core.Lineage{PrimaryTitle: "B"}}, map[string]any{"primary_title": "B"}},
 		{"fresh", core.PremiseView{}, map[string]any{}},
 	}
 	for _, tt := range tests {

@@ -8,17 +8,18 @@ import (
 	"github.com/paige-dev/paige/internal/ideate/core"
 )
 
-// TestSchemaValidation: every input is checked against the tool's declared
-// JSON Schema before the handler runs; the model gets the path and the rule,
-// never Go's decoding internals, and the buffer is left alone.
-func TestSchemaValidation(t *testing.T) {
+// TestValidation: every input is checked against the tool's declared
+// JSON Schema, then by the handler's own rules, before anything changes;
+// the model gets the path and the rule, never Go's decoding internals, and
+// the buffer is left alone.
+func TestValidation(t *testing.T) {
 	h := newHarness(t)
 	h.gates()
 	tests := []struct {
 		tool  string
-		input string
+		input any // a string is sent as it is, anything else as its JSON
 		field string
-		rule  string // substring of the message the model receives
+		rule  string // substring of the message the model receives (with the field); "": not checked
 	}{
 		{"generate_premise", `{"title":5,"body":"b","premise_type":"initial"}`, "title", `has type "integer", want "string"`},
 		{"generate_premise", `{"title":"t","body":"b","premise_type":"wild"}`, "premise_type", "enum"},
@@ -30,15 +31,33 @@ func TestSchemaValidation(t *testing.T) {
 		{"obviousness_test", `{"premise_buffer_index":"0","premise_title":"x","obviousness_score":0.2,"justification":"j"}`, "premise_buffer_index", "want"},
 		{"get_context_usage", `[1]`, "input", "must be a JSON object"},
 		{"get_context_usage", `{`, "input", "not valid JSON"},
+		{"generate_premise", map[string]any{"title": "", "body": "b", "premise_type": "initial"}, "title", ""},
+		{"generate_premise", map[string]any{"title": "t", "body": "b", "premise_type": "wild"}, "premise_type", ""},
+		{"generate_premise", map[string]any{"title": 5, "body": "b"}, "title", ""},
+		{"mutate_premise", map[string]any{"source_title": "s", "title": "t", "body": "b", "premise_type": "conservative", "mutation_strength": 0.05}, "mutation_strength", ""},
+		{"cross_pollinate", map[string]any{"primary_title": "p", "title": "t", "body": "b", "premise_type": "radical", "synthesis_strategy": "s"}, "premise_type", ""},
+		{"obviousness_test", map[string]any{"premise_title": "t", "obviousness_score": 0.1}, "premise_buffer_index", ""},
+		{"ask_user", map[string]any{"question": "Q?", "options": []map[string]any{{"label": "only"}}}, "options", ""},
+		{"ask_user", map[string]any{"question": "Q?", "options": []map[string]any{{"label": "a"}, {"label": " "}}}, "options.1.label", ""},
+		{"query_premises", map[string]any{"filter": "everything"}, "filter", ""},
+		{"store_premise", map[string]any{"title": "t", "premise_type": "initial"}, "round_number", ""},
+		{"challenge_axiom", map[string]any{"axiom": "a", "violation_strategy": "ignore", "resulting_insight": "i"}, "violation_strategy", ""},
+		{"invert_problem", map[string]any{"original_problem": "p", "inversion_type": "x", "inverted_framing": "f"}, "inversion_type", ""},
+		{"decompose_problem", map[string]any{"problem_statement": "p"}, "dimensions", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+"/"+tt.field, func(t *testing.T) {
-			r := h.d.Execute(t.Context(), h.env, tt.tool, json.RawMessage(tt.input))
+			raw, isRaw := tt.input.(string)
+			if !isRaw {
+				b, _ := json.Marshal(tt.input)
+				raw = string(b)
+			}
+			r := h.d.Execute(t.Context(), h.env, tt.tool, json.RawMessage(raw))
 			if code(r) != core.CodeValidation || r.Err.Details[0].Field != tt.field {
 				t.Fatalf("got %+v, want VALIDATION_ERROR on %s", r.Output, tt.field)
 			}
 			msg := r.Message()
-			if !strings.Contains(msg, tt.rule) || !strings.Contains(msg, tt.field) {
+			if tt.rule != "" && (!strings.Contains(msg, tt.rule) || !strings.Contains(msg, tt.field)) {
 				t.Errorf("message %q lacks the field %q or the rule %q", msg, tt.field, tt.rule)
 			}
 			for _, leak := range []string{"Go struct", "cannot unmarshal", "premiseInput"} {

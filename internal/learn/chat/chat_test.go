@@ -7,16 +7,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/extract"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
-	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
@@ -26,19 +25,12 @@ import (
 func newService(tb testing.TB, model Model) *Service {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := learndb.Open(ctx, filepath.Join(tb.TempDir(), learndb.FileName))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := learndbtest.Open(tb)
 	pp := &learncontext.Preprompts{DB: db}
 	if _, err := pp.Add(ctx, learncontext.Preprompt{Name: "core", Type: learncontext.Core, Content: "You are Paige.", Active: true}); err != nil {
 		tb.Fatal(err)
 	}
-	ks, err := knowledge.Open(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
+	ks := knowledgetest.Open(tb)
 	ks.Append(learn.Entry{Type: learn.Rule, Content: "Never push to main", Confidence: 1, Source: "t"},
 		learn.Entry{Type: learn.Preference, Content: "User prefers pnpm", Confidence: 0.9, Source: "t"})
 	return &Service{DB: db, Assembler: &learncontext.Assembler{Preprompts: pp, Knowledge: ks}, Model: model}

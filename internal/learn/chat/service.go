@@ -89,20 +89,12 @@ func (s *Service) CreateSession(ctx context.Context, name string) (Session, erro
 
 // Sessions lists the sessions, newest first.
 func (s *Service) Sessions(ctx context.Context) ([]Session, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT id, name, created_at FROM sessions ORDER BY rowid DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out := []Session{}
-	for rows.Next() {
-		var ss Session
-		if err := rows.Scan(&ss.ID, &ss.Name, &ss.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, ss)
-	}
-	return out, rows.Err()
+	return sqlite.QueryAll(ctx, s.DB, "list sessions", `SELECT id, name, created_at FROM sessions ORDER BY rowid DESC`, nil,
+		func(row sqlite.Scanner) (Session, error) {
+			var ss Session
+			err := row.Scan(&ss.ID, &ss.Name, &ss.CreatedAt)
+			return ss, err
+		})
 }
 
 // Messages returns the messages of session id in order, or ErrNotFound.
@@ -113,21 +105,12 @@ func (s *Service) Messages(ctx context.Context, id string) ([]Message, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("find session: %w", err)
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT id, session_id, role, content, COALESCE(model, ''), token_count, input_tokens, output_tokens, created_at
-		FROM messages WHERE session_id = ? ORDER BY rowid`, id)
-	if err != nil {
-		return nil, fmt.Errorf("list messages: %w", err)
-	}
-	defer rows.Close()
-	out := []Message{}
-	for rows.Next() {
+	return sqlite.QueryAll(ctx, s.DB, "list messages", `SELECT id, session_id, role, content, COALESCE(model, ''), token_count, input_tokens, output_tokens, created_at
+		FROM messages WHERE session_id = ? ORDER BY rowid`, []any{id}, func(row sqlite.Scanner) (Message, error) {
 		var m Message
-		if err := rows.Scan(&m.ID, &m.SessionID, &m.Role, &m.Content, &m.Model, &m.TokenCount, &m.InputTokens, &m.OutputTokens, &m.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		err := row.Scan(&m.ID, &m.SessionID, &m.Role, &m.Content, &m.Model, &m.TokenCount, &m.InputTokens, &m.OutputTokens, &m.CreatedAt)
+		return m, err
+	})
 }
 
 // insert stores m, its content redacted (internal/redact): the one write

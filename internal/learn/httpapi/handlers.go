@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/paige-dev/paige/internal/learn"
+	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
 	"github.com/paige-dev/paige/internal/learn/pipeline"
 	"github.com/paige-dev/paige/internal/server"
@@ -79,37 +80,51 @@ func handleCreateSession(d Deps) http.Handler {
 }
 
 func handleListSessions(d Deps) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ss, err := d.Chat.Sessions(r.Context())
-		if err != nil {
-			fail(w, d.Log, err)
-			return
-		}
-		server.Encode(w, http.StatusOK, map[string]any{"sessions": ss})
+	return answer(d, http.StatusOK, "sessions", func(r *http.Request) ([]chat.Session, error) {
+		return d.Chat.Sessions(r.Context())
 	})
 }
 
 func handleListMessages(d Deps) http.Handler {
+	return answer(d, http.StatusOK, "messages", func(r *http.Request) ([]chat.Message, error) {
+		return d.Chat.Messages(r.Context(), r.PathValue("id"))
+	})
+}
+
+// answer serves what get returns with status, as {key: value} (the bare
+// value when key is ""), or get's error as [fail] answers it.
+func answer[T any](d Deps, status int, key string, get func(r *http.Request) (T, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ms, err := d.Chat.Messages(r.Context(), r.PathValue("id"))
+		v, err := get(r)
 		if err != nil {
 			fail(w, d.Log, err)
 			return
 		}
-		server.Encode(w, http.StatusOK, map[string]any{"messages": ms})
+		if key == "" {
+			server.Encode(w, status, v)
+			return
+		}
+		server.Encode(w, status, map[string]any{key: v})
 	})
+}
+
+// decodeMessage reads a {content} body within [MaxMessageBytes]; false
+// means the request has been answered with the refusal.
+func decodeMessage(w http.ResponseWriter, r *http.Request) (messageRequest, bool) {
+	var req messageRequest
+	if err := decode(w, r, &req); err != nil {
+		refuse(w, err)
+		return req, false
+	}
+	return req, !overCap(w, "content", req.Content, MaxMessageBytes)
 }
 
 // handleSend answers POST /api/chat/sessions/{id}/messages {content} with
 // the stored assistant message.
 func handleSend(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req messageRequest
-		if err := decode(w, r, &req); err != nil {
-			refuse(w, err)
-			return
-		}
-		if overCap(w, "content", req.Content, MaxMessageBytes) {
+		req, ok := decodeMessage(w, r)
+		if !ok {
 			return
 		}
 		m, err := d.Chat.Send(r.Context(), r.PathValue("id"), req.Content)
@@ -131,12 +146,8 @@ func handleSend(d Deps) http.Handler {
 // bounds the model call: a client that disconnects cancels it.
 func handleStream(d Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req messageRequest
-		if err := decode(w, r, &req); err != nil {
-			refuse(w, err)
-			return
-		}
-		if overCap(w, "content", req.Content, MaxMessageBytes) {
+		req, ok := decodeMessage(w, r)
+		if !ok {
 			return
 		}
 		if _, err := d.Chat.Messages(r.Context(), r.PathValue("id")); err != nil {
@@ -168,24 +179,14 @@ func handleStream(d Deps) http.Handler {
 }
 
 func handleContext(d Deps) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asm, err := d.Chat.Assembler.Assemble(r.Context())
-		if err != nil {
-			fail(w, d.Log, err)
-			return
-		}
-		server.Encode(w, http.StatusOK, asm)
+	return answer(d, http.StatusOK, "", func(r *http.Request) (learncontext.Assembled, error) {
+		return d.Chat.Assembler.Assemble(r.Context())
 	})
 }
 
 func handleListPreprompts(d Deps) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ps, err := d.Chat.Assembler.Preprompts.List(r.Context(), false)
-		if err != nil {
-			fail(w, d.Log, err)
-			return
-		}
-		server.Encode(w, http.StatusOK, map[string]any{"preprompts": ps})
+	return answer(d, http.StatusOK, "preprompts", func(r *http.Request) ([]learncontext.Preprompt, error) {
+		return d.Chat.Assembler.Preprompts.List(r.Context(), false)
 	})
 }
 

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -17,8 +16,9 @@ import (
 	"github.com/paige-dev/paige/internal/learn/chat"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 	"github.com/paige-dev/paige/internal/learn/learncontext"
-	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 )
@@ -52,14 +52,8 @@ func startKeepAlive(tb testing.TB, x extract.Extractor, offline bool, deadlines 
 		tb.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(e.root, "sample.jsonl"), raw, 0o644)
-	if e.store, err = knowledge.Open(tb.TempDir()); err != nil {
-		tb.Fatal(err)
-	}
-	db, err := learndb.Open(context.Background(), filepath.Join(tb.TempDir(), learndb.FileName))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	e.store = knowledgetest.Open(tb)
+	db := learndbtest.Open(tb)
 	key := "k"
 	if offline {
 		key = ""

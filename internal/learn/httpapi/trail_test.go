@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 	"github.com/paige-dev/paige/internal/learn/trail/trailtest"
 )
 
@@ -18,10 +18,7 @@ func TestExtractLearnsFromTheTrail(t *testing.T) {
 		root := t.TempDir()
 		path := filepath.Join(root, "s.jsonl")
 		os.WriteFile(path, []byte(trailtest.New("s", "/src/app").Bash("cargo test", "test result: ok", 0).String()), 0o644)
-		store, err := knowledge.Open(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
+		store := knowledgetest.Open(t)
 		mux := http.NewServeMux()
 		AddRoutes(mux, Deps{Store: store, Roots: NewRoots(root), NoTrail: off})
 		srv := httptest.NewServer(mux)

@@ -33,26 +33,31 @@ func RedactEntry(e learn.Entry) learn.Entry {
 // through [redact.String], so secrets never reach an extractor (a model).
 func RedactTurn(t learn.Turn) learn.Turn {
 	t.Content = redact.String(t.Content)
-	if len(t.ToolUse) > 0 {
-		uses := make([]learn.ToolUse, len(t.ToolUse))
-		for i, u := range t.ToolUse {
-			u.Input = redact.String(u.Input)
-			uses[i] = u
-		}
-		t.ToolUse = uses
-	}
-	if len(t.ToolResults) > 0 {
-		res := make([]learn.ToolResult, len(t.ToolResults))
-		for i, r := range t.ToolResults {
-			r.Content = redact.String(r.Content)
-			res[i] = r
-		}
-		t.ToolResults = res
-	}
+	t.ToolUse = mapCopy(t.ToolUse, func(u learn.ToolUse) learn.ToolUse {
+		u.Input = redact.String(u.Input)
+		return u
+	})
+	t.ToolResults = mapCopy(t.ToolResults, func(r learn.ToolResult) learn.ToolResult {
+		r.Content = redact.String(r.Content)
+		return r
+	})
 	if t.Refused != nil { // the refused call is quoted in evidence
 		u := *t.Refused
 		u.Input = redact.String(u.Input)
 		t.Refused = &u
 	}
 	return t
+}
+
+// mapCopy returns a new slice of f applied to each of xs (the caller's
+// slice is left alone), or xs itself when it is empty.
+func mapCopy[T any](xs []T, f func(T) T) []T {
+	if len(xs) == 0 {
+		return xs
+	}
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
 }

@@ -3,13 +3,13 @@ package learncontext
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
-	"github.com/paige-dev/paige/internal/learn/learndb"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
+	"github.com/paige-dev/paige/internal/learn/learndb/learndbtest"
 )
 
 // newAssembler opens learn.db and a knowledge store in temp dirs and adds
@@ -17,11 +17,7 @@ import (
 func newAssembler(tb testing.TB) (*Assembler, *knowledge.Store) {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := learndb.Open(ctx, filepath.Join(tb.TempDir(), learndb.FileName))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := learndbtest.Open(tb)
 	pp := &Preprompts{DB: db}
 	for _, p := range []Preprompt{
 		{Name: "core", Type: Core, Content: "You are a helpful developer assistant.", Priority: 1, Active: true},
@@ -31,10 +27,7 @@ func newAssembler(tb testing.TB) (*Assembler, *knowledge.Store) {
 			tb.Fatal(err)
 		}
 	}
-	ks, err := knowledge.Open(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
+	ks := knowledgetest.Open(tb)
 	return &Assembler{Preprompts: pp, Knowledge: ks}, ks
 }
 

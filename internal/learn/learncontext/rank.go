@@ -67,7 +67,7 @@ func rank(entries []learn.Entry, scope Scope) (ranked []rankedEntry, out []Recei
 			out = append(out, ReceiptItem{ID: e.ID, Text: ItemText(e, true), Why: string(e.Type), LeftOut: skip})
 			continue
 		}
-		r := rankedEntry{Entry: e, tier: tier(e.Type), confirmed: confirmed(e)}
+		r := rankedEntry{Entry: e, tier: e.Type.Tier(), confirmed: confirmed(e)}
 		r.why = why(r)
 		ranked = append(ranked, r)
 	}
@@ -86,16 +86,6 @@ func rank(entries []learn.Entry, scope Scope) (ranked []rankedEntry, out []Recei
 		return a.Confidence > b.Confidence
 	})
 	return ranked, out
-}
-
-func tier(t learn.KnowledgeType) int {
-	switch t {
-	case learn.Rule, learn.Procedure:
-		return 0
-	case learn.Fact:
-		return 2
-	}
-	return 1
 }
 
 // confirmed reports whether the user or repetition confirmed e: pinned,

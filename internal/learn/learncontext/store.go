@@ -70,20 +70,11 @@ func (s *Preprompts) List(ctx context.Context, activeOnly bool) ([]Preprompt, er
 	if activeOnly {
 		q += ` WHERE active = 1`
 	}
-	rows, err := s.DB.QueryContext(ctx, q+` ORDER BY priority, created_at`)
-	if err != nil {
-		return nil, fmt.Errorf("list preprompts: %w", err)
-	}
-	defer rows.Close()
-	out := []Preprompt{}
-	for rows.Next() {
+	return sqlite.QueryAll(ctx, s.DB, "list preprompts", q+` ORDER BY priority, created_at`, nil, func(row sqlite.Scanner) (Preprompt, error) {
 		var p Preprompt
-		if err := rows.Scan(&p.ID, &p.Name, &p.Type, &p.Content, &p.Priority, &p.Active, &p.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		err := row.Scan(&p.ID, &p.Name, &p.Type, &p.Content, &p.Priority, &p.Active, &p.CreatedAt)
+		return p, err
+	})
 }
 
 // SetActive switches the preprompt id on or off.

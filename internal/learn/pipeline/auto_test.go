@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/paige-dev/paige/internal/learn/extract"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/llm"
 	"github.com/paige-dev/paige/internal/llm/llmtest"
 	"github.com/paige-dev/paige/internal/testenv"
@@ -81,10 +80,7 @@ func TestAutoCallsModelOnlyForCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := knowledge.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newStore(t)
 	res, err := Run(context.Background(), writePromptSession(t, autoSession), Options{Store: s, Extractor: x, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +183,7 @@ func TestAutoWithoutModel(t *testing.T) {
 	if err != nil || x.Name() != "heuristic" {
 		t.Fatalf("Select(auto, no model) = %v, %v; want the heuristics", x, err)
 	}
-	s, _ := knowledge.Open(t.TempDir())
+	s := newStore(t)
 	res, err := Run(context.Background(), writePromptSession(t, autoSession), Options{Store: s, Extractor: x, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +212,7 @@ func TestHeuristicsSeeRedactedText(t *testing.T) {
 		"Never push to main. <private>Our deploy key must be rotated weekly. We always keep it in vault.</private>",
 		"from now on export ANTHROPIC_API_KEY=" + key + " before running the evals",
 	})
-	s, _ := knowledge.Open(t.TempDir())
+	s := newStore(t)
 	res, err := Run(context.Background(), path, Options{Store: s, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)

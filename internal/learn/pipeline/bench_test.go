@@ -59,12 +59,10 @@ func benchRun(b *testing.B, path string) (Result, time.Duration) {
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		s, err := knowledge.Open(b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
+		s := newStore(b)
 		b.StartTimer()
 		cpu0 := testenv.CPUTime()
+		var err error
 		res, err = Run(context.Background(), path, Options{Store: s})
 		cpu += testenv.CPUTime() - cpu0
 		if err != nil {
@@ -72,6 +70,14 @@ func benchRun(b *testing.B, path string) (Result, time.Duration) {
 		}
 	}
 	return res, cpu
+}
+
+// reportMBPerCPU reports MB/cpu-s, the size bytes of each of b.N runs
+// over cpu, when any CPU time was measured.
+func reportMBPerCPU(b *testing.B, size int64, cpu time.Duration) {
+	if cpu > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/cpu.Seconds(), "MB/cpu-s")
+	}
 }
 
 // BenchmarkHeuristicExtract3MB runs the whole pipeline (read, classify,
@@ -87,9 +93,7 @@ func BenchmarkHeuristicExtract3MB(b *testing.B) {
 	res, cpu := benchRun(b, path)
 	b.ReportMetric(float64(res.Stats.TurnsProcessed), "turns")
 	b.ReportMetric(float64(len(res.Entries)), "entries")
-	if cpu > 0 {
-		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu.Seconds(), "MB/cpu-s")
-	}
+	reportMBPerCPU(b, fi.Size(), cpu)
 }
 
 // BenchmarkClassifyExtract3MB runs classify, heuristic extraction and
@@ -103,10 +107,7 @@ func BenchmarkClassifyExtract3MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := knowledge.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := newStore(b)
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
 	cpu0 := testenv.CPUTime()
@@ -115,9 +116,7 @@ func BenchmarkClassifyExtract3MB(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
-		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
-	}
+	reportMBPerCPU(b, fi.Size(), testenv.CPUTime()-cpu0)
 }
 
 // BenchmarkRead3MB is the reader alone (transcript.ReadFile) on the 3 MB
@@ -133,9 +132,7 @@ func BenchmarkRead3MB(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
-		b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
-	}
+	reportMBPerCPU(b, fi.Size(), testenv.CPUTime()-cpu0)
 }
 
 // BenchmarkFloor3MB is what any reader of the same file costs at least on
@@ -170,9 +167,7 @@ func BenchmarkFloor3MB(b *testing.B) {
 				f.Close()
 			}
 			b.ReportMetric(float64(invalid)/float64(b.N), "invalid-lines")
-			if cpu := (testenv.CPUTime() - cpu0).Seconds(); cpu > 0 {
-				b.ReportMetric(float64(fi.Size())*float64(b.N)/(1<<20)/cpu, "MB/cpu-s")
-			}
+			reportMBPerCPU(b, fi.Size(), testenv.CPUTime()-cpu0)
 		})
 	}
 }

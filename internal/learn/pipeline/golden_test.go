@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/paige-dev/paige/internal/learn"
-	"github.com/paige-dev/paige/internal/learn/knowledge"
 	"github.com/paige-dev/paige/internal/learn/transcript"
 )
 
@@ -88,11 +87,7 @@ func goldenRun(t *testing.T, path string, sidechain bool) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := knowledge.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := RunTurns(context.Background(), turns, "session:golden", Options{Store: s, DryRun: true, Now: fixedNow,
+	res, err := RunTurns(context.Background(), turns, "session:golden", Options{Store: newStore(t), DryRun: true, Now: fixedNow,
 		Project: func(cwd string) string { return cwd }})
 	if err != nil {
 		t.Fatal(err)

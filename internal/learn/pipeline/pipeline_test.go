@@ -15,6 +15,7 @@ import (
 	"github.com/paige-dev/paige/internal/learn"
 	"github.com/paige-dev/paige/internal/learn/extract"
 	"github.com/paige-dev/paige/internal/learn/knowledge"
+	"github.com/paige-dev/paige/internal/learn/knowledge/knowledgetest"
 )
 
 const fixture = "../transcript/testdata/sample-session.jsonl"
@@ -43,11 +44,7 @@ var pnpmItem = extract.Item{Type: "preference", Content: "User prefers pnpm", Co
 
 func newStore(tb testing.TB) *knowledge.Store {
 	tb.Helper()
-	s, err := knowledge.Open(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
+	return knowledgetest.Open(tb)
 }
 
 func run(tb testing.TB, path string, opts Options) Result {

@@ -16,28 +16,12 @@
 // Exits 0 when every step passed, 1 with the failed step otherwise.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { T, check, env, launch, shot, until } from "./harness.mjs";
 
-const { WORKBENCH_URL, CONTROL_URL, PROJECT_DIR } = process.env;
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const SHOTS = process.env.SCREENSHOT_DIR || "";
-const T = 30_000;
-
-if (!WORKBENCH_URL || !CONTROL_URL || !PROJECT_DIR) {
-  console.error("journey: WORKBENCH_URL, CONTROL_URL and PROJECT_DIR are required");
-  process.exit(2);
-}
+const { WORKBENCH_URL, CONTROL_URL, PROJECT_DIR } = env("journey", "WORKBENCH_URL", "CONTROL_URL", "PROJECT_DIR");
 
 let step = "launch";
 const timings = {};
-
-function check(cond, what) {
-  if (!cond) throw new Error(`check failed: ${what}`);
-}
-
-async function shot(page, name) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
 
 /** claude asks the Go test to act as Claude Code (an MCP tool call). */
 async function claude(name, args = {}) {
@@ -47,22 +31,9 @@ async function claude(name, args = {}) {
   return text ? JSON.parse(text) : null;
 }
 
-async function until(what, fn, timeout = T) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const diskCart = () => readFileSync(join(PROJECT_DIR, "src/cart.ts"), "utf8");
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

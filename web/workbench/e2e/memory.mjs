@@ -10,32 +10,14 @@
 // The Go test then checks the stores on disk. Environment: WORKBENCH_URL,
 // CHROMIUM, SCREENSHOT_DIR (optional: PNGs). Exits 0 when every step
 // passed, 1 with the failed step otherwise.
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { T, check, env, launch, shot } from "./harness.mjs";
 
-const { WORKBENCH_URL } = process.env;
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const SHOTS = process.env.SCREENSHOT_DIR || "";
-const T = 30_000;
-
-if (!WORKBENCH_URL) {
-  console.error("memory: WORKBENCH_URL is required");
-  process.exit(2);
-}
+const { WORKBENCH_URL } = env("memory", "WORKBENCH_URL");
 
 let step = "launch";
-function check(cond, what) {
-  if (!cond) throw new Error(`check failed: ${what}`);
-}
-async function shot(page, name) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shotFull = (page, name) => shot(page, name, { fullPage: true });
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -61,7 +43,7 @@ try {
   await proposals.getByText(/From the learned preference/).waitFor({ timeout: T });
   await memories.getByText("Paired on the OAuth refresh race").waitFor({ timeout: T });
   await memories.getByText("this project").first().waitFor({ timeout: T });
-  await shot(page, "08-memory");
+  await shotFull(page, "08-memory");
 
   step = "search";
   const search = page.getByRole("searchbox", { name: "Search memory" });
@@ -102,7 +84,7 @@ try {
   await page.getByRole("button", { name: "Forget memory mem_e2e-coach_1" }).click();
   await page.getByRole("button", { name: "Yes, forget" }).click();
   await memories.getByText("Confused map iteration order").waitFor({ state: "detached", timeout: T });
-  await shot(page, "09-memory-after");
+  await shotFull(page, "09-memory-after");
 
   check(pageErrors.length === 0, `no page errors: ${pageErrors.join("; ")}`);
   check(foreign.length === 0, `no request to another host: ${foreign.join(", ")}`);

@@ -17,39 +17,17 @@
 // passed, 1 with the failed step otherwise.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { T, check, env, launch, shot, until } from "./harness.mjs";
 
-const { WORKBENCH_URL, CONTROL_URL, PROJECT_DIR } = process.env;
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const SHOTS = process.env.SCREENSHOT_DIR || "";
-const T = 30_000;
-
-if (!WORKBENCH_URL || !CONTROL_URL || !PROJECT_DIR) {
-  console.error("routes: WORKBENCH_URL, CONTROL_URL and PROJECT_DIR are required");
-  process.exit(2);
-}
+const { WORKBENCH_URL, CONTROL_URL, PROJECT_DIR } = env("routes", "WORKBENCH_URL", "CONTROL_URL", "PROJECT_DIR");
 const base = new URL(WORKBENCH_URL).origin;
 const ROUTES = ["/", "/work", "/practice", "/memory", "/status"];
 const SIZES = [{ width: 1280, height: 800 }, { width: 1024, height: 640 }];
 
 let step = "launch";
-function check(cond, what) {
-  if (!cond) throw new Error(`check failed: ${what}`);
-}
-async function shot(page, name) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
 async function control(name) {
   const res = await fetch(`${CONTROL_URL}/${name}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   if (!res.ok) throw new Error(`control ${name}: ${res.status} ${await res.text()}`);
-}
-async function until(what, fn, timeout = T) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 const disk = (rel) => join(PROJECT_DIR, rel);
 
@@ -64,11 +42,7 @@ async function outside(page, locators) {
   return bad;
 }
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 
 try {
   const context = await browser.newContext({ viewport: SIZES[0] });

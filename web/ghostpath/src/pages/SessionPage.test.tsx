@@ -30,6 +30,17 @@ function server(script: Answer[]) {
   return sent;
 }
 
+// runErrorAlert opens active session id, whose stream sends events, and
+// returns the alert the page shows.
+async function runErrorAlert(id: string, events: unknown[]): Promise<HTMLElement> {
+  server([
+    { method: "GET", path: `/api/v1/sessions/${id}`, json: { id, problem: "p", status: "active", created_at: "" } },
+    { method: "GET", path: `/api/v1/sessions/${id}/stream`, sse: events },
+  ]);
+  render(<SessionPage id={id} />);
+  return screen.findByRole("alert");
+}
+
 const premises = (r: number) =>
   [0, 1, 2].map((i) => ({ id: `r${r}p${i}`, title: `Idea ${r}.${i}`, body: `Body ${r}.${i}`, premise_type: "initial" }));
 const usage = { tokens_used: 5000, tokens_limit: 1_000_000, tokens_remaining: 995_000, usage_percentage: 0.5, estimated_rounds_left: 199 };
@@ -155,20 +166,11 @@ describe("SessionPage", () => {
 
   it("shows a run error as a sentence for people, with the codes as a small detail, and offers Resume", async () => {
     const message = "Claude is receiving too many requests from this API key right now. Wait a minute, then resume the session.";
-    server([
-      { method: "GET", path: "/api/v1/sessions/s9", json: { id: "s9", problem: "p", status: "active", created_at: "" } },
-      {
-        method: "GET",
-        path: "/api/v1/sessions/s9/stream",
-        sse: [
-          { type: "agent_text", data: "Let me look." },
-          { type: "error", data: { code: "ANTHROPIC_API_ERROR", message, severity: "critical", recoverable: false, tool_name: null, api_code: "rate_limit" } },
-          { type: "done", data: { error: true, awaiting_input: false } },
-        ],
-      },
+    const alert = await runErrorAlert("s9", [
+      { type: "agent_text", data: "Let me look." },
+      { type: "error", data: { code: "ANTHROPIC_API_ERROR", message, severity: "critical", recoverable: false, tool_name: null, api_code: "rate_limit" } },
+      { type: "done", data: { error: true, awaiting_input: false } },
     ]);
-    render(<SessionPage id="s9" />);
-    const alert = await screen.findByRole("alert");
     const [first, detail] = alert.querySelectorAll("p");
     expect(first).toHaveTextContent(message); // the sentence leads
     expect(first).not.toHaveTextContent("ANTHROPIC_API_ERROR");
@@ -178,19 +180,10 @@ describe("SessionPage", () => {
 
   it("shows a run error without api_code with its code only", async () => {
     const message = "Something unexpected went wrong inside Paige. The details are in Paige's server log.";
-    server([
-      { method: "GET", path: "/api/v1/sessions/s10", json: { id: "s10", problem: "p", status: "active", created_at: "" } },
-      {
-        method: "GET",
-        path: "/api/v1/sessions/s10/stream",
-        sse: [
-          { type: "error", data: { code: "INTERNAL_ERROR", message, severity: "critical", recoverable: false } },
-          { type: "done", data: { error: true } },
-        ],
-      },
+    const alert = await runErrorAlert("s10", [
+      { type: "error", data: { code: "INTERNAL_ERROR", message, severity: "critical", recoverable: false } },
+      { type: "done", data: { error: true } },
     ]);
-    render(<SessionPage id="s10" />);
-    const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent(message);
     expect(alert.querySelectorAll("p")[1]).toHaveTextContent(/^Error code INTERNAL_ERROR$/);
   });

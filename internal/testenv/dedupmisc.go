@@ -1,0 +1,70 @@
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// KillHelper runs the test named test of this test binary as a separate
+// process with env added to its environment, waits until ready (given
+// what the process wrote so far) reports true, then waits killAfter and
+// kills it (SIGKILL on unix). It fails tb when the process exits before
+// it is ready, or is not ready within a minute.
+func KillHelper(tb testing.TB, test string, env []string, ready func(out string) bool, killAfter time.Duration) {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	var out SyncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(60 * time.Second)
+	for !ready(out.String()) {
+		select {
+		case err := <-exited:
+			tb.Fatalf("helper %s exited before it was ready: %v\n%s", test, err, out.String())
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			<-exited
+			tb.Fatalf("helper %s was not ready within 60s:\n%s", test, out.String())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	time.Sleep(killAfter)
+	if err := cmd.Process.Kill(); err != nil {
+		tb.Fatal(err)
+	}
+	<-exited
+}
+
+// WriteFiles writes content to each of names in dir; an error fails tb.
+func WriteFiles(tb testing.TB, dir, content string, names ...string) {
+	tb.Helper()
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// CheckRemoved reports on tb each of gone that is still in dir and each of
+// kept that is not.
+func CheckRemoved(tb testing.TB, dir string, gone, kept []string) {
+	tb.Helper()
+	for _, name := range gone {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			tb.Errorf("%s is still there", name)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			tb.Errorf("%s was removed: %v", name, err)
+		}
+	}
+}
