@@ -73,7 +73,8 @@ func TestKilledSavesLeaveNothing(t *testing.T) {
 	left := map[string]bool{}
 	for run := 0; run < 8 || len(left) == 0 && run < 40; run++ {
 		killAfter := time.Duration(r.IntN(40_000)) * time.Microsecond
-		testenv.KillHelper(t, "TestSaveLoopHelper", []string{envSaveRoot + "=" + root}, killAfter)
+		testenv.KillHelper(t, "TestSaveLoopHelper", []string{envSaveRoot + "=" + root},
+			func(out string) bool { return strings.Contains(out, "started") }, killAfter)
 		got := testenv.ReadFile(t, filepath.Join(root, "src", "main.go"))
 		if !bytes.Equal(got, []byte(saveContents[0])) && !bytes.Equal(got, []byte(saveContents[1])) {
 			t.Fatalf("run %d (killed after %v): the file is torn (%d bytes)", run, killAfter, len(got))

@@ -3,7 +3,6 @@ package testenv
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -41,30 +40,4 @@ func KillHelper(tb testing.TB, test string, env []string, ready func(out string)
 		tb.Fatal(err)
 	}
 	<-exited
-}
-
-// WriteFiles writes content to each of names in dir; an error fails tb.
-func WriteFiles(tb testing.TB, dir, content string, names ...string) {
-	tb.Helper()
-	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			tb.Fatal(err)
-		}
-	}
-}
-
-// CheckRemoved reports on tb each of gone that is still in dir and each of
-// kept that is not.
-func CheckRemoved(tb testing.TB, dir string, gone, kept []string) {
-	tb.Helper()
-	for _, name := range gone {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			tb.Errorf("%s is still there", name)
-		}
-	}
-	for _, name := range kept {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
-			tb.Errorf("%s was removed: %v", name, err)
-		}
-	}
 }
