@@ -165,15 +165,17 @@ func (s *Server) readLoop(ctx context.Context, c *Conn) {
 	// be cancelled for that: a cancelled read context makes the library drop
 	// the connection without the close handshake (ctx ends only once this
 	// loop has returned).
+	size := 512 // the last frame's size: the next buffer starts there
 	for {
 		typ, rd, err := c.ws.Reader(ctx)
 		if err != nil {
 			return
 		}
-		frame, err := io.ReadAll(io.LimitReader(rd, s.max+1))
+		frame, err := readAll(io.LimitReader(rd, s.max+1), size)
 		if err != nil {
 			return
 		}
+		size = len(frame) + 1
 		if int64(len(frame)) > s.max {
 			if _, err := io.Copy(io.Discard, rd); err != nil {
 				return
@@ -261,5 +263,25 @@ func (s *Server) sendError(c *Conn, id string, e *Error) {
 func (s *Server) logAction(ctx context.Context, t coach.ActionType, data any) {
 	if err := s.sess.Log(ctx, t, data); err != nil {
 		s.log.Error("cannot log action", "action", string(t), "err", err)
+	}
+}
+
+// readAll is io.ReadAll starting with a buffer of size bytes: an editor's
+// frames are about the size of the last one, so most are read into one
+// allocation instead of growing from 512 bytes.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
 	}
 }

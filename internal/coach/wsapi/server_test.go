@@ -1,14 +1,17 @@
 package wsapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/coder/websocket"
@@ -428,5 +431,23 @@ func TestFileSaveUnrecordedIsNotAcked(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(h.project, "main.go")); string(b) != "package main // saved\n" {
 		t.Errorf("file = %q", b)
+	}
+}
+
+// readAll reads what io.ReadAll reads, whatever the starting size, and
+// passes a read error on.
+func TestReadAll(t *testing.T) {
+	for _, n := range []int{0, 1, 511, 512, 513, 2600, 70000} {
+		data := bytes.Repeat([]byte("x"), n)
+		for _, size := range []int{1, 512, n, n + 1, 2 * n} {
+			got, err := readAll(bytes.NewReader(data), max(size, 1))
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%d bytes from size %d: %d bytes, %v", n, size, len(got), err)
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readAll(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), 2); !errors.Is(err, boom) {
+		t.Errorf("read error: %v", err)
 	}
 }
