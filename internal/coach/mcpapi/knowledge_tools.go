@@ -69,7 +69,7 @@ const maxKnowledgeHits = 20
 func KnowledgeTools(k Knowledge) func(*Server, *Deps) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	return func(s *Server, _ *Deps) {
-		mcp.AddTool(s.Server, &mcp.Tool{Name: "paige_search_knowledge", Annotations: readOnly,
+		AddTool(s, &mcp.Tool{Name: "paige_search_knowledge", Annotations: readOnly,
 			Description: "Search what Paige knows about the developer: memories of earlier coaching sessions, knowledge " +
 				"learned from their Claude Code sessions, and the confirmed learnings of their personal seed. Ranked " +
 				"together, nearest first, only hits close enough to the query; each names its source, date and id."},
@@ -90,7 +90,7 @@ func KnowledgeTools(k Knowledge) func(*Server, *Deps) {
 				}
 				return nil, SearchKnowledgeOut{Hits: hits}, err
 			})
-		mcp.AddTool(s.Server, &mcp.Tool{Name: "paige_get_knowledge", Annotations: readOnly,
+		AddTool(s, &mcp.Tool{Name: "paige_get_knowledge", Annotations: readOnly,
 			Description: "Fetch one item Paige knows, whole, by the id paige_search_knowledge gave: its source, content, kind, origin, date and tags."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in GetKnowledgeIn) (*mcp.CallToolResult, KnowledgeItem, error) {
 				it, err := k.GetKnowledge(ctx, in.ID)

@@ -6,7 +6,8 @@
 //
 //   - Every tool is registered in one place, [addTools], with typed In/Out
 //     through [AddTool], which is mcp.AddTool plus the input caps: schemas
-//     inferred from the types, arguments validated against them.
+//     inferred from the types, arguments validated against them, the
+//     output marshalled once as structured and text content.
 //   - The official SDK answers every MCP request ([Handler] is its
 //     Streamable HTTP handler); sessions idle for the configured time are
 //     closed by the SDK's own session timeout.
