@@ -22,7 +22,7 @@ const DefaultDebounce = 100 * time.Millisecond
 // background, so a 100,000-file project does not delay the server's start
 // (issue 15). Projects of up to syncEntries entries are watched whole on
 // return.
-const syncEntries = 2000
+const syncEntries = 500
 
 // WatchOptions configures [Workspace.Watch]. A nil *WatchOptions means defaults.
 type WatchOptions struct {
