@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -72,7 +73,7 @@ func TestToolOutputsMatchSchemas(t *testing.T) {
 		{"paige_clear_highlights", `{}`},
 		{"paige_hint_files", `{"paths":["src/auth.ts"],"style":"suggested"}`},
 		{"paige_clear_hints", `{}`},
-		{"paige_update_phase", `{"phase":` + jsonInt(phases[0].Number) + `,"status":"active"}`},
+		{"paige_update_phase", `{"phase":` + strconv.Itoa(phases[0].Number) + `,"status":"active"}`},
 		{"paige_show_message", `{"message":"hi","type":"info"}`},
 		{"paige_show_issue_context", `{"title":"Fix OAuth race condition","summary":"Two logins race."}`},
 		{"paige_search_knowledge", `{"query":"how are tests run"}`},
@@ -116,10 +117,4 @@ func TestToolOutputsMatchSchemas(t *testing.T) {
 			t.Errorf("%s has no case here: add one", name)
 		}
 	}
-}
-
-// jsonInt is n as JSON.
-func jsonInt(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
