@@ -26,4 +26,14 @@ describe("mergeSessions", () => {
     const got = mergeSessions([s("a", "2026-01-01T00:00:00Z")], [s("a", "2026-01-01T00:00:00Z"), s("b", "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z")]);
     expect(got.map((x) => x.id)).toEqual(["b", "a"]);
   });
+
+  it("orders by the instant, not the text: the server trims trailing zeros (28.1Z is before 28.15Z)", () => {
+    const got = mergeSessions([], [s("earlier", "2026-12-05T13:23:28.1Z"), s("later", "2026-12-05T13:23:28.15Z")]);
+    expect(got.map((x) => x.id)).toEqual(["later", "earlier"]);
+  });
+
+  it("keeps the server's order for the same instant", () => {
+    const got = mergeSessions([s("b", "2026-12-05T13:23:28.1Z")], [s("a", "2026-12-05T13:23:28.100Z")]);
+    expect(got.map((x) => x.id)).toEqual(["b", "a"]);
+  });
 });

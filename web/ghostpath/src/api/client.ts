@@ -93,11 +93,20 @@ export function lastActivity(s: SessionSummary): string {
   return s.last_activity_at || s.created_at || "";
 }
 
-/** mergeSessions appends a page to a list without duplicates, newest activity first. */
+/** instant is a timestamp's milliseconds (0 when absent or unreadable). The
+ * server writes RFC 3339 with trailing zeros trimmed (28.1Z, 28.15Z), so its
+ * times order as instants, never as text. */
+function instant(t: string): number {
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** mergeSessions appends a page to a list without duplicates, newest activity
+ * first; sessions with the same instant keep the server's order. */
 export function mergeSessions(list: SessionSummary[], page: SessionSummary[]): SessionSummary[] {
   const seen = new Set(list.map((s) => s.id));
   const merged = [...list, ...page.filter((s) => !seen.has(s.id) && seen.add(s.id))];
-  return merged.sort((a, b) => lastActivity(b).localeCompare(lastActivity(a)));
+  return merged.sort((a, b) => instant(lastActivity(b)) - instant(lastActivity(a)));
 }
 
 export async function getSession(id: string): Promise<SessionDetail> {
